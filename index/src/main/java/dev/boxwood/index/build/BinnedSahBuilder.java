@@ -1,0 +1,607 @@
+package dev.boxwood.index.build;
+
+import java.util.ArrayList;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Top-down bulk builder of a binary BVH with one object per leaf: binned surface area heuristic (Wald 2007,
+ * "On fast Construction of SAH-based Bounding Volume Hierarchies"), {@code binCount} bins on each of the three
+ * centroid axes, the cheapest plane of the three axes wins. Ranges whose centroids all coincide are split at
+ * the middle of the range. {@link SplitMethod#MEDIAN} gives the classic object-median split on the largest
+ * centroid axis (Box2D's default rebuild partitioner) as a reference.
+ *
+ * <p>Memory: besides the output ({@code 56} bytes per object) the builder allocates one {@code int} per object
+ * (the index array it partitions in place) and a few kilobytes per task; no object per input object. The
+ * output is limited to {@link #MAX_OBJECTS} objects (Java arrays are indexed by {@code int}).
+ *
+ * <p>Parallelism: subtrees larger than {@code parallelThreshold} objects become fork/join tasks. Every subtree's
+ * node indices are known before it is built (a subtree of {@code m} objects has {@code m - 1} internal nodes,
+ * stored depth-first), so the output is identical for every pool size and schedule.
+ *
+ * <p>Instances are immutable and thread-safe; configure with the {@code with...} methods.
+ */
+public final class BinnedSahBuilder {
+
+    /** Largest object count a build accepts: the child box array must fit in one Java array. */
+    public static final int MAX_OBJECTS = (Integer.MAX_VALUE - 16) / 12;
+
+    /** Default number of bins per axis. */
+    public static final int DEFAULT_BIN_COUNT = 16;
+
+    /** Default smallest subtree size, in objects, that becomes a fork/join task. */
+    public static final int DEFAULT_PARALLEL_THRESHOLD = 1 << 15;
+
+    private static final int PROGRESS_STEP = 1 << 16;
+
+    /** How an internal node's objects are divided between its two children. */
+    public enum SplitMethod {
+        /** Binned SAH over the three axes (the default). */
+        BINNED_SAH,
+        /** Object median along the largest centroid axis; a quality reference, not the production choice. */
+        MEDIAN
+    }
+
+    /** Receives build progress; may be called concurrently from several pool threads. */
+    @FunctionalInterface
+    public interface Progress {
+        /**
+         * Reports progress; {@code placedObjects} grows monotonically per call site but calls from different
+         * threads may arrive out of order.
+         *
+         * @param placedObjects objects already placed in their final leaf
+         * @param totalObjects  objects in the build
+         */
+        void placed(long placedObjects, long totalObjects);
+    }
+
+    private static final Progress NO_PROGRESS = (placed, total) -> { };
+
+    private final int binCount;
+    private final SplitMethod splitMethod;
+    private final int parallelThreshold;
+    private final ForkJoinPool pool;
+    private final Progress progress;
+
+    private BinnedSahBuilder(int binCount, SplitMethod splitMethod, int parallelThreshold, ForkJoinPool pool,
+                             Progress progress) {
+        this.binCount = binCount;
+        this.splitMethod = splitMethod;
+        this.parallelThreshold = parallelThreshold;
+        this.pool = pool;
+        this.progress = progress;
+    }
+
+    /**
+     * The default configuration: {@value #DEFAULT_BIN_COUNT} bins, binned SAH, parallel on the common pool above
+     * {@value #DEFAULT_PARALLEL_THRESHOLD} objects, no progress callback.
+     *
+     * @return the default builder
+     */
+    public static BinnedSahBuilder defaults() {
+        return new BinnedSahBuilder(DEFAULT_BIN_COUNT, SplitMethod.BINNED_SAH, DEFAULT_PARALLEL_THRESHOLD,
+                ForkJoinPool.commonPool(), NO_PROGRESS);
+    }
+
+    /**
+     * @param bins bins per axis, 4 to 64 (Wald recommends 8 to 32)
+     * @return a copy with that bin count
+     */
+    public BinnedSahBuilder withBinCount(int bins) {
+        if (bins < 4 || bins > 64) {
+            throw new IllegalArgumentException("bins must be in [4, 64], got " + bins);
+        }
+        return new BinnedSahBuilder(bins, splitMethod, parallelThreshold, pool, progress);
+    }
+
+    /**
+     * @param method the split method
+     * @return a copy with that split method
+     */
+    public BinnedSahBuilder withSplitMethod(SplitMethod method) {
+        if (method == null) {
+            throw new IllegalArgumentException("method must not be null");
+        }
+        return new BinnedSahBuilder(binCount, method, parallelThreshold, pool, progress);
+    }
+
+    /**
+     * @param pool      the pool that runs subtree tasks, or {@code null} to build on the calling thread only
+     * @param threshold smallest subtree, in objects (at least 2), built as a separate task
+     * @return a copy with that parallel configuration
+     */
+    public BinnedSahBuilder withParallelism(ForkJoinPool pool, int threshold) {
+        if (threshold < 2) {
+            throw new IllegalArgumentException("threshold must be at least 2, got " + threshold);
+        }
+        return new BinnedSahBuilder(binCount, splitMethod, threshold, pool, progress);
+    }
+
+    /**
+     * @param callback progress receiver (thread-safe), or {@code null} for none
+     * @return a copy with that progress callback
+     */
+    public BinnedSahBuilder withProgress(Progress callback) {
+        return new BinnedSahBuilder(binCount, splitMethod, parallelThreshold, pool,
+                callback == null ? NO_PROGRESS : callback);
+    }
+
+    /**
+     * Builds from absolute double boxes. The origin is the centre of their bounds; boxes are converted to
+     * floats relative to it with {@link OutwardRounding}, so every stored box contains its input box.
+     *
+     * @param boxes stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max; object {@code i}
+     *              is the box at {@code 6 i}
+     * @return the tree
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects
+     */
+    public FlatBvh build(double[] boxes) {
+        BoxValidation.checkDoubleBoxes(boxes, "boxes");
+        double[] lo = {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
+        double[] hi = {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        for (int i = 0; i < boxes.length; i += 6) {
+            for (int a = 0; a < 3; a++) {
+                lo[a] = Math.min(lo[a], boxes[i + a]);
+                hi[a] = Math.max(hi[a], boxes[i + 3 + a]);
+            }
+        }
+        double[] origin = new double[3];
+        for (int a = 0; a < 3; a++) {
+            origin[a] = boxes.length == 0 ? 0.0 : lo[a] * 0.5 + hi[a] * 0.5;
+        }
+        return build(OutwardRounding.toFloatBoxes(boxes, origin[0], origin[1], origin[2]),
+                origin[0], origin[1], origin[2]);
+    }
+
+    /**
+     * Builds from float boxes relative to a double origin. The input array is only read during the call.
+     *
+     * @param boxes   stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}) relative to the origin, finite,
+     *                min &lt;= max; object {@code i} is the box at {@code 6 i}
+     * @param originX origin x (finite)
+     * @param originY origin y (finite)
+     * @param originZ origin z (finite)
+     * @return the tree, its boxes relative to the same origin
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects
+     */
+    public FlatBvh build(float[] boxes, double originX, double originY, double originZ) {
+        BoxValidation.checkFloatBoxes(boxes, "boxes");
+        BoxValidation.checkFinite(originX, "originX");
+        BoxValidation.checkFinite(originY, "originY");
+        BoxValidation.checkFinite(originZ, "originZ");
+        int n = boxes.length / 6;
+        if (n > MAX_OBJECTS) {
+            throw new IllegalArgumentException("boxes holds " + n + " objects, more than " + MAX_OBJECTS);
+        }
+        float[] root = new float[6];
+        if (n == 0) {
+            return new FlatBvh(0, originX, originY, originZ, new float[0], new int[0], root, FlatBvh.NULL_REF);
+        }
+        Job job = new Job(boxes, n);
+        job.union(0, n, root, 0);
+        if (n == 1) {
+            return new FlatBvh(1, originX, originY, originZ, new float[0], new int[0], root, ~0);
+        }
+        if (pool == null || n <= parallelThreshold) {
+            new Task(job, 0, n, 0).compute();
+        } else {
+            pool.invoke(new Task(job, 0, n, 0));
+        }
+        progress.placed(n, n);
+        return new FlatBvh(n, originX, originY, originZ, job.childBounds, job.childRefs, root, 0);
+    }
+
+    /** Shared state of one build: input, index permutation, output, progress counter. */
+    private final class Job {
+        final float[] boxes;
+        final int[] idx;
+        final float[] childBounds;
+        final int[] childRefs;
+        final int total;
+        final AtomicLong placed = new AtomicLong();
+
+        Job(float[] boxes, int n) {
+            this.boxes = boxes;
+            this.total = n;
+            this.idx = new int[n];
+            for (int i = 0; i < n; i++) {
+                idx[i] = i;
+            }
+            this.childBounds = new float[12 * (n - 1)];
+            this.childRefs = new int[2 * (n - 1)];
+        }
+
+        /** Union of the boxes of idx[s..e) into dest[off..off+6). */
+        void union(int s, int e, float[] dest, int off) {
+            float x0 = Float.POSITIVE_INFINITY, y0 = Float.POSITIVE_INFINITY, z0 = Float.POSITIVE_INFINITY;
+            float x1 = Float.NEGATIVE_INFINITY, y1 = Float.NEGATIVE_INFINITY, z1 = Float.NEGATIVE_INFINITY;
+            float[] b = boxes;
+            for (int i = s; i < e; i++) {
+                int o = 6 * idx[i];
+                x0 = Math.min(x0, b[o]);
+                y0 = Math.min(y0, b[o + 1]);
+                z0 = Math.min(z0, b[o + 2]);
+                x1 = Math.max(x1, b[o + 3]);
+                y1 = Math.max(y1, b[o + 4]);
+                z1 = Math.max(z1, b[o + 5]);
+            }
+            dest[off] = x0;
+            dest[off + 1] = y0;
+            dest[off + 2] = z0;
+            dest[off + 3] = x1;
+            dest[off + 4] = y1;
+            dest[off + 5] = z1;
+        }
+
+        /**
+         * Splits idx[s..e) (at least 2 objects) for internal node {@code node}: partitions in place, writes the
+         * node's child boxes and references, returns the split position.
+         */
+        int splitNode(int s, int e, int node, Scratch sc) {
+            float[] cmin = sc.centroidMin;
+            float[] cmax = sc.centroidMax;
+            centroidBounds(s, e, cmin, cmax);
+            int mid = -1;
+            boolean boxesWritten = false;
+            if (cmax[0] > cmin[0] || cmax[1] > cmin[1] || cmax[2] > cmin[2]) {
+                if (splitMethod == SplitMethod.BINNED_SAH) {
+                    mid = sahSplit(s, e, node, sc);
+                    boxesWritten = mid >= 0;
+                } else {
+                    mid = medianSplit(s, e, sc);
+                }
+            }
+            if (mid < 0) {
+                // all centroids coincide: any split is as good as another
+                mid = s + ((e - s) >>> 1);
+            }
+            if (!boxesWritten) {
+                union(s, mid, childBounds, 12 * node);
+                union(mid, e, childBounds, 12 * node + 6);
+            }
+            int countA = mid - s;
+            int countB = e - mid;
+            childRefs[2 * node] = countA >= 2 ? node + 1 : ~idx[s];
+            childRefs[2 * node + 1] = countB >= 2 ? node + countA : ~idx[mid];
+            return mid;
+        }
+
+        /** Bounds of doubled centroids (min + max) of idx[s..e); doubling avoids a multiply and keeps order. */
+        private void centroidBounds(int s, int e, float[] cmin, float[] cmax) {
+            float[] b = boxes;
+            float x0 = Float.POSITIVE_INFINITY, y0 = Float.POSITIVE_INFINITY, z0 = Float.POSITIVE_INFINITY;
+            float x1 = Float.NEGATIVE_INFINITY, y1 = Float.NEGATIVE_INFINITY, z1 = Float.NEGATIVE_INFINITY;
+            for (int i = s; i < e; i++) {
+                int o = 6 * idx[i];
+                float cx = b[o] + b[o + 3];
+                float cy = b[o + 1] + b[o + 4];
+                float cz = b[o + 2] + b[o + 5];
+                x0 = Math.min(x0, cx);
+                y0 = Math.min(y0, cy);
+                z0 = Math.min(z0, cz);
+                x1 = Math.max(x1, cx);
+                y1 = Math.max(y1, cy);
+                z1 = Math.max(z1, cz);
+            }
+            cmin[0] = x0;
+            cmin[1] = y0;
+            cmin[2] = z0;
+            cmax[0] = x1;
+            cmax[1] = y1;
+            cmax[2] = z1;
+        }
+
+        /** Binned SAH over all three axes (Wald 2007); returns the split position, child boxes already written. */
+        private int sahSplit(int s, int e, int node, Scratch sc) {
+            final int bins = binCount;
+            final float[] b = boxes;
+            final float[] cmin = sc.centroidMin;
+            final float[] scale = sc.scale;
+            final int[] counts = sc.counts;
+            final float[] binBox = sc.binBox;
+            for (int a = 0; a < 3; a++) {
+                float extent = sc.centroidMax[a] - cmin[a];
+                scale[a] = extent > 0f ? bins / extent : 0f;
+            }
+            java.util.Arrays.fill(counts, 0);
+            for (int k = 0; k < 3 * bins; k++) {
+                Scratch.setEmpty(binBox, 6 * k);
+            }
+            for (int i = s; i < e; i++) {
+                int o = 6 * idx[i];
+                for (int a = 0; a < 3; a++) {
+                    if (scale[a] == 0f) {
+                        continue;
+                    }
+                    int bin = a * bins + binOf(b, o, a, cmin[a], scale[a], bins);
+                    counts[bin]++;
+                    Scratch.grow(binBox, 6 * bin, b, o);
+                }
+            }
+            double bestCost = Double.POSITIVE_INFINITY;
+            int bestAxis = -1;
+            int bestPlane = -1;
+            float[] acc = sc.accumulator;
+            for (int a = 0; a < 3; a++) {
+                if (scale[a] == 0f) {
+                    continue;
+                }
+                int base = a * bins;
+                // plane j puts bins [0, j) left and [j, bins) right
+                Scratch.setEmpty(acc, 0);
+                int count = 0;
+                for (int j = bins - 1; j >= 1; j--) {
+                    Scratch.grow(acc, 0, binBox, 6 * (base + j));
+                    count += counts[base + j];
+                    sc.rightArea[j] = halfArea(acc);
+                    sc.rightCount[j] = count;
+                }
+                Scratch.setEmpty(acc, 0);
+                count = 0;
+                for (int j = 1; j < bins; j++) {
+                    Scratch.grow(acc, 0, binBox, 6 * (base + j - 1));
+                    count += counts[base + j - 1];
+                    if (count == 0 || sc.rightCount[j] == 0) {
+                        continue;
+                    }
+                    double cost = halfArea(acc) * count + sc.rightArea[j] * sc.rightCount[j];
+                    if (cost < bestCost) {
+                        bestCost = cost;
+                        bestAxis = a;
+                        bestPlane = j;
+                    }
+                }
+            }
+            if (bestAxis < 0) {
+                return -1;
+            }
+            // in-place partition with the exact binning expression, so every object lands on its bin's side
+            final float axisMin = cmin[bestAxis];
+            final float axisScale = scale[bestAxis];
+            int i = s;
+            int j = e - 1;
+            int[] ix = idx;
+            while (i <= j) {
+                if (binOf(b, 6 * ix[i], bestAxis, axisMin, axisScale, bins) < bestPlane) {
+                    i++;
+                } else {
+                    int t = ix[i];
+                    ix[i] = ix[j];
+                    ix[j] = t;
+                    j--;
+                }
+            }
+            int base = bestAxis * bins;
+            int out = 12 * node;
+            Scratch.setEmpty(childBounds, out);
+            Scratch.setEmpty(childBounds, out + 6);
+            for (int k = 0; k < bins; k++) {
+                Scratch.grow(childBounds, k < bestPlane ? out : out + 6, binBox, 6 * (base + k));
+            }
+            return i;
+        }
+
+        /** Object median on the largest centroid axis by 3-way quickselect; returns the split (boxes not written). */
+        private int medianSplit(int s, int e, Scratch sc) {
+            int axis = 0;
+            float best = -1f;
+            for (int a = 0; a < 3; a++) {
+                float extent = sc.centroidMax[a] - sc.centroidMin[a];
+                if (extent > best) {
+                    best = extent;
+                    axis = a;
+                }
+            }
+            int k = s + ((e - s) >>> 1);
+            int lo = s;
+            int hi = e - 1;
+            int[] ix = idx;
+            while (hi > lo) {
+                float pivot = median3(key(ix[lo], axis), key(ix[lo + ((hi - lo) >>> 1)], axis), key(ix[hi], axis));
+                int lt = lo;
+                int i = lo;
+                int gt = hi;
+                while (i <= gt) {
+                    float c = key(ix[i], axis);
+                    if (c < pivot) {
+                        int t = ix[lt];
+                        ix[lt++] = ix[i];
+                        ix[i++] = t;
+                    } else if (c > pivot) {
+                        int t = ix[gt];
+                        ix[gt--] = ix[i];
+                        ix[i] = t;
+                    } else {
+                        i++;
+                    }
+                }
+                if (k < lt) {
+                    hi = lt - 1;
+                } else if (k > gt) {
+                    lo = gt + 1;
+                } else {
+                    break;
+                }
+            }
+            return k;
+        }
+
+        private float key(int object, int axis) {
+            int o = 6 * object;
+            return boxes[o + axis] + boxes[o + 3 + axis];
+        }
+
+        void addPlaced(Scratch sc, int leaves) {
+            sc.unreported += leaves;
+            if (sc.unreported >= PROGRESS_STEP) {
+                flushPlaced(sc);
+            }
+        }
+
+        void flushPlaced(Scratch sc) {
+            if (sc.unreported > 0) {
+                long now = placed.addAndGet(sc.unreported);
+                sc.unreported = 0;
+                progress.placed(now, total);
+            }
+        }
+
+        /** Builds the subtree of idx[s..e) rooted at internal node {@code node} on this thread. */
+        void buildSequential(int s0, int e0, int node0, Scratch sc) {
+            sc.push(s0, e0, node0);
+            while (sc.top > 0) {
+                sc.top -= 3;
+                int s = sc.stack[sc.top];
+                int e = sc.stack[sc.top + 1];
+                int node = sc.stack[sc.top + 2];
+                int mid = splitNode(s, e, node, sc);
+                int countA = mid - s;
+                int countB = e - mid;
+                addPlaced(sc, (countA == 1 ? 1 : 0) + (countB == 1 ? 1 : 0));
+                // push the larger child first so the smaller is built first: the stack stays O(log n) deep
+                boolean aFirst = countA >= countB;
+                if (aFirst && countA >= 2) {
+                    sc.push(s, mid, node + 1);
+                }
+                if (countB >= 2) {
+                    sc.push(mid, e, node + countA);
+                }
+                if (!aFirst && countA >= 2) {
+                    sc.push(s, mid, node + 1);
+                }
+            }
+        }
+    }
+
+    private static float median3(float a, float b, float c) {
+        return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    }
+
+    private static int binOf(float[] b, int o, int axis, float min, float scale, int bins) {
+        int k = (int) ((b[o + axis] + b[o + 3 + axis] - min) * scale);
+        return k >= bins ? bins - 1 : k;
+    }
+
+    // half the surface area: SAH only compares costs, the factor 2 cancels
+    private static double halfArea(float[] box) {
+        double dx = (double) box[3] - box[0];
+        double dy = (double) box[4] - box[1];
+        double dz = (double) box[5] - box[2];
+        return dx * dy + dy * dz + dz * dx;
+    }
+
+    /** Per-task scratch: bins, sweep arrays, explicit traversal stack. */
+    private static final class Scratch {
+        final float[] centroidMin = new float[3];
+        final float[] centroidMax = new float[3];
+        final float[] scale = new float[3];
+        final int[] counts;
+        final float[] binBox;
+        final double[] rightArea;
+        final int[] rightCount;
+        final float[] accumulator = new float[6];
+        int[] stack = new int[3 * 64];
+        int top;
+        long unreported;
+
+        Scratch(int bins) {
+            counts = new int[3 * bins];
+            binBox = new float[3 * bins * 6];
+            rightArea = new double[bins];
+            rightCount = new int[bins];
+        }
+
+        void push(int s, int e, int node) {
+            if (top + 3 > stack.length) {
+                stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+            }
+            stack[top] = s;
+            stack[top + 1] = e;
+            stack[top + 2] = node;
+            top += 3;
+        }
+
+        static void setEmpty(float[] box, int off) {
+            box[off] = Float.POSITIVE_INFINITY;
+            box[off + 1] = Float.POSITIVE_INFINITY;
+            box[off + 2] = Float.POSITIVE_INFINITY;
+            box[off + 3] = Float.NEGATIVE_INFINITY;
+            box[off + 4] = Float.NEGATIVE_INFINITY;
+            box[off + 5] = Float.NEGATIVE_INFINITY;
+        }
+
+        static void grow(float[] box, int off, float[] src, int srcOff) {
+            box[off] = Math.min(box[off], src[srcOff]);
+            box[off + 1] = Math.min(box[off + 1], src[srcOff + 1]);
+            box[off + 2] = Math.min(box[off + 2], src[srcOff + 2]);
+            box[off + 3] = Math.max(box[off + 3], src[srcOff + 3]);
+            box[off + 4] = Math.max(box[off + 4], src[srcOff + 4]);
+            box[off + 5] = Math.max(box[off + 5], src[srcOff + 5]);
+        }
+    }
+
+    /** A subtree build: splits above the threshold (forking the smaller half), then builds sequentially. */
+    private final class Task extends RecursiveAction {
+        private static final long serialVersionUID = 1L;
+        private final transient Job job;
+        private final int start;
+        private final int end;
+        private final int node;
+
+        Task(Job job, int start, int end, int node) {
+            this.job = job;
+            this.start = start;
+            this.end = end;
+            this.node = node;
+        }
+
+        @Override
+        protected void compute() {
+            Scratch sc = new Scratch(binCount);
+            ArrayList<Task> forked = null;
+            int s = start;
+            int e = end;
+            int n = node;
+            while (true) {
+                if (e - s <= parallelThreshold || pool == null) {
+                    job.buildSequential(s, e, n, sc);
+                    break;
+                }
+                int mid = job.splitNode(s, e, n, sc);
+                int countA = mid - s;
+                int countB = e - mid;
+                job.addPlaced(sc, (countA == 1 ? 1 : 0) + (countB == 1 ? 1 : 0));
+                if (countA >= 2 && countB >= 2) {
+                    Task smaller = countA < countB ? new Task(job, s, mid, n + 1) : new Task(job, mid, e, n + countA);
+                    smaller.fork();
+                    if (forked == null) {
+                        forked = new ArrayList<>();
+                    }
+                    forked.add(smaller);
+                    if (countA < countB) {
+                        s = mid;
+                        n = n + countA;
+                    } else {
+                        e = mid;
+                        n = n + 1;
+                    }
+                } else if (countA >= 2) {
+                    e = mid;
+                    n = n + 1;
+                } else if (countB >= 2) {
+                    s = mid;
+                    n = n + countA;
+                } else {
+                    break;
+                }
+            }
+            job.flushPlaced(sc);
+            if (forked != null) {
+                for (int i = forked.size() - 1; i >= 0; i--) {
+                    forked.get(i).join();
+                }
+            }
+        }
+    }
+}

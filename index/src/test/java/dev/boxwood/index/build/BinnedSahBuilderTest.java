@@ -1,0 +1,281 @@
+package dev.boxwood.index.build;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class BinnedSahBuilderTest {
+
+    /** Boxes in a few dense clusters plus sparse outliers, absolute doubles (stride 6). */
+    static double[] clusteredWorld(int n, long seed, double offset) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int clusters = 8;
+        double[][] centres = new double[clusters][3];
+        for (double[] c : centres) {
+            for (int a = 0; a < 3; a++) {
+                c[a] = r.nextDouble(-1000, 1000);
+            }
+        }
+        double[] boxes = new double[6 * n];
+        for (int i = 0; i < n; i++) {
+            boolean outlier = r.nextInt(10) == 0;
+            double[] c = centres[r.nextInt(clusters)];
+            double size = outlier ? r.nextDouble(1, 40) : r.nextDouble(0.1, 3);
+            for (int a = 0; a < 3; a++) {
+                double p = outlier ? r.nextDouble(-1200, 1200) : c[a] + r.nextGaussian() * 30;
+                double h = size * r.nextDouble(0.2, 1.0);
+                boxes[6 * i + a] = offset + p - h;
+                boxes[6 * i + 3 + a] = offset + p + h;
+            }
+        }
+        return boxes;
+    }
+
+    static double[] level(String name) throws IOException {
+        String path = "/dev/boxwood/testkit/levels/" + name;
+        try (InputStream in = BinnedSahBuilderTest.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IOException("missing test resource " + path);
+            }
+            double[] out = new double[0];
+            int n = 0;
+            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            for (String line; (line = reader.readLine()) != null; ) {
+                line = line.trim();
+                if (line.isEmpty()) {
+                    continue;
+                }
+                String[] parts = line.split("\\s+");
+                if (out.length < n + 6) {
+                    out = Arrays.copyOf(out, Math.max(64, out.length * 2));
+                }
+                for (int a = 0; a < 6; a++) {
+                    out[n + a] = Double.parseDouble(parts[a]);
+                }
+                n += 6;
+            }
+            return Arrays.copyOf(out, n);
+        }
+    }
+
+    /**
+     * Checks the documented layout: pre-order indices, every object exactly once, every child box equal to the
+     * union of the object boxes below it, root bounds equal to the union of all.
+     */
+    static void assertValid(FlatBvh bvh, float[] objectBoxes) {
+        int n = objectBoxes.length / 6;
+        assertEquals(n, bvh.objectCount());
+        if (n == 0) {
+            assertEquals(FlatBvh.NULL_REF, bvh.rootRef());
+            return;
+        }
+        int[] seen = new int[n];
+        float[] box = new float[6];
+        subtree(bvh, bvh.rootRef(), -1, objectBoxes, seen, box);
+        assertArrayEquals(box, bvh.rootBounds(), "root bounds");
+        for (int i = 0; i < n; i++) {
+            assertEquals(1, seen[i], "object " + i + " leaf count");
+        }
+    }
+
+    /** Returns the number of objects below ref; writes their union into box. */
+    private static int subtree(FlatBvh bvh, int ref, int parent, float[] objects, int[] seen, float[] box) {
+        if (ref < 0) {
+            int o = ~ref;
+            seen[o]++;
+            System.arraycopy(objects, 6 * o, box, 0, 6);
+            return 1;
+        }
+        assertTrue(ref > parent && ref < bvh.nodeCount(), "node index " + ref + " under " + parent);
+        int refA = bvh.childRefs()[2 * ref];
+        int refB = bvh.childRefs()[2 * ref + 1];
+        if (refA >= 0) {
+            assertEquals(ref + 1, refA, "child A of a node follows it");
+        }
+        float[] a = new float[6];
+        float[] b = new float[6];
+        int countA = subtree(bvh, refA, ref, objects, seen, a);
+        if (refB >= 0) {
+            assertEquals(ref + countA, refB, "child B follows the A subtree");
+        }
+        int countB = subtree(bvh, refB, ref, objects, seen, b);
+        assertArrayEquals(a, Arrays.copyOfRange(bvh.childBounds(), 12 * ref, 12 * ref + 6), "box A of " + ref);
+        assertArrayEquals(b, Arrays.copyOfRange(bvh.childBounds(), 12 * ref + 6, 12 * ref + 12), "box B of " + ref);
+        for (int i = 0; i < 3; i++) {
+            box[i] = Math.min(a[i], b[i]);
+            box[3 + i] = Math.max(a[3 + i], b[3 + i]);
+        }
+        return countA + countB;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 3, 7, 100, 5000})
+    void shouldPlaceEveryObjectOnceWithExactChildBoxes(int n) {
+        double[] world = clusteredWorld(n, 42 + n, 0);
+        FlatBvh bvh = BinnedSahBuilder.defaults().build(world);
+        float[] objects = OutwardRounding.toFloatBoxes(world, bvh.originX(), bvh.originY(), bvh.originZ());
+        assertValid(bvh, objects);
+    }
+
+    @Test
+    void shouldBuildValidTreesFromTheRealLevels() throws IOException {
+        for (String name : new String[] {"bounds01.txt", "bounds02.txt", "bounds03.txt"}) {
+            double[] world = level(name);
+            assertTrue(world.length > 0, name);
+            for (BinnedSahBuilder.SplitMethod m : BinnedSahBuilder.SplitMethod.values()) {
+                FlatBvh bvh = BinnedSahBuilder.defaults().withSplitMethod(m).build(world);
+                assertValid(bvh, OutwardRounding.toFloatBoxes(world, bvh.originX(), bvh.originY(), bvh.originZ()));
+            }
+        }
+    }
+
+    @Test
+    void shouldSplitCoincidentCentroidsAtTheMiddle() {
+        float[] boxes = new float[6 * 1000];
+        SplittableRandom r = new SplittableRandom(7);
+        for (int i = 0; i < 1000; i++) {
+            float h = (float) r.nextDouble(0.5, 5);
+            boxes[6 * i] = -h;
+            boxes[6 * i + 1] = -h;
+            boxes[6 * i + 2] = -h;
+            boxes[6 * i + 3] = h;
+            boxes[6 * i + 4] = h;
+            boxes[6 * i + 5] = h;
+        }
+        for (BinnedSahBuilder.SplitMethod m : BinnedSahBuilder.SplitMethod.values()) {
+            FlatBvh bvh = BinnedSahBuilder.defaults().withSplitMethod(m).build(boxes, 0, 0, 0);
+            assertValid(bvh, boxes);
+            assertEquals(10, depth(bvh, bvh.rootRef()), "balanced: ceil(log2(1000))");
+        }
+    }
+
+    @Test
+    void shouldSurviveExponentiallySpacedObjectsWithoutDeepRecursion() {
+        // SAH peels such worlds one object at a time: depth n, which must not overflow any stack
+        int n = 3000;
+        float[] boxes = new float[6 * n];
+        for (int i = 0; i < n; i++) {
+            float x = (float) Math.pow(1.01, i);
+            boxes[6 * i] = x;
+            boxes[6 * i + 3] = x;
+        }
+        FlatBvh seq = BinnedSahBuilder.defaults().withParallelism(null, 2).build(boxes, 0, 0, 0);
+        FlatBvh par = BinnedSahBuilder.defaults().withParallelism(new ForkJoinPool(2), 16).build(boxes, 0, 0, 0);
+        assertArrayEquals(seq.childRefs(), par.childRefs());
+        assertEquals(n - 1, seq.nodeCount());
+    }
+
+    private static int depth(FlatBvh bvh, int ref) {
+        if (ref < 0) {
+            return 0;
+        }
+        return 1 + Math.max(depth(bvh, bvh.childRefs()[2 * ref]), depth(bvh, bvh.childRefs()[2 * ref + 1]));
+    }
+
+    @Test
+    void shouldBeNoWorseThanMedianSplitOnClusteredWorldsAndRealLevels() throws IOException {
+        for (int seed = 1; seed <= 4; seed++) {
+            double[] world = clusteredWorld(20_000, seed, 0);
+            assertSahNoWorse(world, "clustered seed " + seed);
+        }
+        for (String name : new String[] {"bounds01.txt", "bounds02.txt", "bounds03.txt"}) {
+            assertSahNoWorse(level(name), name);
+        }
+    }
+
+    private static void assertSahNoWorse(double[] world, String what) {
+        double sah = BinnedSahBuilder.defaults().build(world).areaRatio();
+        double median = BinnedSahBuilder.defaults().withSplitMethod(BinnedSahBuilder.SplitMethod.MEDIAN)
+                .build(world).areaRatio();
+        assertTrue(sah <= median, what + ": SAH area ratio " + sah + " vs median " + median);
+    }
+
+    @Test
+    void shouldProduceTheSameTreeForEveryThreadCount() {
+        double[] world = clusteredWorld(30_000, 99, 5.0e6);
+        FlatBvh reference = BinnedSahBuilder.defaults().withParallelism(null, 2).build(world);
+        for (int threads : new int[] {1, 2, 4}) {
+            ForkJoinPool pool = new ForkJoinPool(threads);
+            try {
+                for (int threshold : new int[] {2, 64, 4096}) {
+                    FlatBvh other = BinnedSahBuilder.defaults().withParallelism(pool, threshold).build(world);
+                    assertArrayEquals(reference.childRefs(), other.childRefs(), threads + "/" + threshold);
+                    assertArrayEquals(reference.childBounds(), other.childBounds(), threads + "/" + threshold);
+                }
+            } finally {
+                pool.shutdown();
+            }
+        }
+    }
+
+    @Test
+    void shouldReportProgressUpToTheObjectCount() {
+        double[] world = clusteredWorld(200_000, 5, 0);
+        AtomicLong last = new AtomicLong();
+        AtomicLong calls = new AtomicLong();
+        BinnedSahBuilder.defaults().withParallelism(ForkJoinPool.commonPool(), 1024)
+                .withProgress((placed, total) -> {
+                    assertEquals(200_000, total);
+                    assertTrue(placed <= total);
+                    last.accumulateAndGet(placed, Math::max);
+                    calls.incrementAndGet();
+                }).build(world);
+        assertEquals(200_000, last.get());
+        assertTrue(calls.get() > 1);
+    }
+
+    @Test
+    void shouldRoundFarAwayBoxesOutward() {
+        SplittableRandom r = new SplittableRandom(11);
+        for (int i = 0; i < 100_000; i++) {
+            double origin = r.nextDouble(-1e7, 1e7);
+            double value = origin + r.nextDouble(-1e5, 1e5) * (r.nextBoolean() ? 1 : 1e-9);
+            float lo = OutwardRounding.floatBelow(value, origin);
+            float hi = OutwardRounding.floatAbove(value, origin);
+            BigDecimal exact = new BigDecimal(value).subtract(new BigDecimal(origin));
+            assertTrue(new BigDecimal(lo).compareTo(exact) <= 0, "below " + value + " " + origin);
+            assertTrue(new BigDecimal(hi).compareTo(exact) >= 0, "above " + value + " " + origin);
+            assertTrue(new BigDecimal(Math.nextUp(lo)).compareTo(exact) > 0, "tight below");
+            assertTrue(new BigDecimal(Math.nextDown(hi)).compareTo(exact) < 0, "tight above");
+        }
+        double[] world = clusteredWorld(2000, 3, 1.0e7);
+        FlatBvh bvh = BinnedSahBuilder.defaults().build(world);
+        float[] f = bvh.rootBounds();
+        BigDecimal ox = new BigDecimal(bvh.originX());
+        for (int i = 0; i < world.length; i += 6) {
+            assertTrue(ox.add(new BigDecimal(f[0])).compareTo(new BigDecimal(world[i])) <= 0);
+            assertTrue(ox.add(new BigDecimal(f[3])).compareTo(new BigDecimal(world[i + 3])) >= 0);
+        }
+    }
+
+    @Test
+    void shouldRejectInvalidInputNamingTheArgument() {
+        BinnedSahBuilder b = BinnedSahBuilder.defaults();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> b.build(new double[] {0, 0, 0, 1, Double.NaN, 1}));
+        assertTrue(e.getMessage().contains("boxes"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> b.build(new double[] {0, 0, 0, -1, 1, 1}));
+        assertThrows(IllegalArgumentException.class, () -> b.build(new double[5]));
+        assertThrows(IllegalArgumentException.class, () -> b.build((double[]) null));
+        e = assertThrows(IllegalArgumentException.class, () -> b.build(new float[6], Double.NaN, 0, 0));
+        assertTrue(e.getMessage().contains("originX"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> b.withBinCount(2));
+        assertThrows(IllegalArgumentException.class, () -> b.withParallelism(null, 1));
+    }
+}
