@@ -1,0 +1,47 @@
+package dev.boxwood.geom;
+
+/**
+ * Constants shared by the 3D geometry kernel and its callers.
+ *
+ * <p>Conventions of the whole kernel (see also {@code docs/conventions.md}):
+ * <ul>
+ *   <li>Shapes are closed: touching counts as overlap or hit. Zero-size shapes are valid and behave as their
+ *       limits.</li>
+ *   <li>A segment is {@code p(t) = origin + t * translation} for {@code t} in {@code [0, maxFraction]}; a
+ *       fraction is that {@code t}. A segment that starts inside a solid hits it at fraction 0. A miss returns
+ *       {@link #NO_HIT}; no kernel returns NaN for finite input.</li>
+ *   <li>Planes are {@code n · x = d}; the positive half-space {@code n · x > d} is <em>outside</em>. A convex
+ *       polyhedron (and a frustum) is the intersection of the closed inside half-spaces {@code n · x <= d}.</li>
+ *   <li>The static kernels on primitive doubles do not validate their input; the value types do.</li>
+ * </ul>
+ */
+public final class Geom {
+
+    /** The fraction returned by segment and ray kernels on a miss. Every real fraction is {@code >= 0}. */
+    public static final double NO_HIT = -1.0;
+
+    /** Unit roundoff of double arithmetic, {@code 2^-53}: the largest relative error of one rounded operation. */
+    public static final double UNIT_ROUNDOFF = 0x1p-53;
+
+    /**
+     * Factor by which slab tests enlarge their far bound before comparing it with the near bound, so that
+     * rounding never turns a hit into a miss: {@code 1 + 2 * gamma(4)}, which is {@code 1 + 8 * 2^-53}, 4 ulps
+     * above 1 (Ize 2013, "Robust BVH Ray Traversal", JCGT 2(2), and pbrt-v3 {@code Bounds3::IntersectP}). Each
+     * slab distance carries at most three roundings (subtract, invert, multiply); the fourth covers the
+     * multiplication by this factor. Callers that inline their own slab loop should use it too.
+     */
+    public static final double ROBUST_FAR_SCALE = 1.0 + 2.0 * gamma(4);
+
+    private Geom() {
+    }
+
+    /**
+     * Higham's bound {@code gamma(n) = n u / (1 - n u)} on the relative error of {@code n} chained roundings.
+     *
+     * @param n the number of rounded operations
+     * @return the bound
+     */
+    static double gamma(int n) {
+        return n * UNIT_ROUNDOFF / (1.0 - n * UNIT_ROUNDOFF);
+    }
+}

@@ -1,0 +1,214 @@
+package dev.boxwood.geom;
+
+/**
+ * Sphere against axis-aligned box overlap, in the five variants of seed 000 ("How To Detect Intersection Between A
+ * Circle And An AABB", after Arvo 1990 and Larsson, Akenine-Möller, Lengyel 2007, "On Faster Sphere-Box Overlap
+ * Testing", JGT 12(1)).
+ *
+ * <p>All variants decide the same closed test: the squared distance from the centre {@code c} to the box
+ * {@code [min, max]} is at most {@code r^2}, so touching counts, a radius of 0 is a point-in-box test and flat or
+ * point boxes are valid. Per-axis distances are differences of coordinates ({@code c - max}, never
+ * {@code c - centre} computed from a rounded centre), so the answer is exact except when the sphere surface is
+ * within a few ulps of the box. The four min/max variants compute bit-identical distances and sums; they can
+ * differ from one another only in that few-ulp band (an early rejection compares {@code |e| > r} where the others
+ * compare rounded squares). {@link #testCentreExtent} takes the box as centre and half extents and is exact for
+ * those inputs.
+ *
+ * <p>{@link #test} is the canonical entry point and delegates to the variant measured fastest by
+ * {@code SphereAabbBenchmark}. The kernels do not validate: {@code r >= 0}, {@code min <= max}, finite input.
+ */
+public final class SphereAabb {
+
+    private SphereAabb() {
+    }
+
+    /**
+     * Whether the closed sphere and the closed box overlap (touching counts). Canonical entry point: delegates to
+     * the fastest measured variant; all variants give the same answer (see the class comment).
+     *
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param r radius, {@code >= 0}
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if they overlap
+     */
+    public static boolean test(double cx, double cy, double cz, double r,
+                               double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        return testBranchFree(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ);
+    }
+
+    /**
+     * Arvo's test (Graphics Gems, 1990, "A Simple Method for Box-Sphere Intersection Testing"; seed 000): sum the
+     * squared per-axis distances outside the box, compare with {@code r^2}. Closed (touching counts).
+     *
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param r radius, {@code >= 0}
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if they overlap
+     */
+    public static boolean testArvo(double cx, double cy, double cz, double r,
+                                   double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        double d = squaredOutside(cx - minX, cx - maxX)
+                + squaredOutside(cy - minY, cy - maxY)
+                + squaredOutside(cz - minZ, cz - maxZ);
+        return d <= r * r;
+    }
+
+    /**
+     * Arvo's test with quick rejections interleaved ("QRI", Larsson et al. 2007; seed 000): an axis whose distance
+     * alone exceeds {@code r} returns false at once. Closed (touching counts).
+     *
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param r radius, {@code >= 0}
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if they overlap
+     */
+    public static boolean testQuickRejectInterleaved(double cx, double cy, double cz, double r,
+                                                     double minX, double minY, double minZ,
+                                                     double maxX, double maxY, double maxZ) {
+        double sx = squaredOutsideOrReject(cx - minX, cx - maxX, r);
+        if (sx < 0.0) {
+            return false;
+        }
+        double sy = squaredOutsideOrReject(cy - minY, cy - maxY, r);
+        if (sy < 0.0) {
+            return false;
+        }
+        double sz = squaredOutsideOrReject(cz - minZ, cz - maxZ, r);
+        if (sz < 0.0) {
+            return false;
+        }
+        double d = sx + sy + sz;
+        return d <= r * r;
+    }
+
+    /**
+     * Arvo's test with the quick rejections first ("QRF", Larsson et al. 2007; seed 000): reject when the centre
+     * is outside the box grown by {@code r} on any axis, then sum squared distances. The growth is done on the
+     * differences ({@code c - min < -r}), not on the box, so it costs no accuracy far from the origin. Closed.
+     *
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param r radius, {@code >= 0}
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if they overlap
+     */
+    public static boolean testQuickRejectFirst(double cx, double cy, double cz, double r,
+                                               double minX, double minY, double minZ,
+                                               double maxX, double maxY, double maxZ) {
+        double loX = cx - minX;
+        double hiX = cx - maxX;
+        double loY = cy - minY;
+        double hiY = cy - maxY;
+        double loZ = cz - minZ;
+        double hiZ = cz - maxZ;
+        if (loX < -r || hiX > r || loY < -r || hiY > r || loZ < -r || hiZ > r) {
+            return false;
+        }
+        double d = squaredOutside(loX, hiX) + squaredOutside(loY, hiY) + squaredOutside(loZ, hiZ);
+        return d <= r * r;
+    }
+
+    /**
+     * Branch-free form (Larsson et al. 2007, seed 000): the per-axis distance outside the box is
+     * {@code max(min - c, 0) + max(c - max, 0)} (at most one term is non-zero), squared and summed, compared with
+     * {@code r^2}. No data-dependent branch, suited to vectorization. Closed (touching counts).
+     *
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param r radius, {@code >= 0}
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if they overlap
+     */
+    public static boolean testBranchFree(double cx, double cy, double cz, double r,
+                                         double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        double ex = Math.max(minX - cx, 0.0) + Math.max(cx - maxX, 0.0);
+        double ey = Math.max(minY - cy, 0.0) + Math.max(cy - maxY, 0.0);
+        double ez = Math.max(minZ - cz, 0.0) + Math.max(cz - maxZ, 0.0);
+        return ex * ex + ey * ey + ez * ez <= r * r;
+    }
+
+    /**
+     * Centre/extent form (seed 000, "even faster"): fold the centre into the positive octant of the box,
+     * {@code v = |c - centre|}, take the part beyond the half extents, {@code u = max(v - half, 0)}, and compare
+     * {@code u · u} with {@code r^2}. Takes the box as centre and half extents; computing those from a min/max box
+     * rounds, so min/max callers should use {@link #test}. Closed (touching counts).
+     *
+     * @param cx sphere centre x
+     * @param cy sphere centre y
+     * @param cz sphere centre z
+     * @param r radius, {@code >= 0}
+     * @param centreX box centre x
+     * @param centreY box centre y
+     * @param centreZ box centre z
+     * @param halfX box half extent x, {@code >= 0}
+     * @param halfY box half extent y, {@code >= 0}
+     * @param halfZ box half extent z, {@code >= 0}
+     * @return true if they overlap
+     */
+    public static boolean testCentreExtent(double cx, double cy, double cz, double r,
+                                           double centreX, double centreY, double centreZ,
+                                           double halfX, double halfY, double halfZ) {
+        double ux = Math.max(Math.abs(cx - centreX) - halfX, 0.0);
+        double uy = Math.max(Math.abs(cy - centreY) - halfY, 0.0);
+        double uz = Math.max(Math.abs(cz - centreZ) - halfZ, 0.0);
+        return ux * ux + uy * uy + uz * uz <= r * r;
+    }
+
+    /**
+     * Squared distance outside one slab, given {@code lo = c - min} and {@code hi = c - max} (at most one of
+     * {@code lo < 0}, {@code hi > 0} holds for a valid box).
+     */
+    private static double squaredOutside(double lo, double hi) {
+        if (lo < 0.0) {
+            return lo * lo;
+        }
+        if (hi > 0.0) {
+            return hi * hi;
+        }
+        return 0.0;
+    }
+
+    /** As {@link #squaredOutside}, but -1 when the distance alone exceeds {@code r} (quick rejection). */
+    private static double squaredOutsideOrReject(double lo, double hi, double r) {
+        if (lo < 0.0) {
+            return lo < -r ? -1.0 : lo * lo;
+        }
+        if (hi > 0.0) {
+            return hi > r ? -1.0 : hi * hi;
+        }
+        return 0.0;
+    }
+}
