@@ -1,0 +1,71 @@
+package dev.boxwood.geom2d;
+
+/**
+ * Collision response: the smallest translation that separates two overlapping shapes.
+ */
+public final class Response2 {
+
+    private Response2() {
+    }
+
+    /**
+     * The minimum translation that pushes a disc out of a closed rectangle that does not move (as if the
+     * rectangle had infinite mass), after seed 003 ("Instantaneous circle-AABB collision"). Adding {@code dest}
+     * to the centre leaves the circle touching the rectangle without overlapping it (up to rounding).
+     * <ul>
+     *   <li>Centre outside the rectangle: push straight away from the nearest point {@code s} of the rectangle,
+     *       by {@code r - |c - s|}.</li>
+     *   <li>Centre inside or on the boundary: the nearest point no longer gives a direction, so leave through the
+     *       nearest side, to radius {@code r} beyond it. Ties go to the first of -x, +x, -y, +y.</li>
+     *   <li>No overlap (the circle is farther than {@code r}): {@code dest} is (0, 0) and the result is false.
+     *       Touching overlaps with a zero push.</li>
+     * </ul>
+     * A zero radius pushes a centre inside to the nearest side; a flat or point rectangle works the same way.
+     *
+     * @param cx   x of the centre
+     * @param cy   y of the centre
+     * @param r    the radius, {@code >= 0}
+     * @param minX the smallest x of the rectangle
+     * @param minY the smallest y of the rectangle
+     * @param maxX the largest x, {@code >= minX}
+     * @param maxY the largest y, {@code >= minY}
+     * @param dest receives the translation to add to the centre
+     * @return true if the circle overlaps or touches the rectangle
+     */
+    public static boolean pushOutCircleRect(double cx, double cy, double r, double minX, double minY, double maxX,
+                                            double maxY, Vector2 dest) {
+        double dx = cx - Closest2.clamp(cx, minX, maxX);
+        double dy = cy - Closest2.clamp(cy, minY, maxY);
+        double d2 = Closest2.squaredLength(dx, dy);
+        if (d2 > 0) {
+            if (d2 > r * r) {
+                dest.x = 0;
+                dest.y = 0;
+                return false;
+            }
+            double d = Math.sqrt(d2);
+            double s = (r - d) / d;
+            dest.x = dx * s;
+            dest.y = dy * s;
+            return true;
+        }
+        // Inside: seed 003 guesses the circle came through the least penetrated side.
+        double left = cx - minX;
+        double right = maxX - cx;
+        double bottom = cy - minY;
+        double top = maxY - cy;
+        double best = Math.min(Math.min(left, right), Math.min(bottom, top));
+        dest.x = 0;
+        dest.y = 0;
+        if (left == best) {
+            dest.x = (minX - r) - cx;
+        } else if (right == best) {
+            dest.x = (maxX + r) - cx;
+        } else if (bottom == best) {
+            dest.y = (minY - r) - cy;
+        } else {
+            dest.y = (maxY + r) - cy;
+        }
+        return true;
+    }
+}
