@@ -25,12 +25,20 @@ public final class Geom {
 
     /**
      * Factor by which slab tests enlarge their far bound before comparing it with the near bound, so that
-     * rounding never turns a hit into a miss: {@code 1 + 2 * gamma(4)}, which is {@code 1 + 8 * 2^-53}, 4 ulps
-     * above 1 (Ize 2013, "Robust BVH Ray Traversal", JCGT 2(2), and pbrt-v3 {@code Bounds3::IntersectP}). Each
-     * slab distance carries at most three roundings (subtract, invert, multiply); the fourth covers the
-     * multiplication by this factor. Callers that inline their own slab loop should use it too.
+     * rounding never turns a hit into a miss: {@code 1 + 2 * gamma(5)}, which is {@code 1 + 10 * 2^-53}, 5 ulps
+     * above 1 (Ize 2013, "Robust BVH Ray Traversal", JCGT 2(2); pbrt-v3 {@code Bounds3::IntersectP} uses
+     * {@code gamma(3)}). A slab distance carries at most four roundings here (the AABB sweep subtracts twice before
+     * inverting and multiplying); the fifth covers the multiplication by this factor. Callers that inline their
+     * own slab loop should use it too.
      */
-    public static final double ROBUST_FAR_SCALE = 1.0 + 2.0 * gamma(4);
+    public static final double ROBUST_FAR_SCALE = 1.0 + 2.0 * gamma(5);
+
+    /** Classification result: the shape has no point in the region (closed region: touching is not outside). */
+    public static final int OUTSIDE = 0;
+    /** Classification result: the shape is partly inside the region and partly outside. */
+    public static final int CROSSING = 1;
+    /** Classification result: the shape lies entirely in the closed region. */
+    public static final int INSIDE = 2;
 
     private Geom() {
     }
@@ -43,5 +51,19 @@ public final class Geom {
      */
     static double gamma(int n) {
         return n * UNIT_ROUNDOFF / (1.0 - n * UNIT_ROUNDOFF);
+    }
+
+    /**
+     * The larger of a bound and a slab distance, keeping the bound when the distance is NaN ({@code 0 * inf}: zero
+     * direction component with the origin on that plane, which cannot cut the segment). {@code Math.max} would
+     * propagate the NaN.
+     */
+    static double later(double bound, double t) {
+        return t > bound ? t : bound;
+    }
+
+    /** The smaller of a bound and a slab distance, keeping the bound when the distance is NaN (see {@link #later}). */
+    static double earlier(double bound, double t) {
+        return t < bound ? t : bound;
     }
 }

@@ -102,22 +102,8 @@ public final class SegmentAabb {
                                           double maxFraction,
                                           double minX, double minY, double minZ,
                                           double maxX, double maxY, double maxZ) {
-        // Plane distances; (bound - origin) first, so that magnitude far from the origin costs no accuracy.
-        double loX = (minX - ox) * invDx;
-        double hiX = (maxX - ox) * invDx;
-        double loY = (minY - oy) * invDy;
-        double hiY = (maxY - oy) * invDy;
-        double loZ = (minZ - oz) * invDz;
-        double hiZ = (maxZ - oz) * invDz;
-        // Entry plane by the sign of the inverse (Williams 2005).
-        double near = later(later(later(0.0,
-                invDx >= 0.0 ? loX : hiX),
-                invDy >= 0.0 ? loY : hiY),
-                invDz >= 0.0 ? loZ : hiZ);
-        double far = earlier(earlier(earlier(maxFraction,
-                invDx >= 0.0 ? hiX : loX),
-                invDy >= 0.0 ? hiY : loY),
-                invDz >= 0.0 ? hiZ : loZ);
+        double near = entry(ox, oy, oz, invDx, invDy, invDz, minX, minY, minZ, maxX, maxY, maxZ);
+        double far = exit(ox, oy, oz, invDx, invDy, invDz, maxFraction, minX, minY, minZ, maxX, maxY, maxZ);
         // Ize 2013: compare against the enlarged far bound so rounding cannot produce a false miss. A negative far
         // bound is a true one (every distance has the exact sign), and enlarging it keeps it negative.
         if (near <= far * Geom.ROBUST_FAR_SCALE) {
@@ -179,16 +165,97 @@ public final class SegmentAabb {
     }
 
     /**
-     * The larger of a bound and a plane distance, keeping the bound when the distance is NaN ({@code 0 * inf}: zero
-     * direction component, origin on that plane, which cannot cut the segment). {@code Math.max} would propagate it.
+     * Entry and exit fractions of the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, through the
+     * closed box, given the inverse direction (see {@link #intersectInverse}). On a hit, {@code dest.first} is the
+     * entry fraction (0 for a start inside, as {@link #intersectInverse} returns) and {@code dest.last} the exit
+     * fraction, clamped to {@code maxFraction}, with {@code first <= last}; on a miss both are
+     * {@link Geom#NO_HIT}. Same robustness as {@link #intersectInverse}.
+     *
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param invDx {@code 1 / dx}
+     * @param invDy {@code 1 / dy}
+     * @param invDz {@code 1 / dz}
+     * @param maxFraction largest fraction, finite and {@code >= 0}
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @param dest receives the entry and exit fractions
+     * @return true on a hit (touching counts)
      */
-    private static double later(double bound, double t) {
-        return t > bound ? t : bound;
+    public static boolean intersectInverse(double ox, double oy, double oz, double invDx, double invDy, double invDz,
+                                           double maxFraction,
+                                           double minX, double minY, double minZ,
+                                           double maxX, double maxY, double maxZ, SweepResult dest) {
+        double near = entry(ox, oy, oz, invDx, invDy, invDz, minX, minY, minZ, maxX, maxY, maxZ);
+        double far = exit(ox, oy, oz, invDx, invDy, invDz, maxFraction, minX, minY, minZ, maxX, maxY, maxZ);
+        if (near <= far * Geom.ROBUST_FAR_SCALE) {
+            double first = Math.min(near, maxFraction);
+            // in the rounding band far may be a few ulps below near
+            return dest.set(first, Math.max(far, first));
+        }
+        return dest.miss();
     }
 
-    /** The smaller of a bound and a plane distance, keeping the bound when the distance is NaN (see {@link #later}). */
-    private static double earlier(double bound, double t) {
-        return t < bound ? t : bound;
+    /**
+     * Largest of 0 and the entry distances. The entry plane of each axis is chosen by the sign of the inverse
+     * (Williams 2005); {@code (bound - origin)} is formed before scaling, so magnitude costs no accuracy.
+     */
+    private static double entry(double ox, double oy, double oz, double invDx, double invDy, double invDz,
+                                double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        return Geom.later(Geom.later(Geom.later(0.0,
+                ((invDx >= 0.0 ? minX : maxX) - ox) * invDx),
+                ((invDy >= 0.0 ? minY : maxY) - oy) * invDy),
+                ((invDz >= 0.0 ? minZ : maxZ) - oz) * invDz);
+    }
+
+    /** Smallest of {@code maxFraction} and the exit distances (see {@link #entry}). */
+    private static double exit(double ox, double oy, double oz, double invDx, double invDy, double invDz,
+                               double maxFraction,
+                               double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        return Geom.earlier(Geom.earlier(Geom.earlier(maxFraction,
+                ((invDx >= 0.0 ? maxX : minX) - ox) * invDx),
+                ((invDy >= 0.0 ? maxY : minY) - oy) * invDy),
+                ((invDz >= 0.0 ? maxZ : minZ) - oz) * invDz);
+    }
+
+    /**
+     * Whether the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, meets the closed box, by the
+     * six-axis separating axis test without division (seed 004, "OBB-line segment test"; Ericson 5.3.3), shared
+     * with {@link SegmentObb}. The box centre offset is formed as {@code ((o - min) + (o - max)) / 2}, differences
+     * first. Conservative like the other forms: never separates a touching segment.
+     *
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param dx translation x
+     * @param dy translation y
+     * @param dz translation z
+     * @param maxFraction largest fraction, finite and {@code >= 0}
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if the segment meets the box (touching counts)
+     */
+    public static boolean testSeparatingAxes(double ox, double oy, double oz, double dx, double dy, double dz,
+                                             double maxFraction,
+                                             double minX, double minY, double minZ,
+                                             double maxX, double maxY, double maxZ) {
+        double hx = 0.5 * maxFraction * dx;
+        double hy = 0.5 * maxFraction * dy;
+        double hz = 0.5 * maxFraction * dz;
+        return SegmentObb.testCentred(
+                0.5 * ((ox - minX) + (ox - maxX)) + hx,
+                0.5 * ((oy - minY) + (oy - maxY)) + hy,
+                0.5 * ((oz - minZ) + (oz - maxZ)) + hz,
+                hx, hy, hz, 0.5 * (maxX - minX), 0.5 * (maxY - minY), 0.5 * (maxZ - minZ));
     }
 
     /** {@code l <= r} up to a relative slack that covers the roundings of both sides (never a false "no"). */

@@ -1,0 +1,141 @@
+package dev.boxwood.geom;
+
+/**
+ * Immutable closed oriented box: a centre, three orthonormal axes and a half extent along each, validated. The
+ * axes must be unit length and mutually orthogonal within {@link #ORTHONORMAL_TOLERANCE} (on every
+ * {@code |axis_i · axis_j - delta_ij|}); they are then re-orthonormalized (Gram-Schmidt, in order 0, 1, 2) so the
+ * kernels see axes orthonormal to double precision. Half extents must be finite and {@code >= 0}. The kernels take
+ * the box in {@link ObbLayout}, written by {@link #writeTo}.
+ */
+public final class Obb {
+
+    /** Largest accepted deviation of the axes from orthonormal; covers axes built in float. */
+    public static final double ORTHONORMAL_TOLERANCE = 1e-5;
+
+    private final double[] data = new double[ObbLayout.STRIDE];
+
+    /**
+     * An oriented box.
+     *
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param axis0x axis 0 x
+     * @param axis0y axis 0 y
+     * @param axis0z axis 0 z
+     * @param axis1x axis 1 x
+     * @param axis1y axis 1 y
+     * @param axis1z axis 1 z
+     * @param axis2x axis 2 x
+     * @param axis2y axis 2 y
+     * @param axis2z axis 2 z
+     * @param half0 half extent along axis 0
+     * @param half1 half extent along axis 1
+     * @param half2 half extent along axis 2
+     * @throws IllegalArgumentException naming the argument: a non-finite coordinate, a negative half extent, or
+     *                                  axes that are not orthonormal within the tolerance
+     */
+    public Obb(double cx, double cy, double cz,
+               double axis0x, double axis0y, double axis0z,
+               double axis1x, double axis1y, double axis1z,
+               double axis2x, double axis2y, double axis2z,
+               double half0, double half1, double half2) {
+        data[0] = Check.finite(cx, "cx");
+        data[1] = Check.finite(cy, "cy");
+        data[2] = Check.finite(cz, "cz");
+        double[] a = {axis0x, axis0y, axis0z, axis1x, axis1y, axis1z, axis2x, axis2y, axis2z};
+        for (int i = 0; i < 9; i++) {
+            Check.finite(a[i], "axis" + i / 3 + "xyz".charAt(i % 3));
+        }
+        for (int i = 0; i < 3; i++) {
+            for (int j = i; j < 3; j++) {
+                double dot = a[3 * i] * a[3 * j] + a[3 * i + 1] * a[3 * j + 1] + a[3 * i + 2] * a[3 * j + 2];
+                double expected = i == j ? 1.0 : 0.0;
+                if (!(Math.abs(dot - expected) <= ORTHONORMAL_TOLERANCE)) {
+                    throw new IllegalArgumentException(i == j
+                            ? "axis" + i + " must have unit length, has squared length " + dot
+                            : "axis" + i + " and axis" + j + " must be orthogonal, dot product " + dot);
+                }
+            }
+        }
+        // Gram-Schmidt: axis i minus its components along the axes before it, normalized
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < i; j++) {
+                double dot = a[3 * i] * a[3 * j] + a[3 * i + 1] * a[3 * j + 1] + a[3 * i + 2] * a[3 * j + 2];
+                for (int k = 0; k < 3; k++) {
+                    a[3 * i + k] -= dot * a[3 * j + k];
+                }
+            }
+            double length = Math.sqrt(a[3 * i] * a[3 * i] + a[3 * i + 1] * a[3 * i + 1] + a[3 * i + 2] * a[3 * i + 2]);
+            for (int k = 0; k < 3; k++) {
+                data[ObbLayout.AXES + 3 * i + k] = a[3 * i + k] / length;
+            }
+        }
+        data[ObbLayout.HALF_EXTENTS] = Check.nonNegative(half0, "half0");
+        data[ObbLayout.HALF_EXTENTS + 1] = Check.nonNegative(half1, "half1");
+        data[ObbLayout.HALF_EXTENTS + 2] = Check.nonNegative(half2, "half2");
+    }
+
+    /**
+     * An oriented box with the coordinate axes: the same solid as the axis-aligned box.
+     *
+     * @param box the box
+     * @return the oriented box with identity axes
+     */
+    public static Obb of(Aabb box) {
+        return new Obb(0.5 * (box.minX() + box.maxX()), 0.5 * (box.minY() + box.maxY()),
+                0.5 * (box.minZ() + box.maxZ()), 1, 0, 0, 0, 1, 0, 0, 0, 1,
+                0.5 * (box.maxX() - box.minX()), 0.5 * (box.maxY() - box.minY()), 0.5 * (box.maxZ() - box.minZ()));
+    }
+
+    /**
+     * Writes this box in {@link ObbLayout} at {@code offset}.
+     *
+     * @param dest destination array, at least {@code offset + ObbLayout.STRIDE} long
+     * @param offset where the box starts
+     */
+    public void writeTo(double[] dest, int offset) {
+        System.arraycopy(data, 0, dest, offset, ObbLayout.STRIDE);
+    }
+
+    /**
+     * One value of the layout.
+     *
+     * @param index {@code 0..ObbLayout.STRIDE - 1}, see {@link ObbLayout}
+     * @return the value
+     */
+    public double get(int index) {
+        return data[index];
+    }
+
+    /**
+     * Whether this box overlaps another ({@link ObbObb#test}).
+     *
+     * @param other the other box
+     * @return true if they overlap (touching counts)
+     */
+    public boolean overlaps(Obb other) {
+        return ObbObb.test(data, 0, other.data, 0);
+    }
+
+    /**
+     * Whether this box overlaps an axis-aligned box ({@link ObbAabb#test}).
+     *
+     * @param box the axis-aligned box
+     * @return true if they overlap (touching counts)
+     */
+    public boolean overlaps(Aabb box) {
+        return ObbAabb.test(data, 0, box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ());
+    }
+
+    /**
+     * The enclosing axis-aligned box ({@link ObbAabb#enclose}, rounded outwards).
+     *
+     * @return a new box containing this one
+     */
+    public Aabb enclosingAabb() {
+        double[] b = new double[6];
+        ObbAabb.enclose(data, 0, b, 0);
+        return new Aabb(b[0], b[1], b[2], b[3], b[4], b[5]);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.boxwood.geom;
+
+/**
+ * Immutable plane {@code n · x = d} with a unit normal. The positive side {@code n · x > d} is <em>outside</em>;
+ * the closed half-space {@code n · x <= d} is inside. This is the convention of every kernel (box-plane, frustum,
+ * convex polyhedron). The constructor normalizes the normal (and scales {@code d} with it), so
+ * {@code new Plane(0, 0, 2, 4)} is {@code z = 2}.
+ *
+ * @param nx unit normal x
+ * @param ny unit normal y
+ * @param nz unit normal z
+ * @param d offset along the normal: the signed distance of the plane from the origin
+ */
+public record Plane(double nx, double ny, double nz, double d) {
+
+    /**
+     * Validates and normalizes the plane.
+     *
+     * @param nx see the record component
+     * @param ny see the record component
+     * @param nz see the record component
+     * @param d see the record component
+     * @throws IllegalArgumentException if the normal is zero, NaN or infinite ("normal"), or {@code d} is not
+     *                                  finite ("d")
+     */
+    public Plane {
+        double length = Check.nonZeroLength(nx, ny, nz, "normal");
+        Check.finite(d, "d");
+        nx /= length;
+        ny /= length;
+        nz /= length;
+        d /= length;
+    }
+
+    /**
+     * The plane through a point with the given outward normal.
+     *
+     * @param px point x
+     * @param py point y
+     * @param pz point z
+     * @param nx normal x (any non-zero length; it points to the outside)
+     * @param ny normal y
+     * @param nz normal z
+     * @return the plane
+     * @throws IllegalArgumentException if the normal is zero or a coordinate is not finite
+     */
+    public static Plane throughPoint(double px, double py, double pz, double nx, double ny, double nz) {
+        Check.finite(px, "px");
+        Check.finite(py, "py");
+        Check.finite(pz, "pz");
+        double length = Check.nonZeroLength(nx, ny, nz, "normal");
+        double ux = nx / length;
+        double uy = ny / length;
+        double uz = nz / length;
+        return new Plane(ux, uy, uz, ux * px + uy * py + uz * pz);
+    }
+
+    /**
+     * Signed distance of a point: positive outside.
+     *
+     * @param x point x
+     * @param y point y
+     * @param z point z
+     * @return {@code n · p - d}
+     */
+    public double distance(double x, double y, double z) {
+        return nx * x + ny * y + nz * z - d;
+    }
+
+    /**
+     * Classifies a box against the inside half-space ({@link AabbPlane#classify}).
+     *
+     * @param box the box
+     * @return {@link Geom#INSIDE}, {@link Geom#CROSSING} or {@link Geom#OUTSIDE}
+     */
+    public int classify(Aabb box) {
+        return AabbPlane.classify(box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ(),
+                nx, ny, nz, d);
+    }
+}
