@@ -1,0 +1,245 @@
+package dev.boxwood.bench.peers;
+
+import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.testkit.scenes.BoxSet;
+
+/**
+ * What every adapter shares: its own copy of the boxes (the exact 3D check of every candidate the peer
+ * reports), and the dispatch of candidates to the current question. An adapter implements
+ * {@link #visitCandidates} with the peer's region query and calls {@link #accept(int)} for each box it
+ * reports; answers are then always exact 3D answers, whatever the peer's dimension or precision.
+ *
+ * <p>Segment casts default to the {@code RayByBoxes} emulation for peers without a native clipping cast:
+ * box queries over consecutive pieces of about {@value #RAY_PIECE_LENGTH} units of the segment, in order,
+ * stopping once the best hit precedes the end of the current piece (a box entered at fraction {@code f}
+ * overlaps the piece holding {@code f}, so later pieces cannot beat it). Peers with a native cast override
+ * {@link #castClosest} / {@link #castAny} and use {@link #beginSegment} and {@link #offerClosest}.
+ */
+abstract class AbstractContender implements Contender {
+
+    /** Fat margin per side for peers that fatten leaves, world units: jbox2d's fixed 0.1 m, matched elsewhere. */
+    static final double FAT_MARGIN = 0.1;
+    /** Piece length of the {@code RayByBoxes} emulation, world units (best of 10/25/60 m on this workload). */
+    static final double RAY_PIECE_LENGTH = 25;
+
+    private static final int COUNT = 0;
+    private static final int CLOSEST = 1;
+    private static final int ANY = 2;
+
+    private final String name;
+
+    /** The adapter's own copy of the boxes, kept current by {@link #move}. */
+    protected BoxSet scene = new BoxSet(0);
+
+    private int mode;
+    private double qMinX;
+    private double qMinY;
+    private double qMinZ;
+    private double qMaxX;
+    private double qMaxY;
+    private double qMaxZ;
+    private int count;
+
+    private double ox;
+    private double oy;
+    private double oz;
+    private double tx;
+    private double ty;
+    private double tz;
+    private double bestFraction;
+    private int bestIndex;
+    private int anyIndex;
+
+    AbstractContender(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public boolean dynamic() {
+        return false;
+    }
+
+    @Override
+    public final void build(BoxSet boxes) {
+        scene = boxes.copy();
+        buildIndex();
+    }
+
+    /** Builds the peer's index over {@link #scene}. */
+    protected abstract void buildIndex();
+
+    /**
+     * Reports through {@link #accept(int)} at least every box that overlaps the closed query box in 3D
+     * (more is fine: 2D peers report x,y overlaps, float peers rounded boxes). May stop when
+     * {@code accept} returns false.
+     */
+    protected abstract void visitCandidates(double minX, double minY, double minZ,
+            double maxX, double maxY, double maxZ);
+
+    /**
+     * Takes one candidate for the current question.
+     *
+     * @return false once the question is answered (an any-hit cast found its hit), so the peer may stop
+     */
+    protected final boolean accept(int i) {
+        switch (mode) {
+            case COUNT:
+                if (scene.testOverlap(i, qMinX, qMinY, qMinZ, qMaxX, qMaxY, qMaxZ)) {
+                    count++;
+                }
+                return true;
+            case CLOSEST:
+                offerClosest(i);
+                return true;
+            default:
+                return offerAny(i);
+        }
+    }
+
+    @Override
+    public int countOverlaps(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        mode = COUNT;
+        count = 0;
+        qMinX = minX;
+        qMinY = minY;
+        qMinZ = minZ;
+        qMaxX = maxX;
+        qMaxY = maxY;
+        qMaxZ = maxZ;
+        visitCandidates(minX, minY, minZ, maxX, maxY, maxZ);
+        return count;
+    }
+
+    @Override
+    public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
+        beginSegment(ox, oy, oz, tx, ty, tz);
+        mode = CLOSEST;
+        castByPieces();
+        return bestFraction;
+    }
+
+    @Override
+    public int closestIndex() {
+        return bestIndex;
+    }
+
+    @Override
+    public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
+        beginSegment(ox, oy, oz, tx, ty, tz);
+        mode = ANY;
+        castByPieces();
+        return anyIndex;
+    }
+
+    @Override
+    public void move(int index, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+            double dx, double dy, double dz) {
+        throw new UnsupportedOperationException(name + " is static");
+    }
+
+    /** The {@code RayByBoxes} emulation, see the class comment. */
+    private void castByPieces() {
+        double length = Math.sqrt(tx * tx + ty * ty + tz * tz);
+        int pieces = (int) Math.max(1, Math.ceil(length / RAY_PIECE_LENGTH));
+        // pad each piece a little so rounding of its corners cannot drop a box touching a piece boundary
+        double pad = 1e-9 * (length + Math.abs(ox) + Math.abs(oy) + Math.abs(oz));
+        for (int k = 0; k < pieces; k++) {
+            double t0 = (double) k / pieces;
+            double t1 = (double) (k + 1) / pieces;
+            double ax = ox + t0 * tx;
+            double bx = ox + t1 * tx;
+            double ay = oy + t0 * ty;
+            double by = oy + t1 * ty;
+            double az = oz + t0 * tz;
+            double bz = oz + t1 * tz;
+            visitCandidates(Math.min(ax, bx) - pad, Math.min(ay, by) - pad, Math.min(az, bz) - pad,
+                    Math.max(ax, bx) + pad, Math.max(ay, by) + pad, Math.max(az, bz) + pad);
+            if (mode == ANY ? anyIndex >= 0 : bestFraction >= 0 && bestFraction <= t1) {
+                return;
+            }
+        }
+    }
+
+    /** Starts a native cast: records the segment and clears the answers. */
+    protected final void beginSegment(double ox, double oy, double oz, double tx, double ty, double tz) {
+        this.ox = ox;
+        this.oy = oy;
+        this.oz = oz;
+        this.tx = tx;
+        this.ty = ty;
+        this.tz = tz;
+        bestFraction = NO_HIT;
+        bestIndex = -1;
+        anyIndex = -1;
+    }
+
+    /** Exact entry fraction of the current segment into box {@code i}, up to {@code maxFraction}, or NO_HIT. */
+    protected final double fraction(int i, double maxFraction) {
+        return SegmentAabb.intersect(ox, oy, oz, tx, ty, tz, maxFraction,
+                scene.minX[i], scene.minY[i], scene.minZ[i], scene.maxX[i], scene.maxY[i], scene.maxZ[i]);
+    }
+
+    /**
+     * Offers box {@code i} as the closest hit of the current segment.
+     *
+     * @return true if it is now the best hit
+     */
+    protected final boolean offerClosest(int i) {
+        double f = fraction(i, bestFraction >= 0 ? bestFraction : 1);
+        if (f >= 0 && (bestFraction < 0 || f < bestFraction)) {
+            bestFraction = f;
+            bestIndex = i;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Offers box {@code i} as the any-hit answer of the current segment.
+     *
+     * @return false once a hit is known (stop), true to continue
+     */
+    protected final boolean offerAny(int i) {
+        if (anyIndex >= 0) {
+            return false;
+        }
+        if (fraction(i, 1) >= 0) {
+            anyIndex = i;
+            return false;
+        }
+        return true;
+    }
+
+    /** Best fraction of the current closest-hit cast so far, or NO_HIT. */
+    protected final double bestFraction() {
+        return bestFraction;
+    }
+
+    /** Index found by the current any-hit cast, or -1. */
+    protected final int anyIndex() {
+        return anyIndex;
+    }
+
+    /** Records the new box of a moved box in {@link #scene}. */
+    protected final void moveInScene(int i, double minX, double minY, double minZ,
+            double maxX, double maxY, double maxZ) {
+        scene.set(i, minX, minY, minZ, maxX, maxY, maxZ);
+    }
+
+    /** Largest float not above {@code v}: rounds a lower bound outward. */
+    static float floatDown(double v) {
+        float f = (float) v;
+        return f > v ? Math.nextDown(f) : f;
+    }
+
+    /** Smallest float not below {@code v}: rounds an upper bound outward. */
+    static float floatUp(double v) {
+        float f = (float) v;
+        return f < v ? Math.nextUp(f) : f;
+    }
+}

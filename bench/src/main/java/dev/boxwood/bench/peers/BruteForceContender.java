@@ -1,0 +1,55 @@
+package dev.boxwood.bench.peers;
+
+/**
+ * Scans every box: the reference answers, and in the moving workload the harness's own cost per update
+ * (an upper bound no index can beat).
+ */
+final class BruteForceContender extends AbstractContender {
+
+    BruteForceContender() {
+        super("brute");
+    }
+
+    @Override
+    public boolean dynamic() {
+        return true;
+    }
+
+    @Override
+    protected void buildIndex() {
+        // nothing beyond the copy of the boxes
+    }
+
+    @Override
+    protected void visitCandidates(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        for (int i = 0, n = scene.size(); i < n; i++) {
+            if (!accept(i)) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
+        beginSegment(ox, oy, oz, tx, ty, tz);
+        for (int i = 0, n = scene.size(); i < n; i++) {
+            offerClosest(i);
+        }
+        return bestFraction();
+    }
+
+    @Override
+    public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
+        beginSegment(ox, oy, oz, tx, ty, tz);
+        for (int i = 0, n = scene.size(); i < n && offerAny(i); i++) {
+            // scan until a hit
+        }
+        return anyIndex();
+    }
+
+    @Override
+    public void move(int index, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+            double dx, double dy, double dz) {
+        moveInScene(index, minX, minY, minZ, maxX, maxY, maxZ);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.boxwood.bench.peers;
+
+import java.util.List;
+
+/** The contenders by name: the values of the benchmarks' {@code contender} parameter. */
+public final class Contenders {
+
+    /** Every contender name, the brute-force reference first. */
+    public static final List<String> NAMES = List.of("brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree",
+            "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree");
+
+    private Contenders() {
+    }
+
+    /**
+     * A new, empty contender.
+     *
+     * @param name one of {@link #NAMES}
+     * @return the contender
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public static Contender create(String name) {
+        switch (name) {
+            case "brute":
+                return new BruteForceContender();
+            case "jbox2d":
+                return new Jbox2dContender();
+            case "dyn4j":
+                return new Dyn4jContender();
+            case "jbullet-dbvt":
+                return new JBulletContender();
+            case "jts-strtree":
+                return JtsContender.strTree();
+            case "jts-hprtree":
+                return JtsContender.hprTree();
+            case "tinspin-rtree":
+                return TinspinContender.rStarTree();
+            case "tinspin-phtree":
+                return TinspinContender.phTree();
+            case "rtree2":
+                return new Rtree2Contender();
+            case "conversant-rtree":
+                return new ConversantContender();
+            default:
+                throw new IllegalArgumentException("unknown contender: " + name);
+        }
+    }
+}

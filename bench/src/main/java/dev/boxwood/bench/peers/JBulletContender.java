@@ -1,0 +1,112 @@
+package dev.boxwood.bench.peers;
+
+import com.bulletphysics.collision.broadphase.Dbvt;
+import com.bulletphysics.collision.broadphase.DbvtAabbMm;
+import javax.vecmath.Vector3f;
+
+/**
+ * JBullet 20101010-1 {@code Dbvt} (Bullet's btDbvt): 3D, float, one insert per box, leaves fattened by 0.1
+ * and moved with {@code update(leaf, volume, velocity, margin)}. Its ray walk is an infinite ray without
+ * early exit or clipping; candidates are filtered to the segment here. User data is a boxed index.
+ */
+final class JBulletContender extends AbstractContender {
+
+    private Dbvt tree = new Dbvt();
+    private Dbvt.Node[] leaves = new Dbvt.Node[0];
+    private final DbvtAabbMm volume = new DbvtAabbMm();
+    private final Vector3f lo = new Vector3f();
+    private final Vector3f hi = new Vector3f();
+    private final Vector3f velocity = new Vector3f();
+    private final Vector3f origin = new Vector3f();
+    private final Vector3f direction = new Vector3f();
+    private boolean anyHitCast;
+
+    private final Dbvt.ICollide regionPolicy = new Dbvt.ICollide() {
+        @Override
+        public void Process(Dbvt.Node leaf) {
+            accept((Integer) leaf.data);
+        }
+    };
+
+    private final Dbvt.ICollide rayPolicy = new Dbvt.ICollide() {
+        @Override
+        public void Process(Dbvt.Node leaf) {
+            int box = (Integer) leaf.data;
+            if (anyHitCast) {
+                offerAny(box);
+            } else {
+                offerClosest(box);
+            }
+        }
+    };
+
+    JBulletContender() {
+        super("jbullet-dbvt");
+    }
+
+    @Override
+    public boolean dynamic() {
+        return true;
+    }
+
+    @Override
+    protected void buildIndex() {
+        tree = new Dbvt();
+        int n = scene.size();
+        leaves = new Dbvt.Node[n];
+        for (int i = 0; i < n; i++) {
+            setVolume(i, FAT_MARGIN);
+            leaves[i] = tree.insert(volume, Integer.valueOf(i));
+        }
+    }
+
+    private void setVolume(int i, double margin) {
+        lo.set(floatDown(scene.minX[i] - margin), floatDown(scene.minY[i] - margin), floatDown(scene.minZ[i] - margin));
+        hi.set(floatUp(scene.maxX[i] + margin), floatUp(scene.maxY[i] + margin), floatUp(scene.maxZ[i] + margin));
+        DbvtAabbMm.FromMM(lo, hi, volume);
+    }
+
+    @Override
+    protected void visitCandidates(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        if (tree.root == null) {
+            return;
+        }
+        lo.set(floatDown(minX), floatDown(minY), floatDown(minZ));
+        hi.set(floatUp(maxX), floatUp(maxY), floatUp(maxZ));
+        DbvtAabbMm.FromMM(lo, hi, volume);
+        Dbvt.collideTV(tree.root, volume, regionPolicy);
+    }
+
+    @Override
+    public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
+        cast(ox, oy, oz, tx, ty, tz, false);
+        return bestFraction();
+    }
+
+    @Override
+    public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
+        cast(ox, oy, oz, tx, ty, tz, true);
+        return anyIndex();
+    }
+
+    private void cast(double ox, double oy, double oz, double tx, double ty, double tz, boolean any) {
+        beginSegment(ox, oy, oz, tx, ty, tz);
+        anyHitCast = any;
+        if (tree.root == null) {
+            return;
+        }
+        double length = Math.sqrt(tx * tx + ty * ty + tz * tz);
+        origin.set((float) ox, (float) oy, (float) oz);
+        direction.set((float) (tx / length), (float) (ty / length), (float) (tz / length));
+        Dbvt.collideRAY(tree.root, origin, direction, rayPolicy);
+    }
+
+    @Override
+    public void move(int index, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+            double dx, double dy, double dz) {
+        moveInScene(index, minX, minY, minZ, maxX, maxY, maxZ);
+        setVolume(index, 0);
+        velocity.set((float) dx, (float) dy, (float) dz);
+        tree.update(leaves[index], volume, velocity, (float) FAT_MARGIN);
+    }
+}

@@ -1,0 +1,114 @@
+package dev.boxwood.bench.peers;
+
+import org.jbox2d.callbacks.TreeCallback;
+import org.jbox2d.callbacks.TreeRayCastCallback;
+import org.jbox2d.collision.AABB;
+import org.jbox2d.collision.RayCastInput;
+import org.jbox2d.collision.broadphase.DynamicTree;
+import org.jbox2d.common.Vec2;
+
+/**
+ * jbox2d 2.2.1.1 {@code DynamicTree} (Box2D's b2DynamicTree): 2D, float, one insert per box, fixed 0.1 m fat
+ * margin. Native segment cast with clipping: the callback returns the exact hit fraction (rounded up to
+ * float) to clip, 0 to stop an any-hit cast, -1 to skip a candidate.
+ */
+final class Jbox2dContender extends AbstractContender implements TreeCallback, TreeRayCastCallback {
+
+    private DynamicTree tree = new DynamicTree();
+    private int[] proxyOfBox = new int[0];
+    private int[] boxOfProxy = new int[0];
+    private final AABB scratch = new AABB();
+    private final Vec2 displacement = new Vec2();
+    private final RayCastInput input = new RayCastInput();
+    private boolean anyHitCast;
+
+    Jbox2dContender() {
+        super("jbox2d");
+    }
+
+    @Override
+    public boolean dynamic() {
+        return true;
+    }
+
+    @Override
+    protected void buildIndex() {
+        tree = new DynamicTree();
+        int n = scene.size();
+        proxyOfBox = new int[n];
+        boxOfProxy = new int[Math.max(16, n)];
+        for (int i = 0; i < n; i++) {
+            setScratch(i);
+            int proxy = tree.createProxy(scratch, null);
+            proxyOfBox[i] = proxy;
+            mapProxy(proxy, i);
+        }
+    }
+
+    private void mapProxy(int proxy, int box) {
+        if (proxy >= boxOfProxy.length) {
+            boxOfProxy = java.util.Arrays.copyOf(boxOfProxy, Math.max(proxy + 1, 2 * boxOfProxy.length));
+        }
+        boxOfProxy[proxy] = box;
+    }
+
+    private void setScratch(int i) {
+        scratch.lowerBound.set(floatDown(scene.minX[i]), floatDown(scene.minY[i]));
+        scratch.upperBound.set(floatUp(scene.maxX[i]), floatUp(scene.maxY[i]));
+    }
+
+    @Override
+    protected void visitCandidates(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        scratch.lowerBound.set(floatDown(minX), floatDown(minY));
+        scratch.upperBound.set(floatUp(maxX), floatUp(maxY));
+        tree.query(this, scratch);
+    }
+
+    @Override
+    public boolean treeCallback(int proxyId) {
+        return accept(boxOfProxy[proxyId]);
+    }
+
+    @Override
+    public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
+        cast(ox, oy, oz, tx, ty, tz, false);
+        return bestFraction();
+    }
+
+    @Override
+    public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
+        cast(ox, oy, oz, tx, ty, tz, true);
+        return anyIndex();
+    }
+
+    private void cast(double ox, double oy, double oz, double tx, double ty, double tz, boolean any) {
+        beginSegment(ox, oy, oz, tx, ty, tz);
+        anyHitCast = any;
+        input.p1.set((float) ox, (float) oy);
+        input.p2.set((float) (ox + tx), (float) (oy + ty));
+        input.maxFraction = 1;
+        tree.raycast(this, input);
+    }
+
+    @Override
+    public float raycastCallback(RayCastInput in, int proxyId) {
+        int box = boxOfProxy[proxyId];
+        if (anyHitCast) {
+            return offerAny(box) ? -1 : 0;
+        }
+        if (offerClosest(box)) {
+            // clip, rounded up so that float clipping never drops a box entered at the same fraction
+            return floatUp(bestFraction());
+        }
+        return -1;
+    }
+
+    @Override
+    public void move(int index, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+            double dx, double dy, double dz) {
+        moveInScene(index, minX, minY, minZ, maxX, maxY, maxZ);
+        setScratch(index);
+        displacement.set((float) dx, (float) dy);
+        tree.moveProxy(proxyOfBox[index], scratch, displacement);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.boxwood.bench.peers;
+
+import org.locationtech.jts.geom.Envelope;
+import org.locationtech.jts.index.ItemVisitor;
+import org.locationtech.jts.index.SpatialIndex;
+import org.locationtech.jts.index.hprtree.HPRtree;
+import org.locationtech.jts.index.strtree.STRtree;
+
+/**
+ * JTS 1.20.0 static 2D trees, bulk loaded: {@code STRtree} (Sort-Tile-Recursive, node capacity 10) or
+ * {@code HPRtree} (Hilbert-packed, node capacity 16). Items are boxed indexes; a visitor cannot stop a query.
+ * Casts use the {@code RayByBoxes} emulation.
+ */
+final class JtsContender extends AbstractContender implements ItemVisitor {
+
+    private final boolean hilbert;
+    private SpatialIndex index;
+    private final Envelope query = new Envelope();
+
+    private JtsContender(String name, boolean hilbert) {
+        super(name);
+        this.hilbert = hilbert;
+    }
+
+    static JtsContender strTree() {
+        return new JtsContender("jts-strtree", false);
+    }
+
+    static JtsContender hprTree() {
+        return new JtsContender("jts-hprtree", true);
+    }
+
+    @Override
+    protected void buildIndex() {
+        int n = scene.size();
+        SpatialIndex built = hilbert ? new HPRtree() : new STRtree();
+        for (int i = 0; i < n; i++) {
+            built.insert(new Envelope(scene.minX[i], scene.maxX[i], scene.minY[i], scene.maxY[i]), Integer.valueOf(i));
+        }
+        if (built instanceof HPRtree) {
+            ((HPRtree) built).build();
+        } else {
+            ((STRtree) built).build();
+        }
+        index = built;
+    }
+
+    @Override
+    protected void visitCandidates(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        query.init(minX, maxX, minY, maxY);
+        index.query(query, this);
+    }
+
+    @Override
+    public void visitItem(Object item) {
+        accept((Integer) item);
+    }
+}

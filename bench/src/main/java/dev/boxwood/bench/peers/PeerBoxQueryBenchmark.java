@@ -1,0 +1,64 @@
+package dev.boxwood.bench.peers;
+
+import dev.boxwood.bench.world.PeerWorkload;
+import dev.boxwood.testkit.scenes.BoxSet;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Box queries (cubes sized for 10 to 100 hits, counting the boxes they overlap in 3D) on the clustered
+ * world, one query per operation, cycling through {@link PeerWorkload#QUERIES} prebuilt queries. The index
+ * is built once per trial.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 4, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g"})
+@State(Scope.Thread)
+public class PeerBoxQueryBenchmark {
+
+    /** Which index. */
+    @Param({"brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree", "jts-hprtree", "tinspin-rtree",
+            "tinspin-phtree", "rtree2", "conversant-rtree"})
+    public String contender;
+
+    /** Number of boxes. */
+    @Param({"100000", "1000000"})
+    public int n;
+
+    private Contender index;
+    private BoxSet queries;
+    private int next;
+
+    /** Builds the world, the queries and the index. */
+    @Setup
+    public void setUp() {
+        PeerWorkload workload = PeerWorkload.of(n);
+        queries = workload.boxQueries();
+        index = Contenders.create(contender);
+        index.build(workload.boxes());
+    }
+
+    /**
+     * One box query.
+     *
+     * @return the hit count
+     */
+    @Benchmark
+    public int boxQuery() {
+        int k = next++ & (PeerWorkload.QUERIES - 1);
+        BoxSet q = queries;
+        return index.countOverlaps(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k]);
+    }
+}

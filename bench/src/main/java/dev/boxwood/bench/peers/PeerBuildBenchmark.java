@@ -1,0 +1,59 @@
+package dev.boxwood.bench.peers;
+
+import dev.boxwood.bench.world.PeerWorkload;
+import dev.boxwood.testkit.scenes.BoxSet;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Time to index the whole clustered world from its arrays, one build per shot (bulk load where the index has
+ * one, else one insert per box). Includes the adapter's copy of the boxes and the collection of the previous
+ * shot's garbage.
+ */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1)
+@Measurement(iterations = 3)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g"})
+@State(Scope.Thread)
+public class PeerBuildBenchmark {
+
+    /** Which index. */
+    @Param({"brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree", "jts-hprtree", "tinspin-rtree",
+            "tinspin-phtree", "rtree2", "conversant-rtree"})
+    public String contender;
+
+    /** Number of boxes. */
+    @Param({"100000", "1000000"})
+    public int n;
+
+    private BoxSet boxes;
+
+    /** Builds the world. */
+    @Setup
+    public void setUp() {
+        boxes = PeerWorkload.of(n, 1).boxes();
+    }
+
+    /**
+     * One full build.
+     *
+     * @return the built index (kept alive until JMH consumes it)
+     */
+    @Benchmark
+    public Contender build() {
+        Contender c = Contenders.create(contender);
+        c.build(boxes);
+        return c;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.boxwood.bench.peers;
+
+import dev.boxwood.bench.world.PeerWorkload;
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.MovingWorkload;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The moving workload on the clustered world of {@value #N} boxes: one invocation is one tick, in which
+ * every box takes a small random-walk step (at most 0.5 m) and the index is told about each; the score is
+ * box updates per second. The brute-force row is the harness's own cost (random walk plus array writes).
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 4, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g"})
+@State(Scope.Thread)
+public class PeerMoveBenchmark {
+
+    /** Number of moving boxes. */
+    public static final int N = 100_000;
+
+    /** Which index (dynamic ones only). */
+    @Param({"brute", "jbox2d", "dyn4j", "jbullet-dbvt", "tinspin-rtree", "tinspin-phtree", "rtree2",
+            "conversant-rtree"})
+    public String contender;
+
+    private Contender index;
+    private MovingWorkload moving;
+
+    /** Builds the world, the walk and the index. */
+    @Setup
+    public void setUp() {
+        PeerWorkload workload = PeerWorkload.of(N, 1);
+        index = Contenders.create(contender);
+        if (!index.dynamic()) {
+            throw new IllegalStateException(contender + " is static");
+        }
+        index.build(workload.boxes());
+        moving = workload.world().moving(PeerWorkload.MOVE_SEED);
+    }
+
+    /** One tick: every box moves once. */
+    @Benchmark
+    @OperationsPerInvocation(N)
+    public void tick() {
+        moving.tick();
+        BoxSet b = moving.boxes();
+        Contender c = index;
+        for (int i = 0; i < N; i++) {
+            c.move(i, b.minX[i], b.minY[i], b.minZ[i], b.maxX[i], b.maxY[i], b.maxZ[i],
+                    moving.displacementX[i], moving.displacementY[i], moving.displacementZ[i]);
+        }
+    }
+}

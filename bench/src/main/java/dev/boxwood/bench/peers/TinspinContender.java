@@ -1,0 +1,107 @@
+package dev.boxwood.bench.peers;
+
+import org.tinspin.index.BoxMap;
+import org.tinspin.index.Index;
+import org.tinspin.index.phtree.PHTreeR;
+import org.tinspin.index.rtree.RTree;
+import org.tinspin.index.rtree.RTreeEntry;
+
+/**
+ * tinspin-indexes 2.1.3, 3D, double, dynamic: the R*-tree ({@code RTree.createRStar}, STR bulk load) or the
+ * PH-tree for boxes ({@code PHTreeR}, one insert per box). Queries reuse one iterator through
+ * {@code reset}; updates pass the old box and a new box (the R*-tree keeps the arrays it is given, so each
+ * update allocates two). Casts use the {@code RayByBoxes} emulation.
+ */
+final class TinspinContender extends AbstractContender {
+
+    private final boolean phTree;
+    private BoxMap<Integer> tree;
+    private Index.BoxIterator<Integer> iterator;
+    private final double[] lo = new double[3];
+    private final double[] hi = new double[3];
+    private final double[] oldLo = new double[3];
+    private final double[] oldHi = new double[3];
+
+    private TinspinContender(String name, boolean phTree) {
+        super(name);
+        this.phTree = phTree;
+    }
+
+    static TinspinContender rStarTree() {
+        return new TinspinContender("tinspin-rtree", false);
+    }
+
+    static TinspinContender phTree() {
+        return new TinspinContender("tinspin-phtree", true);
+    }
+
+    @Override
+    public boolean dynamic() {
+        return true;
+    }
+
+    @Override
+    protected void buildIndex() {
+        int n = scene.size();
+        if (phTree) {
+            PHTreeR<Integer> ph = PHTreeR.createPHTree(3);
+            for (int i = 0; i < n; i++) {
+                ph.insert(min(i), max(i), i);
+            }
+            tree = ph;
+        } else {
+            RTree<Integer> r = RTree.createRStar(3);
+            @SuppressWarnings("unchecked")
+            RTreeEntry<Integer>[] entries = new RTreeEntry[n];
+            for (int i = 0; i < n; i++) {
+                entries[i] = RTreeEntry.createBox(min(i), max(i), i);
+            }
+            r.load(entries);
+            tree = r;
+        }
+        iterator = null;
+    }
+
+    private double[] min(int i) {
+        return new double[] {scene.minX[i], scene.minY[i], scene.minZ[i]};
+    }
+
+    private double[] max(int i) {
+        return new double[] {scene.maxX[i], scene.maxY[i], scene.maxZ[i]};
+    }
+
+    @Override
+    protected void visitCandidates(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        lo[0] = minX;
+        lo[1] = minY;
+        lo[2] = minZ;
+        hi[0] = maxX;
+        hi[1] = maxY;
+        hi[2] = maxZ;
+        if (iterator == null) {
+            iterator = tree.queryIntersect(lo, hi);
+        } else {
+            iterator.reset(lo, hi);
+        }
+        while (iterator.hasNext()) {
+            if (!accept(iterator.next().value())) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void move(int index, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+            double dx, double dy, double dz) {
+        oldLo[0] = scene.minX[index];
+        oldLo[1] = scene.minY[index];
+        oldLo[2] = scene.minZ[index];
+        oldHi[0] = scene.maxX[index];
+        oldHi[1] = scene.maxY[index];
+        oldHi[2] = scene.maxZ[index];
+        moveInScene(index, minX, minY, minZ, maxX, maxY, maxZ);
+        tree.update(oldLo, oldHi, min(index), max(index));
+        // a query iterator may hold stale nodes after a structural change
+        iterator = null;
+    }
+}

@@ -1,0 +1,109 @@
+package dev.boxwood.bench.peers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.boxwood.bench.world.PeerWorkload;
+import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.MovingWorkload;
+import dev.boxwood.testkit.scenes.SegmentSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every contender must give the brute-force answers before anyone times it. */
+class ContenderAgreementTest {
+
+    private static final int N = 20_000;
+    private static final int QUERIES = 200;
+
+    private static PeerWorkload workload;
+    private static Contender reference;
+
+    @BeforeAll
+    static void buildReference() {
+        workload = PeerWorkload.of(N, QUERIES);
+        reference = Contenders.create("brute");
+        reference.build(workload.boxes());
+    }
+
+    static Stream<String> contenders() {
+        return Contenders.NAMES.stream().filter(name -> !name.equals("brute"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("contenders")
+    void shouldGiveTheBruteForceAnswers(String name) {
+        Contender contender = Contenders.create(name);
+        contender.build(workload.boxes());
+        assertAgreement(contender, reference, workload.boxes(), workload.boxQueries(), workload.segments(), name);
+    }
+
+    @ParameterizedTest
+    @MethodSource("contenders")
+    void shouldGiveTheBruteForceAnswersAfterMoves(String name) {
+        Contender contender = Contenders.create(name);
+        if (!contender.dynamic()) {
+            return;
+        }
+        contender.build(workload.boxes());
+        Contender moved = Contenders.create("brute");
+        moved.build(workload.boxes());
+        MovingWorkload moving = workload.world().moving(PeerWorkload.MOVE_SEED);
+        BoxSet b = moving.boxes();
+        for (int t = 0; t < 3; t++) {
+            moving.tick();
+            for (int i = 0; i < b.size(); i++) {
+                contender.move(i, b.minX[i], b.minY[i], b.minZ[i], b.maxX[i], b.maxY[i], b.maxZ[i],
+                        moving.displacementX[i], moving.displacementY[i], moving.displacementZ[i]);
+                moved.move(i, b.minX[i], b.minY[i], b.minZ[i], b.maxX[i], b.maxY[i], b.maxZ[i],
+                        moving.displacementX[i], moving.displacementY[i], moving.displacementZ[i]);
+            }
+        }
+        assertAgreement(contender, moved, b, workload.boxQueries(), workload.segments(), name + " after moves");
+    }
+
+    private static void assertAgreement(Contender c, Contender ref, BoxSet boxes, BoxSet q, SegmentSet s,
+            String what) {
+        int hits = 0;
+        for (int k = 0; k < q.size(); k++) {
+            int expected = ref.countOverlaps(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k]);
+            assertEquals(expected, c.countOverlaps(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k]),
+                    what + ": box query " + k);
+        }
+        for (int k = 0; k < s.size(); k++) {
+            double ox = s.originX[k];
+            double oy = s.originY[k];
+            double oz = s.originZ[k];
+            double tx = s.translationX[k];
+            double ty = s.translationY[k];
+            double tz = s.translationZ[k];
+            double expected = ref.castClosest(ox, oy, oz, tx, ty, tz);
+            double actual = c.castClosest(ox, oy, oz, tx, ty, tz);
+            assertEquals(expected, actual, what + ": closest fraction of segment " + k);
+            if (expected >= 0) {
+                hits++;
+                // ties may name another box, but it must be entered at the same fraction
+                assertEquals(expected, entry(boxes, c.closestIndex(), ox, oy, oz, tx, ty, tz),
+                        what + ": fraction of the closest box of segment " + k);
+            } else {
+                assertEquals(-1, c.closestIndex(), what + ": closest index after a miss, segment " + k);
+            }
+            int any = c.castAny(ox, oy, oz, tx, ty, tz);
+            assertEquals(expected >= 0, any >= 0, what + ": any-hit of segment " + k);
+            if (any >= 0) {
+                assertTrue(entry(boxes, any, ox, oy, oz, tx, ty, tz) >= 0, what + ": any-hit box of segment " + k);
+            }
+        }
+        // the workload must exercise hits as well as misses
+        assertTrue(hits > 0 && hits < s.size(), what + ": segment hits " + hits);
+    }
+
+    private static double entry(BoxSet b, int i, double ox, double oy, double oz, double tx, double ty, double tz) {
+        assertTrue(i >= 0 && i < b.size(), "box index " + i);
+        return SegmentAabb.intersect(ox, oy, oz, tx, ty, tz, 1,
+                b.minX[i], b.minY[i], b.minZ[i], b.maxX[i], b.maxY[i], b.maxZ[i]);
+    }
+}
