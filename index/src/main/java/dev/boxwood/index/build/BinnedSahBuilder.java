@@ -5,6 +5,8 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.boxwood.query.OutwardFloat;
+
 /**
  * Top-down bulk builder of a binary BVH with one object per leaf: binned surface area heuristic (Wald 2007,
  * "On fast Construction of SAH-based Bounding Volume Hierarchies"), {@code binCount} bins on each of the three
@@ -129,7 +131,7 @@ public final class BinnedSahBuilder {
 
     /**
      * Builds from absolute double boxes. The origin is the centre of their bounds; boxes are converted to
-     * floats relative to it with {@link OutwardRounding}, so every stored box contains its input box.
+     * floats relative to it by {@link #toFloatBoxes}, the library's storage rule ({@link OutwardFloat}).
      *
      * @param boxes stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max; object {@code i}
      *              is the box at {@code 6 i}
@@ -150,8 +152,35 @@ public final class BinnedSahBuilder {
         for (int a = 0; a < 3; a++) {
             origin[a] = boxes.length == 0 ? 0.0 : lo[a] * 0.5 + hi[a] * 0.5;
         }
-        return build(OutwardRounding.toFloatBoxes(boxes, origin[0], origin[1], origin[2]),
-                origin[0], origin[1], origin[2]);
+        return build(toFloatBoxes(boxes, origin[0], origin[1], origin[2]), origin[0], origin[1], origin[2]);
+    }
+
+    /**
+     * Converts absolute double boxes to floats relative to an origin by the library's storage rule: translate in
+     * double, then round min coordinates down and max coordinates up ({@link OutwardFloat}).
+     *
+     * @param boxes   absolute boxes, stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max
+     * @param originX origin x (finite)
+     * @param originY origin y (finite)
+     * @param originZ origin z (finite)
+     * @return a new float array of the same length
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input or a non-finite origin
+     */
+    public static float[] toFloatBoxes(double[] boxes, double originX, double originY, double originZ) {
+        BoxValidation.checkDoubleBoxes(boxes, "boxes");
+        BoxValidation.checkFinite(originX, "originX");
+        BoxValidation.checkFinite(originY, "originY");
+        BoxValidation.checkFinite(originZ, "originZ");
+        float[] out = new float[boxes.length];
+        for (int i = 0; i < boxes.length; i += 6) {
+            out[i] = OutwardFloat.down(boxes[i] - originX);
+            out[i + 1] = OutwardFloat.down(boxes[i + 1] - originY);
+            out[i + 2] = OutwardFloat.down(boxes[i + 2] - originZ);
+            out[i + 3] = OutwardFloat.up(boxes[i + 3] - originX);
+            out[i + 4] = OutwardFloat.up(boxes[i + 4] - originY);
+            out[i + 5] = OutwardFloat.up(boxes[i + 5] - originZ);
+        }
+        return out;
     }
 
     /**

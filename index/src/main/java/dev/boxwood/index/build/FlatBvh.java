@@ -110,6 +110,27 @@ public final class FlatBvh {
     }
 
     /**
+     * The number of internal nodes on the longest root-to-leaf path (0 for fewer than two objects): a depth-first
+     * traversal never holds more than {@code height() + 1} pending references.
+     *
+     * @return the tree height, computed in one pass over the nodes
+     */
+    public int height() {
+        int nodes = nodeCount();
+        if (nodes == 0) {
+            return 0;
+        }
+        // children follow their parents, so a backward pass sees every child before its parent
+        int[] heights = new int[nodes];
+        for (int k = nodes - 1; k >= 0; k--) {
+            int a = childRefs[2 * k];
+            int b = childRefs[2 * k + 1];
+            heights[k] = 1 + Math.max(a < 0 ? 0 : heights[a], b < 0 ? 0 : heights[b]);
+        }
+        return heights[0];
+    }
+
+    /**
      * The quality metric of Box2D's {@code GetAreaRatio}: the summed surface area of the internal nodes other
      * than the root, divided by the root's surface area. Lower is better; 0 for fewer than three objects or a
      * root of zero area.

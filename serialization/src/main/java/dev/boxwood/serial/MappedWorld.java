@@ -1,0 +1,790 @@
+package dev.boxwood.serial;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.geom.SphereAabb;
+import dev.boxwood.index.build.BinnedSahBuilder;
+import dev.boxwood.index.build.FlatBvh;
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.SpatialQueries;
+import dev.boxwood.query.TraversalStack;
+import net.openhft.chronicle.bytes.MappedBytesStore;
+import net.openhft.chronicle.bytes.MappedFile;
+import net.openhft.chronicle.core.io.ReferenceOwner;
+
+/**
+ * A static world file mapped read-only into memory and queried in place (zero copy): opening costs the same for
+ * any world size, and only the pages a query touches are read from disk.
+ *
+ * <p>Handles are object indices {@code 0 .. size() - 1}, in the order of the boxes the world was written from.
+ * Queries follow {@link SpatialQueries}: closed boxes, the category mask test {@code (bits & mask) != 0}, the
+ * {@link RayCastVisitor} protocol, answers exact for the stored float boxes (outward-rounded, relative to the
+ * world's double origin; query coordinates are translated by that origin in double).
+ *
+ * <p>Safety against bad files: {@link #open} checks the header (magic, version, byte order, header checksum,
+ * counts and section bounds against the file length) and throws {@link CorruptWorldFileException} naming what is
+ * wrong; {@link #verify()} checks every section checksum and the tree structure on demand. Queries check every
+ * node reference they follow (range, depth-first order, visit budget), so even an unverified corrupt file never
+ * makes a read outside the mapping: a broken reference throws an {@link UncheckedIOException} wrapping a
+ * {@link CorruptWorldFileException}. The file must not be truncated by another process while mapped (the
+ * operating system would fault the reading thread); {@link StaticWorldWriter} replaces files by renaming, never
+ * in place.
+ *
+ * <p>Threads: the world holds no per-query state; any number of threads may query it at once, each with its own
+ * {@link TraversalStack}. {@link #close()} unmaps at once: it must happen after every query has returned (the
+ * caller orders this); a query or accessor called after close throws {@link IllegalStateException}.
+ *
+ * <p>Requires a little-endian platform (x86-64, AArch64): the mapping is read in native order.
+ */
+public final class MappedWorld implements SpatialQueries, AutoCloseable {
+
+    private static final int REGION_BOX = 0;
+    private static final int REGION_SPHERE = 1;
+    private static final int VERIFY_CHUNK = 1 << 20;
+
+    private final Path file;
+    private final long fileLength;
+    private final MappedFile mappedFile;
+    private final MappedBytesStore store;
+    private final ReferenceOwner owner;
+    private final int objectCount;
+    private final int nodeCount;
+    private final int rootRef;
+    private final int height;
+    private final double originX;
+    private final double originY;
+    private final double originZ;
+    private final float[] rootBounds;
+    private final long[] sectionOffsets;
+    private final long[] sectionLengths;
+    private final int[] sectionCrcs;
+    private final long nodesOffset;
+    private final long objectsOffset;
+    private final long userValuesOffset;
+    private volatile boolean closed;
+
+    private MappedWorld(Path file, long fileLength, MappedFile mappedFile, MappedBytesStore store,
+                        ReferenceOwner owner, Header h) {
+        this.file = file;
+        this.fileLength = fileLength;
+        this.mappedFile = mappedFile;
+        this.store = store;
+        this.owner = owner;
+        this.objectCount = h.objectCount;
+        this.nodeCount = h.nodeCount;
+        this.rootRef = h.rootRef;
+        this.height = h.height;
+        this.originX = h.origin[0];
+        this.originY = h.origin[1];
+        this.originZ = h.origin[2];
+        this.rootBounds = h.rootBounds;
+        this.sectionOffsets = h.offsets;
+        this.sectionLengths = h.lengths;
+        this.sectionCrcs = h.crcs;
+        this.nodesOffset = h.offsets[WorldLayout.SECTION_NODES];
+        this.objectsOffset = h.offsets[WorldLayout.SECTION_OBJECTS];
+        this.userValuesOffset = h.offsets[WorldLayout.SECTION_USER_VALUES];
+    }
+
+    /**
+     * Opens and maps a world file read-only after validating its header. Costs the same for any world size.
+     *
+     * @param file the world file
+     * @return the mapped world; close it to unmap
+     * @throws CorruptWorldFileException if the header is not that of a valid world of this format version, or
+     *                                   disagrees with the file length
+     * @throws IOException               if the file cannot be read or mapped
+     */
+    public static MappedWorld open(Path file) throws IOException {
+        if (file == null) {
+            throw new IllegalArgumentException("file must not be null");
+        }
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+            throw new IOException("static worlds can only be mapped on little-endian platforms");
+        }
+        long length = Files.size(file);
+        Header header = Header.read(file, length);
+        MappedFile mapped = MappedFile.ofSingle(file.toFile(), length, true);
+        ReferenceOwner owner = ReferenceOwner.temporary("MappedWorld");
+        try {
+            MappedBytesStore store = mapped.acquireByteStore(owner, 0);
+            return new MappedWorld(file, length, mapped, store, owner, header);
+        } catch (RuntimeException | IOException e) {
+            mapped.releaseLast();
+            throw e;
+        }
+    }
+
+    /**
+     * Checks every section checksum (CRC32C) and the tree structure: each object is referenced by exactly one
+     * leaf, each internal node but the root by exactly one parent of smaller index, leaf boxes equal object boxes
+     * and every child box contains its children's boxes. Reads the whole file.
+     *
+     * @throws CorruptWorldFileException naming the first problem found
+     * @throws IllegalStateException     if the world is closed
+     */
+    public void verify() throws CorruptWorldFileException {
+        checkOpen();
+        byte[] chunk = new byte[(int) Math.min(VERIFY_CHUNK, Math.max(1, fileLength))];
+        CRC32C crc = new CRC32C();
+        for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
+            crc.reset();
+            long end = sectionOffsets[s] + sectionLengths[s];
+            for (long p = sectionOffsets[s]; p < end; ) {
+                int len = (int) Math.min(chunk.length, end - p);
+                store.read(p, chunk, 0, len);
+                crc.update(chunk, 0, len);
+                p += len;
+            }
+            if ((int) crc.getValue() != sectionCrcs[s]) {
+                throw corrupt("checksum mismatch in the " + WorldLayout.SECTION_NAMES[s] + " section (stored "
+                        + Integer.toHexString(sectionCrcs[s]) + ", computed " + Integer.toHexString((int) crc.getValue())
+                        + ")");
+            }
+        }
+        verifyStructure();
+    }
+
+    private void verifyStructure() throws CorruptWorldFileException {
+        if (objectCount <= 1) {
+            if (objectCount == 1) {
+                checkBoxEquals(rootBounds, objectsOffset, "root bounds of the single object");
+            }
+            return;
+        }
+        long[] seen = new long[(int) (((long) nodeCount + objectCount + 63) >>> 6)];
+        float[] box = new float[6];
+        for (int k = 0; k < nodeCount; k++) {
+            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * k;
+            for (int c = 0; c < 2; c++) {
+                long boxOffset = base + (c == 0 ? WorldLayout.NODE_BOX_A : WorldLayout.NODE_BOX_B);
+                int ref = store.readInt(base + (c == 0 ? WorldLayout.NODE_REF_A : WorldLayout.NODE_REF_B));
+                long bit;
+                if (ref < 0) {
+                    int object = ~ref;
+                    if (object >= objectCount) {
+                        throw corrupt("node " + k + " references object " + object + " of " + objectCount);
+                    }
+                    readBox(boxOffset, box);
+                    checkBoxEquals(box, objectsOffset + (long) WorldLayout.OBJECT_SIZE * object,
+                            "leaf box of object " + object + " in node " + k);
+                    bit = (long) nodeCount + object;
+                } else {
+                    if (ref <= k || ref >= nodeCount) {
+                        throw corrupt("node " + k + " references node " + ref + " (must be in (" + k + ", "
+                                + nodeCount + "))");
+                    }
+                    readBox(boxOffset, box);
+                    long child = nodesOffset + (long) WorldLayout.NODE_SIZE * ref;
+                    if (!contains(box, child + WorldLayout.NODE_BOX_A) || !contains(box, child + WorldLayout.NODE_BOX_B)) {
+                        throw corrupt("the box of node " + ref + " in node " + k + " does not contain its children");
+                    }
+                    bit = ref;
+                }
+                int word = (int) (bit >>> 6);
+                if ((seen[word] & (1L << bit)) != 0) {
+                    throw corrupt((ref < 0 ? "object " + ~ref : "node " + ref) + " is referenced twice");
+                }
+                seen[word] |= 1L << bit;
+            }
+        }
+        readBox(nodesOffset + WorldLayout.NODE_BOX_A, box);
+        boolean rootOk = containedIn(box, rootBounds);
+        readBox(nodesOffset + WorldLayout.NODE_BOX_B, box);
+        if (!rootOk || !containedIn(box, rootBounds)) {
+            throw corrupt("the root bounds do not contain the root's children");
+        }
+        // n - 1 internal nodes with 2 references each reach n - 2 nodes and n objects: with no duplicate,
+        // every one of them is reached, so the references form one tree rooted at node 0
+        int[] heights = new int[nodeCount];
+        int[] summaries = new int[nodeCount];
+        for (int k = nodeCount - 1; k >= 0; k--) {
+            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * k;
+            int h = 0;
+            for (int c = 0; c < 2; c++) {
+                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                int summary;
+                if (ref < 0) {
+                    summary = WorldLayout.foldCategories(store.readLong(objectsOffset
+                            + (long) WorldLayout.OBJECT_SIZE * ~ref + WorldLayout.OBJECT_CATEGORY));
+                } else {
+                    summary = summaries[ref];
+                    h = Math.max(h, heights[ref]);
+                }
+                if (store.readInt(base + WorldLayout.NODE_CATEGORIES_A + 4 * c) != summary) {
+                    throw corrupt("category summary of child " + c + " of node " + k + " is wrong");
+                }
+                summaries[k] |= summary;
+            }
+            heights[k] = 1 + h;
+        }
+        if (heights[0] != height) {
+            throw corrupt("tree height " + heights[0] + " differs from the header's " + height);
+        }
+    }
+
+    private void readBox(long offset, float[] box) {
+        for (int a = 0; a < 6; a++) {
+            box[a] = store.readFloat(offset + 4L * a);
+        }
+    }
+
+    private void checkBoxEquals(float[] box, long offset, String what) throws CorruptWorldFileException {
+        for (int a = 0; a < 6; a++) {
+            if (Float.floatToRawIntBits(box[a]) != Float.floatToRawIntBits(store.readFloat(offset + 4L * a))) {
+                throw corrupt(what + " differs from the object record");
+            }
+        }
+    }
+
+    private boolean contains(float[] outer, long innerOffset) {
+        for (int a = 0; a < 3; a++) {
+            if (!(outer[a] <= store.readFloat(innerOffset + 4L * a))
+                    || !(outer[3 + a] >= store.readFloat(innerOffset + 12 + 4L * a))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean containedIn(float[] inner, float[] outer) {
+        for (int a = 0; a < 3; a++) {
+            if (!(outer[a] <= inner[a]) || !(outer[3 + a] >= inner[3 + a])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Unmaps the file. Idempotent. Every query must have returned before (see the class comment). */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        store.release(owner);
+        mappedFile.releaseLast();
+    }
+
+    /** @return whether {@link #close()} was called */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** @return the mapped file */
+    public Path file() {
+        return file;
+    }
+
+    /** @return the file length in bytes */
+    public long fileLength() {
+        return fileLength;
+    }
+
+    /** @return the number of internal tree nodes */
+    public int nodeCount() {
+        return nodeCount;
+    }
+
+    /** @return internal nodes on the longest root-to-leaf path (0 for fewer than two objects) */
+    public int height() {
+        return height;
+    }
+
+    /** @return x of the double origin the stored float boxes are relative to */
+    public double originX() {
+        return originX;
+    }
+
+    /** @return y of the double origin */
+    public double originY() {
+        return originY;
+    }
+
+    /** @return z of the double origin */
+    public double originZ() {
+        return originZ;
+    }
+
+    /**
+     * Copies the bounds of the whole world in world coordinates (stored floats plus origin, in double).
+     *
+     * @param dest an array of length {@code >= 6}: {@code minX, minY, minZ, maxX, maxY, maxZ}; zeros plus the
+     *             origin when the world is empty
+     */
+    public void getBounds(double[] dest) {
+        checkOpen();
+        toWorld(rootBounds[0], rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5], dest);
+    }
+
+    /** @return the length of the user payload in bytes (0 if none) */
+    public long payloadLength() {
+        return sectionLengths[WorldLayout.SECTION_PAYLOAD];
+    }
+
+    /**
+     * Copies part of the user payload.
+     *
+     * @param position   first payload byte to copy
+     * @param dest       destination
+     * @param destOffset first destination index
+     * @param length     number of bytes
+     * @throws IndexOutOfBoundsException if the range is outside the payload or {@code dest}
+     */
+    public void readPayload(long position, byte[] dest, int destOffset, int length) {
+        checkOpen();
+        if (position < 0 || length < 0 || position > payloadLength() - length || destOffset < 0
+                || destOffset > dest.length - length) {
+            throw new IndexOutOfBoundsException("payload range [" + position + ", +" + length + ") of "
+                    + payloadLength() + " bytes into an array of " + dest.length);
+        }
+        store.read(sectionOffsets[WorldLayout.SECTION_PAYLOAD] + position, dest, destOffset, length);
+    }
+
+    @Override
+    public int size() {
+        return objectCount;
+    }
+
+    @Override
+    public boolean contains(int handle) {
+        checkOpen();
+        return handle >= 0 && handle < objectCount;
+    }
+
+    @Override
+    public long userValue(int handle) {
+        checkHandle(handle);
+        return store.readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * handle);
+    }
+
+    @Override
+    public long categoryBits(int handle) {
+        checkHandle(handle);
+        return store.readLong(objectsOffset + (long) WorldLayout.OBJECT_SIZE * handle + WorldLayout.OBJECT_CATEGORY);
+    }
+
+    @Override
+    public void getTightBox(int handle, double[] dest) {
+        checkHandle(handle);
+        long o = objectsOffset + (long) WorldLayout.OBJECT_SIZE * handle;
+        toWorld(store.readFloat(o), store.readFloat(o + 4), store.readFloat(o + 8),
+                store.readFloat(o + 12), store.readFloat(o + 16), store.readFloat(o + 20), dest);
+    }
+
+    private void toWorld(float x0, float y0, float z0, float x1, float y1, float z1, double[] dest) {
+        dest[0] = originX + x0;
+        dest[1] = originY + y0;
+        dest[2] = originZ + z0;
+        dest[3] = originX + x1;
+        dest[4] = originY + y1;
+        dest[5] = originZ + z1;
+    }
+
+    @Override
+    public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                          long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        checkOpen();
+        region(REGION_BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY,
+                maxZ - originZ, categoryMask, visitor, stack);
+    }
+
+    /**
+     * Visits every object whose stored tight box overlaps the closed sphere (touching counts; canonical test
+     * {@link SphereAabb#test}) and whose category bits share a bit with {@code categoryMask}, until the visitor
+     * returns {@code false}. The centre is translated by the world origin in double.
+     *
+     * @param centerX      centre x
+     * @param centerY      centre y
+     * @param centerZ      centre z
+     * @param radius       radius, finite and {@code >= 0}
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor      receives the objects
+     * @param stack        the calling thread's scratch memory
+     */
+    public void querySphere(double centerX, double centerY, double centerZ, double radius, long categoryMask,
+                            OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireFinite("centerX", centerX);
+        Arguments.requireFinite("centerY", centerY);
+        Arguments.requireFinite("centerZ", centerZ);
+        Arguments.requireFiniteNonNegative("radius", radius);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        checkOpen();
+        region(REGION_SPHERE, centerX - originX, centerY - originY, centerZ - originZ, radius, 0, 0,
+                categoryMask, visitor, stack);
+    }
+
+    /** Region traversal shared by box and sphere queries; p0..p5 are the region in local coordinates. */
+    private void region(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                        long mask, OverlapVisitor visitor, TraversalStack stack) {
+        if (objectCount == 0 || !overlaps(kind, p0, p1, p2, p3, p4, p5, rootBounds[0], rootBounds[1], rootBounds[2],
+                rootBounds[3], rootBounds[4], rootBounds[5])) {
+            return;
+        }
+        if (rootRef < 0) {
+            stack.countVisits(0, 1);
+            reportOverlap(~rootRef, mask, visitor);
+            return;
+        }
+        final int fold = WorldLayout.foldCategories(mask);
+        int[] refs = stack.references(height + 2);
+        int top = 0;
+        refs[top++] = 0;
+        long nodes = 0;
+        long leaves = 0;
+        while (top > 0) {
+            int node = refs[--top];
+            if (++nodes > nodeCount) {
+                throw corruptAtQuery("a query visited more nodes than the tree has (reference cycle)");
+            }
+            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * node;
+            for (int c = 0; c < 2; c++) {
+                if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A + 4 * c) & fold) == 0) {
+                    continue;
+                }
+                long b = base + 24L * c;
+                if (!overlaps(kind, p0, p1, p2, p3, p4, p5, store.readFloat(b), store.readFloat(b + 4),
+                        store.readFloat(b + 8), store.readFloat(b + 12), store.readFloat(b + 16),
+                        store.readFloat(b + 20))) {
+                    continue;
+                }
+                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                if (ref < 0) {
+                    leaves++;
+                    if (!reportOverlap(checkObject(node, ref), mask, visitor)) {
+                        stack.countVisits(nodes, leaves);
+                        return;
+                    }
+                } else {
+                    if (top == refs.length) {
+                        throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
+                    }
+                    refs[top++] = checkChild(node, ref);
+                }
+            }
+        }
+        stack.countVisits(nodes, leaves);
+    }
+
+    private static boolean overlaps(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                                    double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        if (kind == REGION_SPHERE) {
+            return SphereAabb.test(p0, p1, p2, p3, minX, minY, minZ, maxX, maxY, maxZ);
+        }
+        return AabbAabb.test(minX, minY, minZ, maxX, maxY, maxZ, p0, p1, p2, p3, p4, p5);
+    }
+
+    private boolean reportOverlap(int object, long mask, OverlapVisitor visitor) {
+        long o = objectsOffset + (long) WorldLayout.OBJECT_SIZE * object;
+        if ((store.readLong(o + WorldLayout.OBJECT_CATEGORY) & mask) == 0) {
+            return true;
+        }
+        return visitor.visit(object, store.readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * object));
+    }
+
+    @Override
+    public void rayCast(double originX, double originY, double originZ,
+                        double translationX, double translationY, double translationZ, double maxFraction,
+                        long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
+        Arguments.requireSegment(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        checkOpen();
+        visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        if (objectCount == 0) {
+            return;
+        }
+        final double ox = originX - this.originX;
+        final double oy = originY - this.originY;
+        final double oz = originZ - this.originZ;
+        final double ix = SegmentAabb.inverse(translationX);
+        final double iy = SegmentAabb.inverse(translationY);
+        final double iz = SegmentAabb.inverse(translationZ);
+        double max = maxFraction;
+        double t = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, rootBounds[0], rootBounds[1],
+                rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
+        if (t < 0.0) {
+            return;
+        }
+        if (rootRef < 0) {
+            stack.countVisits(0, 1);
+            reportHit(~rootRef, t, categoryMask, visitor);
+            return;
+        }
+        final int fold = WorldLayout.foldCategories(categoryMask);
+        int[] refs = stack.references(height + 2);
+        double[] entries = stack.fractions(height + 2);
+        int top = 0;
+        refs[top] = 0;
+        entries[top++] = t;
+        long nodes = 0;
+        long leaves = 0;
+        while (top > 0) {
+            int node = refs[--top];
+            if (entries[top] > max) {
+                continue;
+            }
+            if (++nodes > nodeCount) {
+                throw corruptAtQuery("a query visited more nodes than the tree has (reference cycle)");
+            }
+            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * node;
+            double tA = Double.NaN;
+            double tB = Double.NaN;
+            if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A) & fold) != 0) {
+                tA = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, store.readFloat(base),
+                        store.readFloat(base + 4), store.readFloat(base + 8), store.readFloat(base + 12),
+                        store.readFloat(base + 16), store.readFloat(base + 20));
+            }
+            if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_B) & fold) != 0) {
+                tB = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, store.readFloat(base + 24),
+                        store.readFloat(base + 28), store.readFloat(base + 32), store.readFloat(base + 36),
+                        store.readFloat(base + 40), store.readFloat(base + 44));
+            }
+            // fractions are computed against the initial maxFraction (as every index of the library does, so
+            // answers are bit-equal) and compared with the clipped maximum
+            boolean hitA = tA >= 0.0 && tA <= max;
+            boolean hitB = tB >= 0.0 && tB <= max;
+            if (!hitA && !hitB) {
+                continue;
+            }
+            // nearer child first (Box2D visits the nearer child first; here by entry fraction): leaves are
+            // reported at once, nodes pushed far first so the near one pops next
+            int first = hitA && (!hitB || tA <= tB) ? 0 : 1;
+            for (int i = 0; i < 2; i++) {
+                int c = i == 0 ? first : 1 - first;
+                double tc = c == 0 ? tA : tB;
+                if (!(tc >= 0.0) || tc > max) {
+                    continue;
+                }
+                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                if (ref < 0) {
+                    leaves++;
+                    double steer = reportHit(checkObject(node, ref), tc, categoryMask, visitor);
+                    if (steer == 0.0) {
+                        stack.countVisits(nodes, leaves);
+                        return;
+                    }
+                    if (steer > 0.0 && steer < max) {
+                        max = steer;
+                    }
+                }
+            }
+            for (int i = 1; i >= 0; i--) {
+                int c = i == 0 ? first : 1 - first;
+                double tc = c == 0 ? tA : tB;
+                if (!(tc >= 0.0) || tc > max) {
+                    continue;
+                }
+                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                if (ref >= 0) {
+                    if (top == refs.length) {
+                        throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
+                    }
+                    refs[top] = checkChild(node, ref);
+                    entries[top++] = tc;
+                }
+            }
+        }
+        stack.countVisits(nodes, leaves);
+    }
+
+    /** Calls the visitor for a leaf the segment enters; returns its steering value (negative: ignored). */
+    private double reportHit(int object, double fraction, long mask, RayCastVisitor visitor) {
+        long o = objectsOffset + (long) WorldLayout.OBJECT_SIZE * object;
+        if ((store.readLong(o + WorldLayout.OBJECT_CATEGORY) & mask) == 0) {
+            return -1.0;
+        }
+        return visitor.visit(object, store.readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * object),
+                fraction);
+    }
+
+    private int checkObject(int node, int ref) {
+        int object = ~ref;
+        if (object >= objectCount) {
+            throw corruptAtQuery("node " + node + " references object " + object + " of " + objectCount);
+        }
+        return object;
+    }
+
+    private int checkChild(int node, int ref) {
+        if (ref <= node || ref >= nodeCount) {
+            throw corruptAtQuery("node " + node + " references node " + ref + " (must be in (" + node + ", "
+                    + nodeCount + "))");
+        }
+        return ref;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the world " + file + " is closed");
+        }
+    }
+
+    private void checkHandle(int handle) {
+        checkOpen();
+        if (handle < 0 || handle >= objectCount) {
+            throw new IllegalArgumentException("handle " + handle + " is not an object of this world (0 .. "
+                    + (objectCount - 1) + ")");
+        }
+    }
+
+    private CorruptWorldFileException corrupt(String what) {
+        return new CorruptWorldFileException(file + ": " + what);
+    }
+
+    private UncheckedIOException corruptAtQuery(String what) {
+        return new UncheckedIOException(corrupt(what + "; run verify()"));
+    }
+
+    /** The validated header fields. */
+    private static final class Header {
+        int objectCount;
+        int nodeCount;
+        int rootRef;
+        int height;
+        final double[] origin = new double[3];
+        final float[] rootBounds = new float[6];
+        final long[] offsets = new long[WorldLayout.SECTION_COUNT];
+        final long[] lengths = new long[WorldLayout.SECTION_COUNT];
+        final int[] crcs = new int[WorldLayout.SECTION_COUNT];
+
+        static Header read(Path file, long fileLength) throws IOException {
+            if (fileLength < WorldLayout.HEADER_SIZE) {
+                throw fail(file, "the file is " + fileLength + " bytes, shorter than the "
+                        + WorldLayout.HEADER_SIZE + "-byte header");
+            }
+            ByteBuffer h = ByteBuffer.allocate(WorldLayout.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                while (h.hasRemaining()) {
+                    if (channel.read(h, h.position()) < 0) {
+                        throw fail(file, "unexpected end of file in the header");
+                    }
+                }
+            }
+            if (h.getLong(WorldLayout.MAGIC_OFFSET) != WorldLayout.MAGIC) {
+                throw fail(file, "not a static world file (wrong magic number)");
+            }
+            int bom = h.getInt(WorldLayout.BYTE_ORDER_OFFSET);
+            if (bom != WorldLayout.BYTE_ORDER_MARK) {
+                throw fail(file, bom == Integer.reverseBytes(WorldLayout.BYTE_ORDER_MARK)
+                        ? "the file is big-endian; only little-endian files are supported"
+                        : "bad byte-order mark " + Integer.toHexString(bom));
+            }
+            int version = h.getInt(WorldLayout.VERSION_OFFSET);
+            if (version != WorldLayout.FORMAT_VERSION) {
+                throw fail(file, "unsupported format version " + version + " (this library reads version "
+                        + WorldLayout.FORMAT_VERSION + ")");
+            }
+            if (h.getInt(WorldLayout.HEADER_SIZE_OFFSET) != WorldLayout.HEADER_SIZE) {
+                throw fail(file, "header size " + h.getInt(WorldLayout.HEADER_SIZE_OFFSET) + " instead of "
+                        + WorldLayout.HEADER_SIZE);
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(h.array(), 0, WorldLayout.HEADER_CRC_OFFSET);
+            if ((int) crc.getValue() != h.getInt(WorldLayout.HEADER_CRC_OFFSET)) {
+                throw fail(file, "header checksum mismatch");
+            }
+            Header r = new Header();
+            r.parse(file, fileLength, h);
+            return r;
+        }
+
+        private void parse(Path file, long fileLength, ByteBuffer h) throws CorruptWorldFileException {
+            int flags = h.getInt(WorldLayout.FLAGS_OFFSET);
+            if ((flags & ~WorldLayout.KNOWN_FLAGS) != 0) {
+                throw fail(file, "unknown flags " + Integer.toHexString(flags));
+            }
+            long objects = h.getLong(WorldLayout.OBJECT_COUNT_OFFSET);
+            if (objects < 0 || objects > BinnedSahBuilder.MAX_OBJECTS) {
+                throw fail(file, "object count " + objects + " outside [0, " + BinnedSahBuilder.MAX_OBJECTS + "]");
+            }
+            objectCount = (int) objects;
+            long nodes = h.getLong(WorldLayout.NODE_COUNT_OFFSET);
+            if (nodes != Math.max(0, objects - 1)) {
+                throw fail(file, "node count " + nodes + " for " + objects + " objects (must be objects - 1)");
+            }
+            nodeCount = (int) nodes;
+            rootRef = h.getInt(WorldLayout.ROOT_REF_OFFSET);
+            int expectedRoot = objects == 0 ? FlatBvh.NULL_REF : objects == 1 ? ~0 : 0;
+            if (rootRef != expectedRoot) {
+                throw fail(file, "root reference " + rootRef + " for " + objects + " objects");
+            }
+            height = h.getInt(WorldLayout.HEIGHT_OFFSET);
+            int minHeight = nodes == 0 ? 0 : 64 - Long.numberOfLeadingZeros(objects - 1);
+            if (height < minHeight || height > nodes) {
+                throw fail(file, "tree height " + height + " impossible for " + objects + " objects");
+            }
+            for (int a = 0; a < 3; a++) {
+                origin[a] = h.getDouble(WorldLayout.ORIGIN_OFFSET + 8 * a);
+                if (!Double.isFinite(origin[a])) {
+                    throw fail(file, "origin coordinate " + a + " is not finite: " + origin[a]);
+                }
+            }
+            for (int a = 0; a < 6; a++) {
+                rootBounds[a] = h.getFloat(WorldLayout.ROOT_BOUNDS_OFFSET + 4 * a);
+                if (!Float.isFinite(rootBounds[a])) {
+                    throw fail(file, "root bounds are not finite");
+                }
+            }
+            if (objects > 0 && (rootBounds[0] > rootBounds[3] || rootBounds[1] > rootBounds[4]
+                    || rootBounds[2] > rootBounds[5])) {
+                throw fail(file, "root bounds are inverted");
+            }
+            long previousEnd = WorldLayout.HEADER_SIZE;
+            for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
+                int e = WorldLayout.sectionEntryOffset(s);
+                String name = WorldLayout.SECTION_NAMES[s];
+                long offset = h.getLong(e + WorldLayout.ENTRY_OFFSET);
+                long length = h.getLong(e + WorldLayout.ENTRY_LENGTH);
+                int recordSize = h.getInt(e + WorldLayout.ENTRY_RECORD_SIZE);
+                if (recordSize != WorldLayout.RECORD_SIZES[s]) {
+                    throw fail(file, name + " section record size " + recordSize + " instead of "
+                            + WorldLayout.RECORD_SIZES[s]);
+                }
+                long expected = s == WorldLayout.SECTION_NODES ? nodes * WorldLayout.NODE_SIZE
+                        : s == WorldLayout.SECTION_PAYLOAD ? length : objects * recordSize;
+                if (s == WorldLayout.SECTION_PAYLOAD && (flags & WorldLayout.FLAG_PAYLOAD) == 0 && length != 0) {
+                    throw fail(file, "payload section of " + length + " bytes without the payload flag");
+                }
+                if (length != expected || length < 0) {
+                    throw fail(file, name + " section length " + length + " instead of " + expected);
+                }
+                if (offset < previousEnd || offset % WorldLayout.SECTION_ALIGNMENT != 0) {
+                    throw fail(file, name + " section offset " + offset + " overlaps the previous section or is "
+                            + "not " + WorldLayout.SECTION_ALIGNMENT + "-byte aligned");
+                }
+                if (offset > fileLength || length > fileLength - offset) {
+                    throw fail(file, name + " section [" + offset + ", +" + length + ") extends past the end of the "
+                            + fileLength + "-byte file (truncated?)");
+                }
+                offsets[s] = offset;
+                lengths[s] = length;
+                crcs[s] = h.getInt(e + WorldLayout.ENTRY_CRC);
+                previousEnd = offset + length;
+            }
+        }
+
+        private static CorruptWorldFileException fail(Path file, String what) {
+            return new CorruptWorldFileException(file + ": " + what);
+        }
+    }
+}

@@ -1,0 +1,289 @@
+package dev.boxwood.serial;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+import dev.boxwood.geom.SphereAabb;
+import dev.boxwood.index.build.BinnedSahBuilder;
+import dev.boxwood.index.build.FlatBvh;
+import dev.boxwood.query.AllHits;
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.AnyHit;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.SpatialQueries;
+import dev.boxwood.query.TraversalStack;
+import dev.boxwood.testkit.scenes.LevelScenes;
+import net.openhft.chronicle.core.io.AbstractReferenceCounted;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class MappedWorldTest {
+
+    private static final long[] MASKS = {-1L, 1L, 0x00F0_0000_0000_0001L, 1L << 63, 0L};
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void traceReferences() {
+        AbstractReferenceCounted.enableReferenceTracing();
+    }
+
+    @AfterEach
+    void assertEverythingUnmapped() {
+        AbstractReferenceCounted.assertReferencesReleased();
+    }
+
+    static Stream<TestWorld> worlds() {
+        return Stream.of(
+                new TestWorld("empty", new double[0], 1, false),
+                new TestWorld("single", new double[] {1e6, 2, 3, 1e6 + 1, 4, 5}, 2, true),
+                new TestWorld("pair", new double[] {0, 0, 0, 1, 1, 1, 2, 0, 0, 3, 1, 1}, 3, false),
+                TestWorld.clustered(3, 4),
+                TestWorld.clustered(20_000, 5),
+                TestWorld.level(LevelScenes.Level.BOUNDS01),
+                TestWorld.level(LevelScenes.Level.BOUNDS02),
+                TestWorld.level(LevelScenes.Level.BOUNDS03));
+    }
+
+    /** Every answer of an index to a fixed query set, as comparable text. */
+    static List<String> answers(SpatialQueries index, double[] boxQueries, double[] segments, TraversalStack stack) {
+        List<String> out = new ArrayList<>();
+        AllOverlaps overlaps = new AllOverlaps();
+        AllHits all = new AllHits();
+        ClosestHit closest = new ClosestHit();
+        AnyHit any = new AnyHit();
+        for (long mask : MASKS) {
+            for (int q = 0; q < boxQueries.length; q += 6) {
+                overlaps.reset();
+                index.queryAabb(boxQueries[q], boxQueries[q + 1], boxQueries[q + 2], boxQueries[q + 3],
+                        boxQueries[q + 4], boxQueries[q + 5], mask, overlaps, stack);
+                overlaps.sort();
+                StringBuilder sb = new StringBuilder("box " + q / 6 + " mask " + Long.toHexString(mask) + ":");
+                for (int i = 0; i < overlaps.count(); i++) {
+                    sb.append(' ').append(overlaps.handle(i)).append('/').append(overlaps.userValue(i));
+                }
+                out.add(sb.toString());
+            }
+            for (int s = 0; s < segments.length; s += 6) {
+                double maxFraction = s % 12 == 0 ? 1.0 : 0.25;
+                cast(index, segments, s, maxFraction, mask, all, stack);
+                all.sort();
+                StringBuilder sb = new StringBuilder("ray " + s / 6 + " mask " + Long.toHexString(mask) + ":");
+                for (int i = 0; i < all.count(); i++) {
+                    sb.append(' ').append(all.handle(i)).append('@').append(all.fraction(i));
+                }
+                cast(index, segments, s, maxFraction, mask, closest, stack);
+                sb.append(" closest ").append(closest.hasHit() ? closest.handle() + "@" + closest.fraction() : "-");
+                cast(index, segments, s, maxFraction, mask, any, stack);
+                sb.append(" any ").append(any.hasHit());
+                out.add(sb.toString());
+            }
+        }
+        return out;
+    }
+
+    private static void cast(SpatialQueries index, double[] seg, int s, double maxFraction, long mask,
+                             dev.boxwood.query.RayCastVisitor visitor, TraversalStack stack) {
+        index.rayCast(seg[s], seg[s + 1], seg[s + 2], seg[s + 3], seg[s + 4], seg[s + 5], maxFraction, mask,
+                visitor, stack);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void shouldAnswerExactlyLikeTheBruteForceScanAfterARoundTrip(TestWorld world) throws IOException {
+        Path file = dir.resolve(world.name + ".bxw");
+        FlatBvh tree = world.write(file);
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            mapped.verify();
+            assertEquals(world.size(), mapped.size());
+            assertEquals(tree.originX(), mapped.originX());
+            assertEquals(tree.height(), mapped.height());
+            SpatialQueries oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
+            double[] a = new double[6];
+            double[] b = new double[6];
+            for (int i = 0; i < world.size(); i++) {
+                assertEquals(world.userValues[i], mapped.userValue(i));
+                assertEquals(world.categories[i], mapped.categoryBits(i));
+                mapped.getTightBox(i, a);
+                oracle.getTightBox(i, b);
+                assertArrayEquals(b, a, "tight box " + i);
+            }
+            double[] queries = world.boxQueries(60, 11);
+            double[] segments = world.segments(60, 12);
+            TraversalStack stack = new TraversalStack(1);
+            assertEquals(answers(oracle, queries, segments, new TraversalStack()),
+                    answers(mapped, queries, segments, stack));
+            if (world.size() > 1000) {
+                assertTrue(stack.leafVisits() < (long) world.size() * queries.length / 6,
+                        "the tree prunes: " + stack.leafVisits() + " leaf tests");
+            }
+            assertPayload(world, mapped);
+        }
+    }
+
+    private static void assertPayload(TestWorld world, MappedWorld mapped) {
+        byte[] expected = world.payload == null ? new byte[0] : world.payload;
+        assertEquals(expected.length, mapped.payloadLength());
+        byte[] actual = new byte[expected.length];
+        mapped.readPayload(0, actual, 0, actual.length);
+        assertArrayEquals(expected, actual);
+        assertThrows(IndexOutOfBoundsException.class, () -> mapped.readPayload(1, new byte[expected.length], 0,
+                expected.length));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void shouldFindExactlyTheBoxesASphereTouches(TestWorld world) throws IOException {
+        Path file = dir.resolve(world.name + ".bxw");
+        FlatBvh tree = world.write(file);
+        float[] stored = BinnedSahBuilder.toFloatBoxes(world.boxes, tree.originX(), tree.originY(), tree.originZ());
+        double[] queries = world.boxQueries(40, 13);
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            AllOverlaps found = new AllOverlaps();
+            TraversalStack stack = new TraversalStack();
+            for (int q = 0; q < queries.length; q += 6) {
+                double cx = (queries[q] + queries[q + 3]) / 2;
+                double cy = (queries[q + 1] + queries[q + 4]) / 2;
+                double cz = (queries[q + 2] + queries[q + 5]) / 2;
+                double r = (queries[q + 3] - queries[q]) / 2;
+                for (long mask : MASKS) {
+                    found.reset();
+                    mapped.querySphere(cx, cy, cz, r, mask, found, stack);
+                    found.sort();
+                    List<Integer> expected = new ArrayList<>();
+                    for (int i = 0; i < world.size(); i++) {
+                        int o = 6 * i;
+                        if ((world.categories[i] & mask) != 0 && SphereAabb.test(cx - tree.originX(),
+                                cy - tree.originY(), cz - tree.originZ(), r, stored[o], stored[o + 1], stored[o + 2],
+                                stored[o + 3], stored[o + 4], stored[o + 5])) {
+                            expected.add(i);
+                        }
+                    }
+                    List<Integer> actual = new ArrayList<>();
+                    for (int i = 0; i < found.count(); i++) {
+                        actual.add(found.handle(i));
+                    }
+                    assertEquals(expected, actual, "sphere " + q / 6);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldAnswerFromManyThreadsAtOnce() throws Exception {
+        TestWorld world = TestWorld.clustered(30_000, 21);
+        Path file = dir.resolve("shared.bxw");
+        world.write(file);
+        double[] queries = world.boxQueries(40, 22);
+        double[] segments = world.segments(40, 23);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            List<String> expected = answers(world.oracle(mapped.originX(), mapped.originY(), mapped.originZ()),
+                    queries, segments, new TraversalStack());
+            List<Future<List<String>>> results = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                results.add(pool.submit(() -> answers(mapped, queries, segments, new TraversalStack())));
+            }
+            for (Future<List<String>> f : results) {
+                assertEquals(expected, f.get());
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    @Test
+    void shouldRefuseUseAfterCloseWithIllegalState() throws IOException {
+        TestWorld world = TestWorld.clustered(100, 31);
+        Path file = dir.resolve("closed.bxw");
+        world.write(file);
+        MappedWorld mapped = MappedWorld.open(file);
+        mapped.close();
+        mapped.close();
+        assertTrue(mapped.isClosed());
+        AllOverlaps sink = new AllOverlaps();
+        TraversalStack stack = new TraversalStack();
+        assertThrows(IllegalStateException.class, () -> mapped.queryAabb(0, 0, 0, 1, 1, 1, -1L, sink, stack));
+        assertThrows(IllegalStateException.class, () -> mapped.rayCast(0, 0, 0, 1, 1, 1, 1, -1L, new AllHits(),
+                stack));
+        assertThrows(IllegalStateException.class, () -> mapped.querySphere(0, 0, 0, 1, -1L, sink, stack));
+        assertThrows(IllegalStateException.class, () -> mapped.userValue(0));
+        assertThrows(IllegalStateException.class, () -> mapped.getTightBox(0, new double[6]));
+        assertThrows(IllegalStateException.class, mapped::verify);
+        assertThrows(IllegalStateException.class, () -> mapped.readPayload(0, new byte[1], 0, 1));
+    }
+
+    @Test
+    void shouldRejectInvalidArgumentsNamingThem() throws IOException {
+        TestWorld world = TestWorld.clustered(100, 41);
+        Path file = dir.resolve("args.bxw");
+        world.write(file);
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            AllOverlaps sink = new AllOverlaps();
+            TraversalStack stack = new TraversalStack();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> mapped.queryAabb(Double.NaN, 0, 0, 1, 1, 1, -1L, sink, stack));
+            assertTrue(e.getMessage().contains("minX"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> mapped.querySphere(0, 0, 0, -1, -1L, sink, stack));
+            assertTrue(e.getMessage().contains("radius"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class,
+                    () -> mapped.rayCast(0, 0, 0, 1, 1, Double.POSITIVE_INFINITY, 1, -1L, new AllHits(), stack));
+            assertTrue(e.getMessage().contains("translationZ"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> mapped.userValue(100));
+            assertThrows(IllegalArgumentException.class, () -> mapped.categoryBits(-1));
+            assertFalse(mapped.contains(100));
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> StaticWorldWriter.write(file, new double[] {0, 0, 0, 1, 1, 1}, new long[2], null, null));
+    }
+
+    @Test
+    void shouldReplaceAnOpenWorldAtomicallyAndLeaveNoTemporaryFile() throws IOException {
+        Path file = dir.resolve("replaced.bxw");
+        TestWorld first = TestWorld.clustered(500, 51);
+        TestWorld second = TestWorld.clustered(700, 52);
+        first.write(file);
+        try (MappedWorld old = MappedWorld.open(file)) {
+            second.write(file);
+            // the old mapping keeps the old file's contents; a new open sees the new file
+            assertEquals(500, old.size());
+            assertEquals(first.userValues[499], old.userValue(499));
+            old.verify();
+            try (MappedWorld fresh = MappedWorld.open(file)) {
+                assertEquals(700, fresh.size());
+                fresh.verify();
+            }
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(file), files.toList());
+        }
+    }
+
+    @Test
+    void shouldStoreAbout104BytesPerObject() throws IOException {
+        TestWorld world = TestWorld.clustered(10_000, 61);
+        Path file = dir.resolve("size.bxw");
+        StaticWorldWriter.write(file, world.boxes, world.categories, world.userValues, null);
+        long expected = WorldLayout.HEADER_SIZE + 64L * 9_999 + 32L * 10_000 + 8L * 10_000;
+        assertTrue(Files.size(file) >= expected && Files.size(file) < expected + 3 * 64,
+                Files.size(file) + " bytes, expected about " + expected);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.boxwood.serial;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+import dev.boxwood.index.build.FlatBvh;
+import dev.boxwood.testkit.BruteForceIndex;
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.LevelScenes;
+import dev.boxwood.testkit.scenes.SegmentSet;
+import dev.boxwood.testkit.scenes.SyntheticWorld;
+
+/** A world's input arrays (boxes, categories, user values, payload) and helpers to write it and build oracles. */
+final class TestWorld {
+
+    final String name;
+    final double[] boxes;
+    final long[] categories;
+    final long[] userValues;
+    final byte[] payload;
+
+    TestWorld(String name, double[] boxes, long seed, boolean withPayload) {
+        this.name = name;
+        this.boxes = boxes;
+        int n = boxes.length / 6;
+        SplittableRandom r = new SplittableRandom(seed);
+        categories = new long[n];
+        userValues = new long[n];
+        for (int i = 0; i < n; i++) {
+            // mostly one category of 64, some with two, a few in none (never reported)
+            long bits = 1L << r.nextInt(64);
+            if (r.nextInt(4) == 0) {
+                bits |= 1L << r.nextInt(64);
+            }
+            categories[i] = r.nextInt(50) == 0 ? 0L : bits;
+            userValues[i] = r.nextLong();
+        }
+        payload = withPayload ? new byte[1 + r.nextInt(5000)] : null;
+        if (payload != null) {
+            r.nextBytes(payload);
+        }
+    }
+
+    static TestWorld clustered(int n, long seed) {
+        return new TestWorld("clustered-" + n, SyntheticWorld.clustered(n, seed).boxes().toInterleaved(), seed, true);
+    }
+
+    static TestWorld level(LevelScenes.Level level) {
+        return new TestWorld(level.name(), LevelScenes.load(level).toInterleaved(), level.ordinal(), false);
+    }
+
+    int size() {
+        return boxes.length / 6;
+    }
+
+    FlatBvh write(Path file) throws IOException {
+        return StaticWorldWriter.write(file, boxes, categories, userValues, payload);
+    }
+
+    /** The reference index, with the world's origin so it stores the same float boxes and hands out the same handles. */
+    BruteForceIndex oracle(double originX, double originY, double originZ) {
+        BruteForceIndex index = new BruteForceIndex(originX, originY, originZ);
+        for (int i = 0; i < size(); i++) {
+            int handle = index.add(boxes[6 * i], boxes[6 * i + 1], boxes[6 * i + 2], boxes[6 * i + 3],
+                    boxes[6 * i + 4], boxes[6 * i + 5], userValues[i], categories[i]);
+            if (handle != i) {
+                throw new IllegalStateException("the oracle handed out handle " + handle + " for object " + i);
+            }
+        }
+        return index;
+    }
+
+    private BoxSet boxSet() {
+        BoxSet set = new BoxSet(size());
+        for (int i = 0; i < size(); i++) {
+            set.set(i, boxes[6 * i], boxes[6 * i + 1], boxes[6 * i + 2], boxes[6 * i + 3], boxes[6 * i + 4],
+                    boxes[6 * i + 5]);
+        }
+        return set;
+    }
+
+    /** Query boxes of 1 to 10 % of the world's extent, stride 6. */
+    double[] boxQueries(int count, long seed) {
+        if (size() == 0) {
+            return new double[] {-1, -1, -1, 1, 1, 1};
+        }
+        return LevelScenes.randomBoxQueries(boxSet(), count, seed).toInterleaved();
+    }
+
+    /** Segments as the world's diagonal long, stride 6: origin, translation. */
+    double[] segments(int count, long seed) {
+        if (size() == 0) {
+            return new double[] {0, 0, 0, 1, 1, 1};
+        }
+        SegmentSet set = LevelScenes.randomSegments(boxSet(), count, seed);
+        double[] out = new double[6 * count];
+        for (int i = 0; i < count; i++) {
+            out[6 * i] = set.originX[i];
+            out[6 * i + 1] = set.originY[i];
+            out[6 * i + 2] = set.originZ[i];
+            out[6 * i + 3] = set.translationX[i];
+            out[6 * i + 4] = set.translationY[i];
+            out[6 * i + 5] = set.translationZ[i];
+        }
+        return out;
+    }
+}
