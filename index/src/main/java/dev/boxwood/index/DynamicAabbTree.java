@@ -1,0 +1,999 @@
+package dev.boxwood.index;
+
+import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.geom.Geom;
+import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.Handles;
+import dev.boxwood.query.OutwardFloat;
+import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.SpatialIndex;
+import dev.boxwood.query.TraversalStack;
+
+import java.util.Arrays;
+
+/**
+ * A dynamic bounding volume hierarchy of axis-aligned boxes with fattened leaves, for game worlds whose objects
+ * are added, moved and removed every frame.
+ *
+ * <h2>Objects</h2>
+ * {@link #add} takes an object's tight box (doubles), an opaque {@code long} user value and 64 category bits, and
+ * returns an {@code int} {@link Handles handle} (24-bit slot, 7-bit generation); a handle used after
+ * {@link #remove} throws {@link IllegalArgumentException}. The tight box is stored as floats relative to the
+ * tree's origin, rounded outward ({@link dev.boxwood.query.OutwardFloat}); every query answer is exact for that
+ * stored box. The tree itself indexes a <em>fat</em> box per object: the tight box grown by a margin (see
+ * {@link TreeConfig}) and by the predicted displacement of {@link #move(int, double, double, double, double,
+ * double, double, double, double, double)}. A move whose new tight box stays inside the fat box costs O(1); one that
+ * escapes re-inserts the leaf, as does one whose fat box has become more than four margins (and four
+ * displacements) too large, so a stopped object does not keep a stale, swollen box (Box2D v2.4's rule).
+ *
+ * <h2>Structure</h2>
+ * A binary tree in flat primitive arrays: each internal node stores the boxes of <em>both</em> its children (12
+ * floats, 48 bytes), their references and their category masks, so one visit of a node tests two children
+ * from one cache line (as bepu v2 and Box2D since 2025 do). A child reference {@code >= 0} is an internal node, a
+ * negative one {@code ~slot} is an object; an object's fat box lives in its parent's child entry. A header node
+ * 0 holds the root in its first entry, so the root needs no special case. Insertion chooses the sibling that
+ * minimises the surface area heuristic by branch and bound (Bittner, Hapala, Havran 2013/2015), then rotates
+ * nodes on the way up (Kopta et al. 2012, as Box2D's {@code b2RotateNodes}). See {@code docs/tree.md}.
+ *
+ * <h2>Queries and threads</h2>
+ * Queries ({@link #queryAabb}, {@link #rayCast}) allocate nothing, keep their scratch state in the caller's
+ * {@link TraversalStack}, and never write to the tree: any number of threads may query concurrently while no
+ * thread mutates. Mutations are not thread-safe. Category masks prune whole subtrees: each child entry stores the
+ * OR of the categories below it.
+ *
+ * <h2>Validation</h2>
+ * Every public method validates its arguments (NaN, infinities, inverted boxes, stale handles) before changing
+ * anything and throws {@link IllegalArgumentException} naming the argument; a rejected call leaves the tree
+ * unchanged. {@link #validate()} checks every structural invariant.
+ */
+public final class DynamicAabbTree implements SpatialIndex {
+
+    /** The header node; its entry 0 holds the root, its entry 1 is always empty. */
+    static final int HEADER = 0;
+    /** Reference of an empty entry (never a node, never {@code ~slot} of a valid slot). */
+    static final int EMPTY = Integer.MIN_VALUE;
+    /** Entry floats: minX, minY, minZ, maxX, maxY, maxZ. */
+    static final int BOX = 6;
+    /** Height mark of a node on the free list. */
+    private static final short FREE = -1;
+    /** Re-insert a leaf whose fat box exceeds the tight box grown by this many margins and displacements. */
+    private static final double SHRINK_FACTOR = 4.0;
+
+    private final double originX;
+    private final double originY;
+    private final double originZ;
+    private final double marginCap;
+    private final double marginFraction;
+    private final boolean rotations;
+    /** 2D facade: boxes lie in the z = 0 plane, the cost is the perimeter and z gets no margin. */
+    private final boolean planar;
+
+    // ---- Node storage: the one place that holds the hierarchy. Entry e = 2 * node + side. ----
+    /** Per entry, 6 floats: the child's box (an object's fat box, or the union of an internal node's entries). */
+    private float[] bounds;
+    /** Per entry: child reference; {@code >= 0} internal node, {@code ~slot} object, {@link #EMPTY}. */
+    private int[] children;
+    /** Per entry: OR of the category bits of every object below. */
+    private long[] categories;
+    /** Per node: the entry that references it ({@code -1} for the header); next free node for free nodes. */
+    private int[] parentEntries;
+    /** Per node: 1 + the larger height of its children (objects have height 0); {@link #FREE} when free. */
+    private short[] heights;
+    private int nodeCapacity;
+    private int nodeHighWater;
+    private int freeNode = -1;
+    private int freeNodeCount;
+
+    // ---- Object storage, per slot (structure of arrays). ----
+    private final Handles handles;
+    /** Per slot, 6 floats: the stored tight box relative to the origin. */
+    private float[] tight;
+    private long[] userValues;
+    /** Per slot: the entry that holds the object's fat box and category bits. */
+    private int[] leafEntries;
+
+    // ---- Insertion scratch (mutations are single-threaded): a binary min-heap of (lower bound, entry). ----
+    private double[] heapKeys = new double[64];
+    private int[] heapEntries = new int[64];
+
+    /** A tree with the {@link TreeConfig#defaults() default} settings (origin 0, margin min(0.1, 1/8 edge)). */
+    public DynamicAabbTree() {
+        this(TreeConfig.defaults());
+    }
+
+    /**
+     * A tree with the given settings.
+     *
+     * @param config the settings
+     */
+    public DynamicAabbTree(TreeConfig config) {
+        this(config, false);
+    }
+
+    DynamicAabbTree(TreeConfig config, boolean planar) {
+        Arguments.requireNonNull("config", config);
+        this.originX = config.originX;
+        this.originY = config.originY;
+        this.originZ = config.originZ;
+        this.marginCap = config.marginCap;
+        this.marginFraction = config.marginFraction;
+        this.rotations = config.rotations;
+        this.planar = planar;
+        int objects = config.initialCapacity;
+        handles = new Handles(objects);
+        growObjects(handles.capacity());
+        growNodes(objects + 1);
+        nodeHighWater = 1;
+        parentEntries[HEADER] = -1;
+        heights[HEADER] = 1;
+        clearEntry(0);
+        clearEntry(1);
+    }
+
+    // =================================================================================================
+    // Mutation
+    // =================================================================================================
+
+    @Override
+    public int add(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                   long userValue, long categoryBits) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        int handle = handles.allocate();
+        int slot = handle & Handles.SLOT_MASK;
+        if (handles.capacity() > userValues.length) {
+            growObjects(handles.capacity());
+        }
+        storeTight(slot, minX, minY, minZ, maxX, maxY, maxZ);
+        userValues[slot] = userValue;
+        insertLeaf(slot, categoryBits, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, 1.0);
+        return handle;
+    }
+
+    @Override
+    public void move(int handle, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        move(handle, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The fat box of a re-inserted leaf is the tight box grown by the margin and extended by the displacement
+     * (on the side it points to). If the new tight box stays inside the current fat box (and that box is not
+     * oversized, see the class comment), only the tight box is updated: O(1), no allocation.
+     */
+    @Override
+    public void move(int handle, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                     double displacementX, double displacementY, double displacementZ) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireDisplacement(displacementX, displacementY, displacementZ);
+        int slot = handles.slotOf(handle, "handle");
+        storeTight(slot, minX, minY, minZ, maxX, maxY, maxZ);
+        int entry = leafEntries[slot];
+        if (fatBoxStillFits(slot, entry, minX, minY, minZ, maxX, maxY, maxZ,
+                displacementX, displacementY, displacementZ)) {
+            return;
+        }
+        long category = categories[entry];
+        removeLeaf(slot);
+        insertLeaf(slot, category, minX, minY, minZ, maxX, maxY, maxZ,
+                displacementX, displacementY, displacementZ, 1.0);
+    }
+
+    @Override
+    public void remove(int handle) {
+        int slot = handles.slotOf(handle, "handle");
+        removeLeaf(slot);
+        handles.free(handle);
+    }
+
+    /**
+     * The tight box is inside the fat box, and the fat box inside the tight box grown by {@link #SHRINK_FACTOR}
+     * margins and displacements.
+     */
+    private boolean fatBoxStillFits(int slot, int entry, double minX, double minY, double minZ,
+                                    double maxX, double maxY, double maxZ, double dx, double dy, double dz) {
+        float[] b = bounds;
+        float[] t = tight;
+        int o = entry * BOX;
+        int s = slot * BOX;
+        if (t[s] < b[o] || t[s + 1] < b[o + 1] || t[s + 2] < b[o + 2]
+                || t[s + 3] > b[o + 3] || t[s + 4] > b[o + 4] || t[s + 5] > b[o + 5]) {
+            return false;
+        }
+        double m = SHRINK_FACTOR * margin(minX, minY, minZ, maxX, maxY, maxZ);
+        double hx = SHRINK_FACTOR * dx;
+        double hy = SHRINK_FACTOR * dy;
+        double hz = planar ? 0 : SHRINK_FACTOR * dz;
+        double mz = planar ? 0 : m;
+        return b[o] >= OutwardFloat.down(minX - originX - m + Math.min(hx, 0))
+                && b[o + 1] >= OutwardFloat.down(minY - originY - m + Math.min(hy, 0))
+                && b[o + 2] >= OutwardFloat.down(minZ - originZ - mz + Math.min(hz, 0))
+                && b[o + 3] <= OutwardFloat.up(maxX - originX + m + Math.max(hx, 0))
+                && b[o + 4] <= OutwardFloat.up(maxY - originY + m + Math.max(hy, 0))
+                && b[o + 5] <= OutwardFloat.up(maxZ - originZ + mz + Math.max(hz, 0));
+    }
+
+    /** Box2D's margin rule: min(cap, fraction of the longest edge). */
+    private double margin(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        double edge = Math.max(maxX - minX, Math.max(maxY - minY, maxZ - minZ));
+        return Math.min(marginCap, marginFraction * edge);
+    }
+
+    private void storeTight(int slot, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        OutwardFloat.storeBox(tight, slot * BOX, originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
+    }
+
+    /**
+     * Inserts object {@code slot} with the fat box of the given tight box, margin and displacement (scaled by
+     * {@code displacementScale}). Bittner et al. 2013, "Fast Insertion-Based Optimization of Bounding Volume
+     * Hierarchies": the best sibling by branch and bound, then a new parent above it.
+     */
+    private void insertLeaf(int slot, long category, double minX, double minY, double minZ,
+                            double maxX, double maxY, double maxZ,
+                            double dx, double dy, double dz, double displacementScale) {
+        double m = margin(minX, minY, minZ, maxX, maxY, maxZ);
+        double mz = planar ? 0 : m;
+        double sx = dx * displacementScale;
+        double sy = dy * displacementScale;
+        double sz = planar ? 0 : dz * displacementScale;
+        float f0 = OutwardFloat.down(minX - originX - m + Math.min(sx, 0));
+        float f1 = OutwardFloat.down(minY - originY - m + Math.min(sy, 0));
+        float f2 = OutwardFloat.down(minZ - originZ - mz + Math.min(sz, 0));
+        float f3 = OutwardFloat.up(maxX - originX + m + Math.max(sx, 0));
+        float f4 = OutwardFloat.up(maxY - originY + m + Math.max(sy, 0));
+        float f5 = OutwardFloat.up(maxZ - originZ + mz + Math.max(sz, 0));
+        int leaf = ~slot;
+        if (children[0] == EMPTY) {
+            setEntry(0, leaf, category, f0, f1, f2, f3, f4, f5);
+            leafEntries[slot] = 0;
+            updateHeaderHeight();
+            return;
+        }
+        int sibling = findBestSibling(f0, f1, f2, f3, f4, f5);
+        int node = allocateNode();
+        int first = 2 * node;
+        copyEntry(sibling, first);
+        setEntry(first + 1, leaf, category, f0, f1, f2, f3, f4, f5);
+        leafEntries[slot] = first + 1;
+        children[sibling] = node;
+        parentEntries[node] = sibling;
+        refitUpward(node, rotations);
+        updateHeaderHeight();
+    }
+
+    /**
+     * Branch and bound over candidate siblings ordered by their inherited cost (Bittner et al. 2013, section 3.2):
+     * choosing entry X costs SA(X u L) plus the growth SA(A u L) - SA(A) of every ancestor A; a subtree is
+     * pruned when its inherited cost plus SA(L) cannot beat the best cost found.
+     *
+     * @return the entry of the best sibling
+     */
+    private int findBestSibling(float f0, float f1, float f2, float f3, float f4, float f5) {
+        final float[] b = bounds;
+        double leafCost = cost(f0, f1, f2, f3, f4, f5);
+        int best = 0;
+        double bestCost = Double.POSITIVE_INFINITY;
+        int size = 0;
+        size = heapPush(size, 0.0, 0);
+        while (size > 0) {
+            double inherited = heapKeys[0];
+            int entry = heapEntries[0];
+            size = heapPop(size);
+            if (inherited + leafCost >= bestCost) {
+                break;
+            }
+            int o = entry * BOX;
+            double unionCost = cost(Math.min(f0, b[o]), Math.min(f1, b[o + 1]), Math.min(f2, b[o + 2]),
+                    Math.max(f3, b[o + 3]), Math.max(f4, b[o + 4]), Math.max(f5, b[o + 5]));
+            double total = unionCost + inherited;
+            if (total < bestCost) {
+                bestCost = total;
+                best = entry;
+            }
+            int child = children[entry];
+            if (child >= 0) {
+                double childInherited = total - cost(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
+                if (childInherited + leafCost < bestCost) {
+                    size = heapPush(size, childInherited, 2 * child);
+                    size = heapPush(size, childInherited, 2 * child + 1);
+                }
+            }
+        }
+        return best;
+    }
+
+    private int heapPush(int size, double key, int entry) {
+        if (size == heapKeys.length) {
+            heapKeys = Arrays.copyOf(heapKeys, size * 2);
+            heapEntries = Arrays.copyOf(heapEntries, size * 2);
+        }
+        int i = size;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (heapKeys[parent] <= key) {
+                break;
+            }
+            heapKeys[i] = heapKeys[parent];
+            heapEntries[i] = heapEntries[parent];
+            i = parent;
+        }
+        heapKeys[i] = key;
+        heapEntries[i] = entry;
+        return size + 1;
+    }
+
+    private int heapPop(int size) {
+        int last = size - 1;
+        double key = heapKeys[last];
+        int entry = heapEntries[last];
+        int i = 0;
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= last) {
+                break;
+            }
+            if (child + 1 < last && heapKeys[child + 1] < heapKeys[child]) {
+                child++;
+            }
+            if (heapKeys[child] >= key) {
+                break;
+            }
+            heapKeys[i] = heapKeys[child];
+            heapEntries[i] = heapEntries[child];
+            i = child;
+        }
+        heapKeys[i] = key;
+        heapEntries[i] = entry;
+        return last;
+    }
+
+    /** Unlinks object {@code slot}: its sibling takes the parent's place and the parent node is freed. */
+    private void removeLeaf(int slot) {
+        int entry = leafEntries[slot];
+        int parent = entry >> 1;
+        if (parent == HEADER) {
+            clearEntry(0);
+            updateHeaderHeight();
+            return;
+        }
+        int grandEntry = parentEntries[parent];
+        copyEntry(entry ^ 1, grandEntry);
+        freeNode(parent);
+        int node = grandEntry >> 1;
+        if (node != HEADER) {
+            refitUpward(node, false);
+        }
+        updateHeaderHeight();
+    }
+
+    /**
+     * Walks from {@code node} to the root, optionally rotating each node (Kopta et al. 2012), then writing its box
+     * (union of its entries), category mask and height into the entry that references it.
+     */
+    private void refitUpward(int node, boolean rotate) {
+        int n = node;
+        while (n != HEADER) {
+            if (rotate) {
+                rotate(n);
+            }
+            refitEntry(parentEntries[n]);
+            n = parentEntries[n] >> 1;
+        }
+    }
+
+    /** Recomputes the box, mask and node height of the internal node referenced by {@code entry}. */
+    private void refitEntry(int entry) {
+        int n = children[entry];
+        int a = 2 * n;
+        float[] b = bounds;
+        int o = entry * BOX;
+        int oa = a * BOX;
+        int ob = oa + BOX;
+        b[o] = Math.min(b[oa], b[ob]);
+        b[o + 1] = Math.min(b[oa + 1], b[ob + 1]);
+        b[o + 2] = Math.min(b[oa + 2], b[ob + 2]);
+        b[o + 3] = Math.max(b[oa + 3], b[ob + 3]);
+        b[o + 4] = Math.max(b[oa + 4], b[ob + 4]);
+        b[o + 5] = Math.max(b[oa + 5], b[ob + 5]);
+        categories[entry] = categories[a] | categories[a + 1];
+        heights[n] = (short) (1 + Math.max(heightOf(children[a]), heightOf(children[a + 1])));
+    }
+
+    /**
+     * Tree rotation at node A with entries B and C (Kopta, Ize, Spjut, Brunvand, Davis, Kensler 2012, "Fast,
+     * Effective BVH Updates for Animated Scenes"; the four swaps of Box2D's {@code b2RotateNodes}): swapping B with
+     * a child of C (or C with a child of B) changes only the box of the node that receives it; do the swap that
+     * shrinks that box's surface area the most, if any does.
+     */
+    private void rotate(int a) {
+        int entryB = 2 * a;
+        int entryC = entryB + 1;
+        int nodeB = children[entryB];
+        int nodeC = children[entryC];
+        double bestGain = 0;
+        int swapFrom = -1;
+        int swapTo = -1;
+        if (nodeC >= 0) {
+            double areaC = entryCost(entryC);
+            int f = 2 * nodeC;
+            double gainF = areaC - unionCost(entryB, f + 1);
+            double gainG = areaC - unionCost(entryB, f);
+            if (gainF > bestGain) {
+                bestGain = gainF;
+                swapFrom = entryB;
+                swapTo = f;
+            }
+            if (gainG > bestGain) {
+                bestGain = gainG;
+                swapFrom = entryB;
+                swapTo = f + 1;
+            }
+        }
+        if (nodeB >= 0) {
+            double areaB = entryCost(entryB);
+            int d = 2 * nodeB;
+            double gainD = areaB - unionCost(entryC, d + 1);
+            double gainE = areaB - unionCost(entryC, d);
+            if (gainD > bestGain) {
+                bestGain = gainD;
+                swapFrom = entryC;
+                swapTo = d;
+            }
+            if (gainE > bestGain) {
+                swapFrom = entryC;
+                swapTo = d + 1;
+            }
+        }
+        if (swapFrom < 0) {
+            return;
+        }
+        swapEntries(swapFrom, swapTo);
+        refitEntry(swapFrom ^ 1);
+    }
+
+    private void swapEntries(int e1, int e2) {
+        float[] b = bounds;
+        int o1 = e1 * BOX;
+        int o2 = e2 * BOX;
+        for (int i = 0; i < BOX; i++) {
+            float t = b[o1 + i];
+            b[o1 + i] = b[o2 + i];
+            b[o2 + i] = t;
+        }
+        long c = categories[e1];
+        categories[e1] = categories[e2];
+        categories[e2] = c;
+        int r1 = children[e1];
+        int r2 = children[e2];
+        children[e1] = r2;
+        children[e2] = r1;
+        linkParent(r2, e1);
+        linkParent(r1, e2);
+    }
+
+    /** Copies entry {@code from} (box, mask, reference) into {@code to} and points the child back at {@code to}. */
+    private void copyEntry(int from, int to) {
+        System.arraycopy(bounds, from * BOX, bounds, to * BOX, BOX);
+        categories[to] = categories[from];
+        int ref = children[from];
+        children[to] = ref;
+        linkParent(ref, to);
+    }
+
+    private void linkParent(int ref, int entry) {
+        if (ref >= 0) {
+            parentEntries[ref] = entry;
+        } else {
+            leafEntries[~ref] = entry;
+        }
+    }
+
+    private void setEntry(int entry, int ref, long category,
+                          float f0, float f1, float f2, float f3, float f4, float f5) {
+        int o = entry * BOX;
+        float[] b = bounds;
+        b[o] = f0;
+        b[o + 1] = f1;
+        b[o + 2] = f2;
+        b[o + 3] = f3;
+        b[o + 4] = f4;
+        b[o + 5] = f5;
+        children[entry] = ref;
+        categories[entry] = category;
+    }
+
+    /** An empty entry: no reference, mask 0 (never descended), an inverted box. */
+    private void clearEntry(int entry) {
+        float inf = Float.POSITIVE_INFINITY;
+        setEntry(entry, EMPTY, 0L, inf, inf, inf, -inf, -inf, -inf);
+    }
+
+    /** Height of a reference: an internal node's stored height; 0 for an object or {@link #EMPTY}. */
+    private int heightOf(int ref) {
+        return ref >= 0 ? heights[ref] : 0;
+    }
+
+    /** The header's height bounds the traversal stacks of the queries. */
+    private void updateHeaderHeight() {
+        heights[HEADER] = (short) (1 + heightOf(children[0]));
+    }
+
+    /** Surface-area cost: half the surface area in 3D, the half perimeter in the 2D facade (Box2D). */
+    private double cost(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        double x = maxX - minX;
+        double y = maxY - minY;
+        if (planar) {
+            return x + y;
+        }
+        double z = maxZ - minZ;
+        return x * y + y * z + z * x;
+    }
+
+    private double entryCost(int entry) {
+        int o = entry * BOX;
+        float[] b = bounds;
+        return cost(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
+    }
+
+    private double unionCost(int e1, int e2) {
+        int o1 = e1 * BOX;
+        int o2 = e2 * BOX;
+        float[] b = bounds;
+        return cost(Math.min(b[o1], b[o2]), Math.min(b[o1 + 1], b[o2 + 1]), Math.min(b[o1 + 2], b[o2 + 2]),
+                Math.max(b[o1 + 3], b[o2 + 3]), Math.max(b[o1 + 4], b[o2 + 4]), Math.max(b[o1 + 5], b[o2 + 5]));
+    }
+
+    private int allocateNode() {
+        int node;
+        if (freeNode >= 0) {
+            node = freeNode;
+            freeNode = parentEntries[node];
+            freeNodeCount--;
+        } else {
+            if (nodeHighWater == nodeCapacity) {
+                growNodes(nodeCapacity * 2);
+            }
+            node = nodeHighWater++;
+        }
+        heights[node] = 1;
+        return node;
+    }
+
+    private void freeNode(int node) {
+        parentEntries[node] = freeNode;
+        heights[node] = FREE;
+        freeNode = node;
+        freeNodeCount++;
+    }
+
+    private void growNodes(int capacity) {
+        nodeCapacity = capacity;
+        bounds = bounds == null ? new float[capacity * 2 * BOX] : Arrays.copyOf(bounds, capacity * 2 * BOX);
+        children = children == null ? new int[capacity * 2] : Arrays.copyOf(children, capacity * 2);
+        categories = categories == null ? new long[capacity * 2] : Arrays.copyOf(categories, capacity * 2);
+        parentEntries = parentEntries == null ? new int[capacity] : Arrays.copyOf(parentEntries, capacity);
+        heights = heights == null ? new short[capacity] : Arrays.copyOf(heights, capacity);
+    }
+
+    private void growObjects(int capacity) {
+        tight = tight == null ? new float[capacity * BOX] : Arrays.copyOf(tight, capacity * BOX);
+        userValues = userValues == null ? new long[capacity] : Arrays.copyOf(userValues, capacity);
+        leafEntries = leafEntries == null ? new int[capacity] : Arrays.copyOf(leafEntries, capacity);
+    }
+
+    // =================================================================================================
+    // Queries
+    // =================================================================================================
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Subtrees whose category mask or box misses the query are skipped; objects are tested against their fat
+     * box (in the node) and then their stored tight box, in double.
+     */
+    @Override
+    public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                          long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        final double x0 = minX - originX;
+        final double y0 = minY - originY;
+        final double z0 = minZ - originZ;
+        final double x1 = maxX - originX;
+        final double y1 = maxY - originY;
+        final double z1 = maxZ - originZ;
+        final float[] b = bounds;
+        final int[] ch = children;
+        final long[] cat = categories;
+        final float[] tb = tight;
+        final long[] uv = userValues;
+        // Depth-first: each popped node pushes at most 2, so height + 2 entries suffice (no check per push).
+        final int[] st = stack.references(heights[HEADER] + 2);
+        int sp = 0;
+        st[sp++] = HEADER;
+        long nodes = -1;
+        long leaves = 0;
+        while (sp > 0) {
+            int node = st[--sp];
+            nodes++;
+            for (int e = 2 * node, end = e + 2; e < end; e++) {
+                if ((cat[e] & categoryMask) == 0) {
+                    continue;
+                }
+                int o = e * BOX;
+                if (!AabbAabb.test(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], x0, y0, z0, x1, y1, z1)) {
+                    continue;
+                }
+                int ref = ch[e];
+                if (ref >= 0) {
+                    st[sp++] = ref;
+                    continue;
+                }
+                int slot = ~ref;
+                int t = slot * BOX;
+                leaves++;
+                if (!AabbAabb.test(tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5],
+                        x0, y0, z0, x1, y1, z1)) {
+                    continue;
+                }
+                if (!visitor.visit(handles.handleOf(slot), uv[slot])) {
+                    stack.countVisits(nodes, leaves);
+                    return;
+                }
+            }
+        }
+        stack.countVisits(nodes, leaves);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Nodes are tested with the kernel's robust slab test ({@link SegmentAabb#intersectInverse}, Williams et al.
+     * 2005 with Ize 2013's far-bound enlargement: no false misses). The nearer child (by entry fraction) is
+     * visited first, and every stack entry keeps its entry fraction, so entries beyond a clip are dropped when
+     * popped (Jolt's early-out fraction). Comparisons are closed, so an object entered exactly at the clipped
+     * fraction is still reported (the tie-break of {@link dev.boxwood.query.ClosestHit} relies on it).
+     */
+    @Override
+    public void rayCast(double originX, double originY, double originZ,
+                        double translationX, double translationY, double translationZ, double maxFraction,
+                        long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
+        Arguments.requireSegment(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        final double ox = originX - this.originX;
+        final double oy = originY - this.originY;
+        final double oz = originZ - this.originZ;
+        final double ix = SegmentAabb.inverse(translationX);
+        final double iy = SegmentAabb.inverse(translationY);
+        final double iz = SegmentAabb.inverse(translationZ);
+        final float[] b = bounds;
+        final int[] ch = children;
+        final long[] cat = categories;
+        final float[] tb = tight;
+        final long[] uv = userValues;
+        // Each popped node pushes at most 2 and leaves are pushed too: height + 3 entries suffice.
+        final int capacity = heights[HEADER] + 3;
+        final int[] st = stack.references(capacity);
+        final double[] sf = stack.fractions(capacity);
+        double max = maxFraction;
+        // Entries are dropped only beyond the robust bound of the clip, so an object whose computed fraction
+        // equals the clip is never lost to a node fraction that rounded a few ulps high.
+        double popBound = maxFraction * Geom.ROBUST_FAR_SCALE;
+        int sp = 0;
+        st[sp] = HEADER;
+        sf[sp++] = 0.0;
+        long nodes = -1;
+        long leaves = 0;
+        while (sp > 0) {
+            sp--;
+            if (sf[sp] > popBound) {
+                continue;
+            }
+            int ref = st[sp];
+            if (ref < 0) {
+                int slot = ~ref;
+                int t = slot * BOX;
+                leaves++;
+                // Against the original maxFraction, so the fraction does not depend on earlier clips and every
+                // index reports the same fraction for the same object (the closed test against max follows).
+                double fraction = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction,
+                        tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5]);
+                if (fraction < 0 || fraction > max) {
+                    continue;
+                }
+                double steer = visitor.visit(handles.handleOf(slot), uv[slot], fraction);
+                if (steer == 0.0) {
+                    break;
+                }
+                if (steer > 0.0 && steer < max) {
+                    max = steer;
+                    popBound = steer * Geom.ROBUST_FAR_SCALE;
+                }
+                continue;
+            }
+            nodes++;
+            int e0 = 2 * ref;
+            int o = e0 * BOX;
+            double t0 = (cat[e0] & categoryMask) == 0 ? Geom.NO_HIT
+                    : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max,
+                    b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
+            double t1 = (cat[e0 + 1] & categoryMask) == 0 ? Geom.NO_HIT
+                    : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max,
+                    b[o + 6], b[o + 7], b[o + 8], b[o + 9], b[o + 10], b[o + 11]);
+            if (t0 >= 0) {
+                if (t1 >= 0) {
+                    // Push the far child first so the near one is popped next.
+                    if (t1 < t0) {
+                        st[sp] = ch[e0];
+                        sf[sp++] = t0;
+                        st[sp] = ch[e0 + 1];
+                        sf[sp++] = t1;
+                    } else {
+                        st[sp] = ch[e0 + 1];
+                        sf[sp++] = t1;
+                        st[sp] = ch[e0];
+                        sf[sp++] = t0;
+                    }
+                } else {
+                    st[sp] = ch[e0];
+                    sf[sp++] = t0;
+                }
+            } else if (t1 >= 0) {
+                st[sp] = ch[e0 + 1];
+                sf[sp++] = t1;
+            }
+        }
+        stack.countVisits(nodes, leaves);
+    }
+
+    // =================================================================================================
+    // Accessors
+    // =================================================================================================
+
+    @Override
+    public int size() {
+        return handles.size();
+    }
+
+    @Override
+    public boolean contains(int handle) {
+        return handles.isLive(handle);
+    }
+
+    @Override
+    public long userValue(int handle) {
+        return userValues[handles.slotOf(handle, "handle")];
+    }
+
+    @Override
+    public long categoryBits(int handle) {
+        return categories[leafEntries[handles.slotOf(handle, "handle")]];
+    }
+
+    @Override
+    public void getTightBox(int handle, double[] dest) {
+        int s = handles.slotOf(handle, "handle") * BOX;
+        Arguments.requireNonNull("dest", dest);
+        OutwardFloat.loadBox(tight, s, originX, originY, originZ, dest);
+    }
+
+    /**
+     * Copies the object's fat box (the box the tree indexes), in world coordinates, into {@code dest}.
+     *
+     * @param handle a live handle
+     * @param dest an array of length {@code >= 6}: minX, minY, minZ, maxX, maxY, maxZ
+     */
+    public void getFatBox(int handle, double[] dest) {
+        int o = leafEntries[handles.slotOf(handle, "handle")] * BOX;
+        Arguments.requireNonNull("dest", dest);
+        OutwardFloat.loadBox(bounds, o, originX, originY, originZ, dest);
+    }
+
+    /**
+     * The height of the tree: 0 when empty or holding one object, else the number of internal nodes on the
+     * longest root-to-object path.
+     *
+     * @return the height
+     */
+    public int height() {
+        return heightOf(children[0]);
+    }
+
+    /**
+     * The surface area heuristic quality measure of Box2D's {@code GetAreaRatio}: the summed surface area of all
+     * internal nodes divided by the root's. For random lines through the root this is the expected number of
+     * internal nodes they cross, so lower is better. 0 for a tree without internal nodes or with a flat root.
+     * O(n). In the 2D facade, perimeters replace areas.
+     *
+     * @return the ratio, {@code >= 1} when there are internal nodes
+     */
+    public double areaRatio() {
+        int root = children[0];
+        if (root < 0) {
+            return 0;
+        }
+        double rootCost = entryCost(0);
+        if (rootCost <= 0) {
+            return 0;
+        }
+        double sum = 0;
+        for (int n = 1; n < nodeHighWater; n++) {
+            if (heights[n] != FREE) {
+                sum += entryCost(parentEntries[n]);
+            }
+        }
+        return sum / rootCost;
+    }
+
+    /**
+     * Bytes held by the tree's arrays (capacity, not just the used part), with 16 bytes per array header;
+     * divide by {@link #size()} for bytes per object. Excludes the object header of the tree itself.
+     *
+     * @return the estimate
+     */
+    public long memoryBytes() {
+        return arrayBytes(bounds.length, 4) + arrayBytes(children.length, 4) + arrayBytes(categories.length, 8)
+                + arrayBytes(parentEntries.length, 4) + arrayBytes(heights.length, 2)
+                + arrayBytes(tight.length, 4) + arrayBytes(userValues.length, 8) + arrayBytes(leafEntries.length, 4)
+                + handles.memoryBytes() + arrayBytes(heapKeys.length, 8) + arrayBytes(heapEntries.length, 4);
+    }
+
+    private static long arrayBytes(int length, int elementBytes) {
+        return 16L + (long) length * elementBytes;
+    }
+
+    /** @return the origin x of the float storage */
+    public double originX() {
+        return originX;
+    }
+
+    /** @return the origin y of the float storage */
+    public double originY() {
+        return originY;
+    }
+
+    /** @return the origin z of the float storage */
+    public double originZ() {
+        return originZ;
+    }
+
+    // =================================================================================================
+    // Validation
+    // =================================================================================================
+
+    /**
+     * Checks every structural invariant and throws on the first violation: parent and child links agree in both
+     * directions; each internal node's height is 1 + its children's larger height; each entry's box contains the
+     * boxes of its node's entries and its mask is their OR; each object's fat box contains its stored tight box;
+     * every live handle is reached exactly once from the root; node and handle free lists and counts agree.
+     * O(n); meant for tests and debugging.
+     *
+     * @throws IllegalStateException with a message naming the node, entry or slot at fault
+     */
+    public void validate() {
+        handles.validate();
+        if (parentEntries[HEADER] != -1) {
+            fail("header parent is " + parentEntries[HEADER] + ", expected -1");
+        }
+        if (children[1] != EMPTY || categories[1] != 0) {
+            fail("header entry 1 must be empty");
+        }
+        int root = children[0];
+        if (root == EMPTY) {
+            if (handles.size() != 0) {
+                fail("tree is empty but " + handles.size() + " handles are live");
+            }
+            if (categories[0] != 0) {
+                fail("empty root entry has mask " + categories[0]);
+            }
+        } else {
+            int leaves = validateSubtree(0);
+            if (leaves != handles.size()) {
+                fail("root reaches " + leaves + " objects but " + handles.size() + " handles are live");
+            }
+        }
+        int expectedHeaderHeight = 1 + (root == EMPTY ? 0 : heightOf(root));
+        if (heights[HEADER] != expectedHeaderHeight) {
+            fail("header height " + heights[HEADER] + ", expected " + expectedHeaderHeight);
+        }
+        int free = 0;
+        for (int n = freeNode; n >= 0; n = parentEntries[n]) {
+            if (n >= nodeHighWater || heights[n] != FREE) {
+                fail("free node list reaches node " + n + " which is not free");
+            }
+            if (++free > nodeHighWater) {
+                fail("free node list has a cycle");
+            }
+        }
+        if (free != freeNodeCount) {
+            fail("free node list holds " + free + " nodes, count says " + freeNodeCount);
+        }
+        int internal = handles.size() > 1 ? handles.size() - 1 : 0;
+        if (1 + internal + free != nodeHighWater) {
+            fail("1 header + " + internal + " internal + " + free + " free nodes != " + nodeHighWater + " allocated");
+        }
+    }
+
+    /** Checks the subtree under {@code entry} (iteratively); returns the number of objects in it. */
+    private int validateSubtree(int rootEntry) {
+        int[] pending = new int[64];
+        int sp = 0;
+        pending[sp++] = rootEntry;
+        int leaves = 0;
+        int visitedNodes = 0;
+        while (sp > 0) {
+            int entry = pending[--sp];
+            int ref = children[entry];
+            int o = entry * BOX;
+            if (ref == EMPTY) {
+                fail("entry " + entry + " of node " + (entry >> 1) + " is empty");
+            }
+            if (ref < 0) {
+                int slot = ~ref;
+                if (slot >= handles.highWater() || !handles.isLiveSlot(slot)) {
+                    fail("entry " + entry + " references slot " + slot + " which is not live");
+                }
+                if (leafEntries[slot] != entry) {
+                    fail("slot " + slot + " records entry " + leafEntries[slot] + " but sits in entry " + entry);
+                }
+                int t = slot * BOX;
+                for (int i = 0; i < 3; i++) {
+                    if (!(bounds[o + i] <= tight[t + i] && tight[t + i] <= tight[t + 3 + i]
+                            && tight[t + 3 + i] <= bounds[o + 3 + i])) {
+                        fail("slot " + slot + ": tight box " + Arrays.toString(Arrays.copyOfRange(tight, t, t + BOX))
+                                + " is not inside fat box " + Arrays.toString(Arrays.copyOfRange(bounds, o, o + BOX)));
+                    }
+                }
+                leaves++;
+                continue;
+            }
+            if (ref == HEADER || ref >= nodeHighWater) {
+                fail("entry " + entry + " references node " + ref + " out of range");
+            }
+            if (heights[ref] == FREE) {
+                fail("entry " + entry + " references free node " + ref);
+            }
+            if (parentEntries[ref] != entry) {
+                fail("node " + ref + " records parent entry " + parentEntries[ref] + " but sits in entry " + entry);
+            }
+            if (++visitedNodes > nodeHighWater) {
+                fail("the tree has a cycle");
+            }
+            int a = 2 * ref;
+            int expectedHeight = 1 + Math.max(heightOf(children[a]), heightOf(children[a + 1]));
+            if (children[a] >= 0 && heights[children[a]] == FREE || children[a + 1] >= 0 && heights[children[a + 1]] == FREE) {
+                fail("node " + ref + " has a free child");
+            }
+            if (heights[ref] != expectedHeight) {
+                fail("node " + ref + " has height " + heights[ref] + ", expected " + expectedHeight);
+            }
+            if ((categories[a] | categories[a + 1]) != categories[entry]) {
+                fail("entry " + entry + " has mask " + Long.toHexString(categories[entry]) + ", children OR to "
+                        + Long.toHexString(categories[a] | categories[a + 1]));
+            }
+            for (int side = 0; side < 2; side++) {
+                int c = (a + side) * BOX;
+                for (int i = 0; i < 3; i++) {
+                    if (!(bounds[o + i] <= bounds[c + i] && bounds[c + 3 + i] <= bounds[o + 3 + i])) {
+                        fail("entry " + (a + side) + " box is not inside its parent entry " + entry);
+                    }
+                }
+            }
+            if (sp + 2 > pending.length) {
+                pending = Arrays.copyOf(pending, pending.length * 2);
+            }
+            pending[sp++] = a;
+            pending[sp++] = a + 1;
+        }
+        return leaves;
+    }
+
+    private static void fail(String message) {
+        throw new IllegalStateException("DynamicAabbTree invalid: " + message);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.boxwood.index;
+
+import dev.boxwood.query.Arguments;
+
+/**
+ * Immutable settings of a {@link DynamicAabbTree}. Start from {@link #defaults()} and change what you need:
+ * {@code TreeConfig.defaults().withOrigin(5e6, 0, 5e6).withMargin(0.2, 0.125)}.
+ *
+ * <ul>
+ *   <li><b>Origin</b> (default 0, 0, 0): the tree stores boxes as floats relative to this double point. Put it
+ *       near the middle of the objects: float resolution is about {@code 6e-8} times the distance from the
+ *       origin, so a world 1000 km across centred on its origin keeps about 3 cm resolution.</li>
+ *   <li><b>Margin</b> (default cap 0.1, fraction 0.125): each leaf's fat box is its tight box grown on every side
+ *       by {@code min(cap, fraction * longest edge of the tight box)}, so a small object may wander that far
+ *       before it is re-inserted, and a large one a fixed distance (Box2D: {@code b2_aabbMargin} and the 1/8 of
+ *       extent cap). A point box gets no margin. The cap is in world units (0.1: 10 cm in a metre world).</li>
+ *   <li><b>Rotations</b> (default on): tree rotations after each insertion (Kopta et al. 2012).</li>
+ *   <li><b>Initial capacity</b> (default 16): objects the arrays hold before they first grow.</li>
+ * </ul>
+ */
+public final class TreeConfig {
+
+    private static final TreeConfig DEFAULTS = new TreeConfig(0, 0, 0, 0.1, 0.125, true, 16);
+
+    final double originX;
+    final double originY;
+    final double originZ;
+    final double marginCap;
+    final double marginFraction;
+    final boolean rotations;
+    final int initialCapacity;
+
+    private TreeConfig(double originX, double originY, double originZ, double marginCap, double marginFraction,
+                       boolean rotations, int initialCapacity) {
+        this.originX = originX;
+        this.originY = originY;
+        this.originZ = originZ;
+        this.marginCap = marginCap;
+        this.marginFraction = marginFraction;
+        this.rotations = rotations;
+        this.initialCapacity = initialCapacity;
+    }
+
+    /** @return the default settings described in the class comment */
+    public static TreeConfig defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * @param x origin x
+     * @param y origin y
+     * @param z origin z
+     * @return a copy with this origin
+     * @throws IllegalArgumentException if a coordinate is not finite
+     */
+    public TreeConfig withOrigin(double x, double y, double z) {
+        Arguments.requireFinite("x", x);
+        Arguments.requireFinite("y", y);
+        Arguments.requireFinite("z", z);
+        return new TreeConfig(x, y, z, marginCap, marginFraction, rotations, initialCapacity);
+    }
+
+    /**
+     * @param cap largest margin in world units, finite and {@code >= 0} (0: no margin)
+     * @param fraction margin as a fraction of the tight box's longest edge, finite and {@code >= 0}
+     * @return a copy with this margin rule
+     * @throws IllegalArgumentException if an argument is negative or not finite
+     */
+    public TreeConfig withMargin(double cap, double fraction) {
+        Arguments.requireFiniteNonNegative("cap", cap);
+        Arguments.requireFiniteNonNegative("fraction", fraction);
+        return new TreeConfig(originX, originY, originZ, cap, fraction, rotations, initialCapacity);
+    }
+
+    /**
+     * @param enabled whether insertions and re-insertions rotate the nodes on the way up
+     * @return a copy with this setting
+     */
+    public TreeConfig withRotations(boolean enabled) {
+        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, enabled, initialCapacity);
+    }
+
+    /**
+     * @param objects objects the arrays hold before they first grow, {@code >= 1}
+     * @return a copy with this capacity
+     * @throws IllegalArgumentException if {@code objects < 1}
+     */
+    public TreeConfig withInitialCapacity(int objects) {
+        if (objects < 1) {
+            throw new IllegalArgumentException("objects must be >= 1: " + objects);
+        }
+        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, rotations, objects);
+    }
+
+    /** @return origin x */
+    public double originX() {
+        return originX;
+    }
+
+    /** @return origin y */
+    public double originY() {
+        return originY;
+    }
+
+    /** @return origin z */
+    public double originZ() {
+        return originZ;
+    }
+
+    /** @return the margin cap in world units */
+    public double marginCap() {
+        return marginCap;
+    }
+
+    /** @return the margin as a fraction of the longest edge */
+    public double marginFraction() {
+        return marginFraction;
+    }
+
+    /** @return whether rotations are on */
+    public boolean rotations() {
+        return rotations;
+    }
+
+    /** @return the initial object capacity */
+    public int initialCapacity() {
+        return initialCapacity;
+    }
+}

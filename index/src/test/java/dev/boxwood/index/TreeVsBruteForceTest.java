@@ -1,0 +1,104 @@
+package dev.boxwood.index;
+
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.LevelScenes;
+import dev.boxwood.testkit.scenes.SegmentSet;
+import dev.boxwood.testkit.scenes.SyntheticWorld;
+import dev.boxwood.testkit.scenes.WorldFrame;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Differential tests: every query kind of the tree against the brute-force oracle, through random mutations. */
+class TreeVsBruteForceTest {
+
+    static Stream<Arguments> worlds() {
+        WorldFrame unit = WorldFrame.scaled(1e-4);
+        WorldFrame far = WorldFrame.offset(1e6);
+        // A compact clustered world (100 m instead of 10 km) so objects overlap and queries hit many of them.
+        WorldFrame dense = WorldFrame.scaled(0.01);
+        return Stream.of(
+                Arguments.of("uniform unit scale", SyntheticWorld.uniform(3000, 11, unit).boxes(),
+                        TreeConfig.defaults()),
+                Arguments.of("clustered unit scale", SyntheticWorld.clustered(3000, 12, unit).boxes(),
+                        TreeConfig.defaults().withMargin(1e-4, 0.125)),
+                Arguments.of("clustered dense", SyntheticWorld.clustered(3000, 13, dense).boxes(),
+                        TreeConfig.defaults()),
+                Arguments.of("clustered 1e6 from origin, matching tree origin",
+                        SyntheticWorld.clustered(3000, 14, far).boxes(),
+                        TreeConfig.defaults().withOrigin(1e6 + 5000, 1e6 + 5000, 1e6 + 100)),
+                Arguments.of("uniform 1e6 from origin, tree origin 0",
+                        SyntheticWorld.uniform(3000, 15, far).boxes(), TreeConfig.defaults()),
+                Arguments.of("clustered, no margin, no rotations",
+                        SyntheticWorld.clustered(3000, 16, dense).boxes(),
+                        TreeConfig.defaults().withMargin(0, 0).withRotations(false)),
+                Arguments.of("level bounds01", LevelScenes.load(LevelScenes.Level.BOUNDS01), TreeConfig.defaults()),
+                Arguments.of("level bounds02", LevelScenes.load(LevelScenes.Level.BOUNDS02), TreeConfig.defaults()),
+                Arguments.of("level bounds03", LevelScenes.load(LevelScenes.Level.BOUNDS03), TreeConfig.defaults()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void shouldAnswerLikeBruteForceThroughRandomMutations(String name, BoxSet pool, TreeConfig config) {
+        Differential d = new Differential(pool, config, name.hashCode());
+        d.run(2500, Math.min(pool.size(), 400), 1);
+        assertTrue(d.hitsSeen > d.queries / 10, "queries should mostly hit something: " + d.hitsSeen);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void shouldAnswerLikeBruteForceOnAFullWorld(String name, BoxSet pool, TreeConfig config) {
+        Differential d = new Differential(pool, config, name.hashCode() * 31L);
+        for (int i = 0; i < pool.size(); i++) {
+            d.add(i);
+        }
+        d.tree.validate();
+        for (int q = 0; q < 300; q++) {
+            d.randomBoxQuery();
+            d.randomRay();
+        }
+    }
+
+    @Test
+    void shouldAnswerTheSceneSegmentsAndBoxQueriesLikeBruteForce() {
+        SyntheticWorld world = SyntheticWorld.clustered(5000, 21);
+        Differential d = new Differential(world.boxes(), TreeConfig.defaults(), 21);
+        for (int i = 0; i < world.boxes().size(); i++) {
+            d.add(i);
+        }
+        BoxSet queries = world.boxQueries(200, 22);
+        for (int i = 0; i < queries.size(); i++) {
+            d.compareBoxQuery(queries.minX[i], queries.minY[i], queries.minZ[i],
+                    queries.maxX[i], queries.maxY[i], queries.maxZ[i], -1L);
+        }
+        SegmentSet segments = world.segments(300, 23);
+        for (int i = 0; i < segments.size(); i++) {
+            d.compareRay(segments.originX[i], segments.originY[i], segments.originZ[i],
+                    segments.translationX[i], segments.translationY[i], segments.translationZ[i], 1.0, -1L);
+        }
+        assertTrue(d.hitsSeen > 1000, "scene queries should hit: " + d.hitsSeen);
+    }
+
+    @Test
+    @Tag("long")
+    void shouldAnswerLikeBruteForceThroughMillionsOfOperations() {
+        for (long seed = 0; seed < 4; seed++) {
+            BoxSet pool = SyntheticWorld.clustered(20000, 100 + seed, WorldFrame.scaled(0.05)).boxes();
+            Differential d = new Differential(pool, TreeConfig.defaults(), seed);
+            d.validateEvery = 997;
+            for (int round = 0; round < 50; round++) {
+                d.run(10000, 5000, 0);
+                for (int q = 0; q < 200; q++) {
+                    d.randomBoxQuery();
+                    d.randomRay();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.boxwood.query;
+
+/**
+ * Collects every accepted hit of a segment cast (the cast is never clipped). Hits arrive in traversal order;
+ * {@link #sort()} orders them by fraction, ties by lower handle. The arrays grow as needed and are reused, so a
+ * warmed-up collector allocates nothing.
+ */
+public final class AllHits extends SegmentCollector {
+
+    private final HitBuffer hits = new HitBuffer(16);
+
+    /** An empty collector. */
+    public AllHits() {
+    }
+
+    @Override
+    public void reset() {
+        hits.count = 0;
+    }
+
+    @Override
+    double bound() {
+        return maxFraction;
+    }
+
+    @Override
+    double accept(int handle, long userValue, double fraction) {
+        hits.add(handle, userValue, fraction);
+        return maxFraction;
+    }
+
+    /** Sorts the hits by fraction, ties by lower handle (in place, no allocation). */
+    public void sort() {
+        hits.sort();
+    }
+
+    /** @return the number of hits */
+    public int count() {
+        return hits.count;
+    }
+
+    /**
+     * @param i hit index in {@code [0, count())}
+     * @return the hit's handle
+     */
+    public int handle(int i) {
+        hits.checkIndex(i);
+        return hits.handles[i];
+    }
+
+    /**
+     * @param i hit index in {@code [0, count())}
+     * @return the hit's user value
+     */
+    public long userValue(int i) {
+        hits.checkIndex(i);
+        return hits.userValues[i];
+    }
+
+    /**
+     * @param i hit index in {@code [0, count())}
+     * @return the hit's fraction
+     */
+    public double fraction(int i) {
+        hits.checkIndex(i);
+        return hits.fractions[i];
+    }
+}

@@ -1,0 +1,119 @@
+package dev.boxwood.query;
+
+/**
+ * Validation of the arguments of index entry points, shared so every index rejects the same input with the same
+ * message. Each method throws {@link IllegalArgumentException} naming the offending argument and returns normally
+ * otherwise; callers validate everything before they change any state.
+ */
+public final class Arguments {
+
+    private Arguments() {
+    }
+
+    /**
+     * Requires a finite value.
+     *
+     * @param name the argument's name for the message
+     * @param value the value
+     * @throws IllegalArgumentException if NaN or infinite
+     */
+    public static void requireFinite(String name, double value) {
+        if (!Double.isFinite(value)) {
+            throw new IllegalArgumentException(name + " must be finite: " + value);
+        }
+    }
+
+    /**
+     * Requires a finite value {@code >= 0}.
+     *
+     * @param name the argument's name for the message
+     * @param value the value
+     * @throws IllegalArgumentException if NaN, infinite or negative
+     */
+    public static void requireFiniteNonNegative(String name, double value) {
+        requireFinite(name, value);
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " must be >= 0: " + value);
+        }
+    }
+
+    /**
+     * Requires a valid closed box: finite coordinates and {@code min <= max} on each axis (zero extent allowed).
+     *
+     * @param minX min x
+     * @param minY min y
+     * @param minZ min z
+     * @param maxX max x
+     * @param maxY max y
+     * @param maxZ max z
+     * @throws IllegalArgumentException naming the first bad coordinate, or the inverted axis
+     */
+    public static void requireBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        requireFinite("minX", minX);
+        requireFinite("minY", minY);
+        requireFinite("minZ", minZ);
+        requireFinite("maxX", maxX);
+        requireFinite("maxY", maxY);
+        requireFinite("maxZ", maxZ);
+        requireOrdered("minX", minX, "maxX", maxX);
+        requireOrdered("minY", minY, "maxY", maxY);
+        requireOrdered("minZ", minZ, "maxZ", maxZ);
+    }
+
+    /**
+     * Requires a valid segment: finite origin and translation, finite {@code maxFraction >= 0}.
+     *
+     * @param originX origin x
+     * @param originY origin y
+     * @param originZ origin z
+     * @param translationX translation x
+     * @param translationY translation y
+     * @param translationZ translation z
+     * @param maxFraction the largest fraction
+     * @throws IllegalArgumentException naming the first bad argument
+     */
+    public static void requireSegment(double originX, double originY, double originZ,
+                                      double translationX, double translationY, double translationZ,
+                                      double maxFraction) {
+        requireFinite("originX", originX);
+        requireFinite("originY", originY);
+        requireFinite("originZ", originZ);
+        requireFinite("translationX", translationX);
+        requireFinite("translationY", translationY);
+        requireFinite("translationZ", translationZ);
+        requireFiniteNonNegative("maxFraction", maxFraction);
+    }
+
+    /**
+     * Requires a finite displacement vector (the prediction argument of a move).
+     *
+     * @param displacementX displacement x
+     * @param displacementY displacement y
+     * @param displacementZ displacement z
+     * @throws IllegalArgumentException naming the first non-finite component
+     */
+    public static void requireDisplacement(double displacementX, double displacementY, double displacementZ) {
+        requireFinite("displacementX", displacementX);
+        requireFinite("displacementY", displacementY);
+        requireFinite("displacementZ", displacementZ);
+    }
+
+    /**
+     * Requires a non-null reference.
+     *
+     * @param name the argument's name for the message
+     * @param value the reference
+     * @throws IllegalArgumentException if null
+     */
+    public static void requireNonNull(String name, Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + " must not be null");
+        }
+    }
+
+    private static void requireOrdered(String minName, double min, String maxName, double max) {
+        if (min > max) {
+            throw new IllegalArgumentException("inverted box: " + minName + " = " + min + " > " + maxName + " = " + max);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.boxwood.query;
+
+/**
+ * Outward rounding of double coordinates to float, the storage rule shared by every index of the library.
+ *
+ * <p>Indexes store boxes as floats relative to a double origin: each coordinate is translated in double
+ * ({@code x - origin}), then rounded <em>outward</em>: a min coordinate down to the largest float not above it, a
+ * max coordinate up to the smallest float not below it. The stored box therefore always contains the given box
+ * (never a false miss), and is at most one float ulp larger per side. Queries translate their own coordinates by
+ * the same origin in double and are answered exactly against the stored float boxes; translation is monotonic, so
+ * a query that touches a given box touches its stored box. Two indexes with the same origin store the same boxes,
+ * which makes them comparable bit for bit.
+ */
+public final class OutwardFloat {
+
+    private OutwardFloat() {
+    }
+
+    /**
+     * The largest float not above {@code v} (a min coordinate).
+     *
+     * @param v a finite double
+     * @return a float {@code <= v}
+     */
+    public static float down(double v) {
+        float f = (float) v;
+        return f > v ? Math.nextDown(f) : f;
+    }
+
+    /**
+     * The smallest float not below {@code v} (a max coordinate).
+     *
+     * @param v a finite double
+     * @return a float {@code >= v}
+     */
+    public static float up(double v) {
+        float f = (float) v;
+        return f < v ? Math.nextUp(f) : f;
+    }
+
+    /**
+     * Stores a box the library's way: translated by the origin and rounded outward, into
+     * {@code dest[offset .. offset + 5]} as minX, minY, minZ, maxX, maxY, maxZ.
+     *
+     * @param dest the float storage
+     * @param offset index of minX
+     * @param originX storage origin x
+     * @param originY storage origin y
+     * @param originZ storage origin z
+     * @param minX min x
+     * @param minY min y
+     * @param minZ min z
+     * @param maxX max x
+     * @param maxY max y
+     * @param maxZ max z
+     */
+    public static void storeBox(float[] dest, int offset, double originX, double originY, double originZ,
+                                double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        dest[offset] = down(minX - originX);
+        dest[offset + 1] = down(minY - originY);
+        dest[offset + 2] = down(minZ - originZ);
+        dest[offset + 3] = up(maxX - originX);
+        dest[offset + 4] = up(maxY - originY);
+        dest[offset + 5] = up(maxZ - originZ);
+    }
+
+    /**
+     * The world coordinates of a stored box: {@code origin + stored}, computed in double, into
+     * {@code dest[0 .. 5]}.
+     *
+     * @param src the float storage
+     * @param offset index of minX
+     * @param originX storage origin x
+     * @param originY storage origin y
+     * @param originZ storage origin z
+     * @param dest receives minX, minY, minZ, maxX, maxY, maxZ
+     */
+    public static void loadBox(float[] src, int offset, double originX, double originY, double originZ,
+                               double[] dest) {
+        dest[0] = originX + src[offset];
+        dest[1] = originY + src[offset + 1];
+        dest[2] = originZ + src[offset + 2];
+        dest[3] = originX + src[offset + 3];
+        dest[4] = originY + src[offset + 4];
+        dest[5] = originZ + src[offset + 5];
+    }
+}

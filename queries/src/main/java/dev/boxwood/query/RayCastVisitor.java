@@ -1,0 +1,52 @@
+package dev.boxwood.query;
+
+/**
+ * Receives the objects a segment (or ray) cast enters, and steers the cast (the protocol of Box2D's ray-cast
+ * callback).
+ *
+ * <p>A segment is {@code p(t) = origin + t * translation} for {@code t} in {@code [0, maxFraction]}; a
+ * <em>fraction</em> is that {@code t}, in units of the translation. The index calls {@link #visit} for each
+ * object whose stored tight box the segment enters at a fraction not above the current maximum fraction
+ * (closed: an entry exactly at the maximum is reported), with the entry fraction into that box; a segment that
+ * starts inside or on the box enters it at 0. That fraction is computed against the cast's initial
+ * {@code maxFraction} (never against a clipped one), so it does not depend on the order of the visits and every
+ * index reports the same fraction for the same object. The return value of {@code visit}:
+ * <ul>
+ *   <li>{@code 0}: stop the cast at once;</li>
+ *   <li>a negative value: ignore this object and continue unchanged;</li>
+ *   <li>a value {@code v} in {@code (0, current maximum)}: clip: the maximum fraction becomes {@code v} for
+ *       everything visited afterwards (objects entered at exactly {@code v} are still reported);</li>
+ *   <li>the current maximum (or anything larger, or NaN): continue unchanged.</li>
+ * </ul>
+ * Indexes visit near objects first where they cheaply can, but the order is not part of the contract: a
+ * visitor that wants the closest hit must compare fractions itself (see {@link ClosestHit}).
+ */
+public interface RayCastVisitor {
+
+    /**
+     * Called once by the index at the start of each cast, before any {@link #visit}, with the validated segment
+     * in world coordinates. Collectors use it to reset their results and remember the segment for exact tests.
+     * The default does nothing.
+     *
+     * @param originX origin x
+     * @param originY origin y
+     * @param originZ origin z
+     * @param translationX translation x
+     * @param translationY translation y
+     * @param translationZ translation z
+     * @param maxFraction the initial maximum fraction
+     */
+    default void begin(double originX, double originY, double originZ,
+                       double translationX, double translationY, double translationZ, double maxFraction) {
+    }
+
+    /**
+     * Visits one object the segment enters.
+     *
+     * @param handle the object's handle
+     * @param userValue the value given when the object was added
+     * @param fraction the entry fraction into the object's stored tight box, in {@code [0, current maximum]}
+     * @return the steering value described in the interface comment
+     */
+    double visit(int handle, long userValue, double fraction);
+}

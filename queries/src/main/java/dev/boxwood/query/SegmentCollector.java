@@ -1,0 +1,115 @@
+package dev.boxwood.query;
+
+/**
+ * Common base of the reusable segment-cast collectors {@link ClosestHit}, {@link AnyHit} and {@link AllHits}:
+ * per candidate object it applies, in this order, the ignored handles, the {@link QueryFilter} and the optional
+ * exact {@link SegmentIntersector}, then hands the accepted hit to the subclass.
+ *
+ * <p>Configuration (filter, exact test, ignored handles) persists across casts; results are cleared by
+ * {@link #begin} at the start of every cast (and by {@link #reset()}). A collector is not thread-safe: use one per
+ * thread. Collectors allocate nothing per cast.
+ */
+public abstract class SegmentCollector implements RayCastVisitor {
+
+    private QueryFilter filter;
+    private SegmentIntersector exactTest;
+    private int ignoredFirst = Handles.NONE;
+    private int ignoredSecond = Handles.NONE;
+    private double originX;
+    private double originY;
+    private double originZ;
+    private double translationX;
+    private double translationY;
+    private double translationZ;
+    /** The maximum fraction of the current cast as given to {@link #begin}. */
+    protected double maxFraction;
+
+    /** Package-private: the three collectors of this package are the only subclasses. */
+    SegmentCollector() {
+    }
+
+    /**
+     * Sets the predicate candidates must pass ({@code null}: accept all).
+     *
+     * @param filter the filter or {@code null}
+     */
+    public final void setFilter(QueryFilter filter) {
+        this.filter = filter;
+    }
+
+    /**
+     * Sets the exact test of user geometry run on each candidate whose box the segment enters ({@code null}: the
+     * box itself is the shape, and the box entry fraction is the hit fraction).
+     *
+     * @param exactTest the exact test or {@code null}
+     */
+    public final void setExactTest(SegmentIntersector exactTest) {
+        this.exactTest = exactTest;
+    }
+
+    /**
+     * Sets up to two handles to ignore, typically the caster itself and its target; {@link Handles#NONE} for
+     * none.
+     *
+     * @param first a handle to ignore or {@link Handles#NONE}
+     * @param second a handle to ignore or {@link Handles#NONE}
+     */
+    public final void setIgnored(int first, int second) {
+        this.ignoredFirst = first;
+        this.ignoredSecond = second;
+    }
+
+    /** Clears the results of the last cast; the configuration is kept. */
+    public abstract void reset();
+
+    @Override
+    public final void begin(double originX, double originY, double originZ,
+                            double translationX, double translationY, double translationZ, double maxFraction) {
+        this.originX = originX;
+        this.originY = originY;
+        this.originZ = originZ;
+        this.translationX = translationX;
+        this.translationY = translationY;
+        this.translationZ = translationZ;
+        this.maxFraction = maxFraction;
+        reset();
+    }
+
+    @Override
+    public final double visit(int handle, long userValue, double fraction) {
+        if (handle == ignoredFirst || handle == ignoredSecond) {
+            return -1.0;
+        }
+        if (filter != null && !filter.accept(handle, userValue)) {
+            return -1.0;
+        }
+        double bound = bound();
+        double t = fraction;
+        if (exactTest != null) {
+            t = exactTest.intersect(handle, userValue, originX, originY, originZ,
+                    translationX, translationY, translationZ, bound);
+            // Negative (NO_HIT), NaN or beyond the bound: not a hit of interest.
+            if (!(t >= 0.0 && t <= bound)) {
+                return -1.0;
+            }
+        }
+        return accept(handle, userValue, t);
+    }
+
+    /**
+     * The largest fraction still of interest, passed to the exact test.
+     *
+     * @return the bound
+     */
+    abstract double bound();
+
+    /**
+     * Records an accepted hit and returns the steering value of {@link RayCastVisitor#visit}.
+     *
+     * @param handle the object
+     * @param userValue its user value
+     * @param fraction the hit fraction, in {@code [0, bound()]}
+     * @return the steering value
+     */
+    abstract double accept(int handle, long userValue, double fraction);
+}

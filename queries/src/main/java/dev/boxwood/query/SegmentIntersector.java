@@ -1,0 +1,32 @@
+package dev.boxwood.query;
+
+/**
+ * The exact test of a segment against the user's own geometry of one object (mesh, capsule, convex hull...),
+ * called by the hit collectors after the index has found that the segment enters the object's box.
+ *
+ * <p>The segment is given in world coordinates, exactly as the caller passed it to the cast. The answer must
+ * follow the library's fraction convention: the smallest {@code t} in {@code [0, maxFraction]} at which
+ * {@code origin + t * translation} is in the shape, 0 for a start inside a solid, or
+ * {@link dev.boxwood.geom.Geom#NO_HIT} (any negative value) for a miss. The box entry fraction is a lower bound
+ * of the exact one when the shape lies inside its box.
+ */
+@FunctionalInterface
+public interface SegmentIntersector {
+
+    /**
+     * The entry fraction of the segment into the object's exact shape.
+     *
+     * @param handle the object's handle
+     * @param userValue the value given when the object was added
+     * @param originX segment origin x
+     * @param originY segment origin y
+     * @param originZ segment origin z
+     * @param translationX segment translation x
+     * @param translationY segment translation y
+     * @param translationZ segment translation z
+     * @param maxFraction the largest fraction of interest (the collector's current bound)
+     * @return the entry fraction in {@code [0, maxFraction]}, or a negative value on a miss
+     */
+    double intersect(int handle, long userValue, double originX, double originY, double originZ,
+                     double translationX, double translationY, double translationZ, double maxFraction);
+}

@@ -1,0 +1,54 @@
+package dev.boxwood.query;
+
+/**
+ * Base of the collectors that keep one hit ({@link ClosestHit}, {@link AnyHit}): its handle, user value and
+ * fraction.
+ */
+public abstract class SingleHitCollector extends SegmentCollector {
+
+    boolean hit;
+    int handle;
+    long userValue;
+    double fraction;
+
+    /** Package-private: only this package's collectors extend it. */
+    SingleHitCollector() {
+        reset();
+    }
+
+    @Override
+    public final void reset() {
+        hit = false;
+        handle = Handles.NONE;
+        userValue = 0;
+        fraction = Double.NaN;
+    }
+
+    /** Records the hit. */
+    final void record(int candidate, long candidateValue, double t) {
+        hit = true;
+        handle = candidate;
+        userValue = candidateValue;
+        fraction = t;
+    }
+
+    /** @return whether the last cast hit anything */
+    public final boolean hasHit() {
+        return hit;
+    }
+
+    /** @return the handle of the hit, or {@link Handles#NONE} */
+    public final int handle() {
+        return handle;
+    }
+
+    /** @return the user value of the hit, or 0 */
+    public final long userValue() {
+        return userValue;
+    }
+
+    /** @return the fraction of the hit, or NaN if none */
+    public final double fraction() {
+        return fraction;
+    }
+}

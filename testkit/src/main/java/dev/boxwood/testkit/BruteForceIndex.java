@@ -1,0 +1,193 @@
+package dev.boxwood.testkit;
+
+import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.Handles;
+import dev.boxwood.query.OutwardFloat;
+import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.SpatialIndex;
+import dev.boxwood.query.TraversalStack;
+
+import java.util.Arrays;
+
+/**
+ * The reference index: answers every query by scanning all objects. It is the oracle of the differential tests,
+ * so it is written to be obviously right rather than fast.
+ *
+ * <p>It follows exactly the storage and handle rules every index shares: handles come from the same
+ * {@link Handles} allocator (so the same sequence of adds and removes yields the same handles), tight boxes are
+ * stored as floats relative to the same kind of origin, rounded outward ({@link OutwardFloat}), and segment
+ * fractions come from the same kernel call ({@link SegmentAabb#intersectInverse} against the cast's initial
+ * {@code maxFraction}). An index with the same origin therefore has to report the very same handles and bit-equal
+ * fractions. Objects are scanned in slot order. Move displacements are validated and otherwise ignored (there are
+ * no fat boxes). The {@link TraversalStack} is accepted and unused apart from counting one leaf visit per live
+ * object tested.
+ */
+public final class BruteForceIndex implements SpatialIndex {
+
+    private static final int BOX = 6;
+
+    private final double originX;
+    private final double originY;
+    private final double originZ;
+    private final Handles handles = new Handles(16);
+    private float[] tight = new float[16 * BOX];
+    private long[] userValues = new long[16];
+    private long[] categoryBits = new long[16];
+
+    /** An index with origin (0, 0, 0). */
+    public BruteForceIndex() {
+        this(0, 0, 0);
+    }
+
+    /**
+     * An index storing boxes relative to the given origin (use the same origin as the index under test).
+     *
+     * @param originX origin x
+     * @param originY origin y
+     * @param originZ origin z
+     */
+    public BruteForceIndex(double originX, double originY, double originZ) {
+        Arguments.requireFinite("originX", originX);
+        Arguments.requireFinite("originY", originY);
+        Arguments.requireFinite("originZ", originZ);
+        this.originX = originX;
+        this.originY = originY;
+        this.originZ = originZ;
+    }
+
+    @Override
+    public int add(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                   long userValue, long categories) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        int handle = handles.allocate();
+        int slot = handle & Handles.SLOT_MASK;
+        if (handles.capacity() > userValues.length) {
+            int capacity = handles.capacity();
+            tight = Arrays.copyOf(tight, capacity * BOX);
+            userValues = Arrays.copyOf(userValues, capacity);
+            categoryBits = Arrays.copyOf(categoryBits, capacity);
+        }
+        store(slot, minX, minY, minZ, maxX, maxY, maxZ);
+        userValues[slot] = userValue;
+        categoryBits[slot] = categories;
+        return handle;
+    }
+
+    @Override
+    public void move(int handle, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        move(handle, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0);
+    }
+
+    @Override
+    public void move(int handle, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                     double displacementX, double displacementY, double displacementZ) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireDisplacement(displacementX, displacementY, displacementZ);
+        store(handles.slotOf(handle, "handle"), minX, minY, minZ, maxX, maxY, maxZ);
+    }
+
+    @Override
+    public void remove(int handle) {
+        handles.free(handle);
+    }
+
+    private void store(int slot, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        OutwardFloat.storeBox(tight, slot * BOX, originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
+    }
+
+    @Override
+    public int size() {
+        return handles.size();
+    }
+
+    @Override
+    public boolean contains(int handle) {
+        return handles.isLive(handle);
+    }
+
+    @Override
+    public long userValue(int handle) {
+        return userValues[handles.slotOf(handle, "handle")];
+    }
+
+    @Override
+    public long categoryBits(int handle) {
+        return categoryBits[handles.slotOf(handle, "handle")];
+    }
+
+    @Override
+    public void getTightBox(int handle, double[] dest) {
+        int s = handles.slotOf(handle, "handle") * BOX;
+        Arguments.requireNonNull("dest", dest);
+        OutwardFloat.loadBox(tight, s, originX, originY, originZ, dest);
+    }
+
+    @Override
+    public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                          long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        double x0 = minX - originX;
+        double y0 = minY - originY;
+        double z0 = minZ - originZ;
+        double x1 = maxX - originX;
+        double y1 = maxY - originY;
+        double z1 = maxZ - originZ;
+        long tested = 0;
+        for (int slot = 0; slot < handles.highWater(); slot++) {
+            if (!handles.isLiveSlot(slot) || (categoryBits[slot] & categoryMask) == 0) {
+                continue;
+            }
+            tested++;
+            int s = slot * BOX;
+            boolean overlap = AabbAabb.test(tight[s], tight[s + 1], tight[s + 2], tight[s + 3], tight[s + 4],
+                    tight[s + 5], x0, y0, z0, x1, y1, z1);
+            if (overlap && !visitor.visit(handles.handleOf(slot), userValues[slot])) {
+                break;
+            }
+        }
+        stack.countVisits(0, tested);
+    }
+
+    @Override
+    public void rayCast(double originX, double originY, double originZ,
+                        double translationX, double translationY, double translationZ, double maxFraction,
+                        long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
+        Arguments.requireSegment(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        double ox = originX - this.originX;
+        double oy = originY - this.originY;
+        double oz = originZ - this.originZ;
+        double ix = SegmentAabb.inverse(translationX);
+        double iy = SegmentAabb.inverse(translationY);
+        double iz = SegmentAabb.inverse(translationZ);
+        double max = maxFraction;
+        long tested = 0;
+        for (int slot = 0; slot < handles.highWater(); slot++) {
+            if (!handles.isLiveSlot(slot) || (categoryBits[slot] & categoryMask) == 0) {
+                continue;
+            }
+            tested++;
+            int s = slot * BOX;
+            double fraction = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction,
+                    tight[s], tight[s + 1], tight[s + 2], tight[s + 3], tight[s + 4], tight[s + 5]);
+            if (fraction < 0 || fraction > max) {
+                continue;
+            }
+            double steer = visitor.visit(handles.handleOf(slot), userValues[slot], fraction);
+            if (steer == 0.0) {
+                break;
+            }
+            if (steer > 0.0 && steer < max) {
+                max = steer;
+            }
+        }
+        stack.countVisits(0, tested);
+    }
+}
