@@ -13,7 +13,8 @@ import dev.boxwood.testkit.scenes.BoxSet;
  * box queries over consecutive pieces of about {@value #RAY_PIECE_LENGTH} units of the segment, in order,
  * stopping once the best hit precedes the end of the current piece (a box entered at fraction {@code f}
  * overlaps the piece holding {@code f}, so later pieces cannot beat it). Peers with a native cast override
- * {@link #castClosest} / {@link #castAny} and use {@link #beginSegment} and {@link #offerClosest}.
+ * {@link #cast(boolean)}, read the segment from {@code ox .. tz} and report candidates to {@link #accept(int)}
+ * too (which then keeps the best hit, or stops at the first).
  */
 abstract class AbstractContender implements Contender {
 
@@ -40,12 +41,13 @@ abstract class AbstractContender implements Contender {
     private double qMaxZ;
     private int count;
 
-    private double ox;
-    private double oy;
-    private double oz;
-    private double tx;
-    private double ty;
-    private double tz;
+    /** The current segment: {@code origin + t * translation}, {@code t} in [0, 1]. */
+    double ox;
+    double oy;
+    double oz;
+    double tx;
+    double ty;
+    double tz;
     private double bestFraction;
     private int bestIndex;
     private int anyIndex;
@@ -116,10 +118,10 @@ abstract class AbstractContender implements Contender {
     }
 
     @Override
-    public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
+    public final double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
         beginSegment(ox, oy, oz, tx, ty, tz);
         mode = CLOSEST;
-        castByPieces();
+        cast(false);
         return bestFraction;
     }
 
@@ -129,11 +131,21 @@ abstract class AbstractContender implements Contender {
     }
 
     @Override
-    public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
+    public final int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
         beginSegment(ox, oy, oz, tx, ty, tz);
         mode = ANY;
-        castByPieces();
+        cast(true);
         return anyIndex;
+    }
+
+    /**
+     * Casts the current segment ({@code ox .. tz}), reporting at least every box it hits through
+     * {@link #accept(int)}. The default is the {@code RayByBoxes} emulation.
+     *
+     * @param any true for an any-hit cast (stop at the first hit), false for the closest hit
+     */
+    protected void cast(boolean any) {
+        castByPieces();
     }
 
     @Override
@@ -165,8 +177,8 @@ abstract class AbstractContender implements Contender {
         }
     }
 
-    /** Starts a native cast: records the segment and clears the answers. */
-    protected final void beginSegment(double ox, double oy, double oz, double tx, double ty, double tz) {
+    /** Records the segment and clears the answers. */
+    private void beginSegment(double ox, double oy, double oz, double tx, double ty, double tz) {
         this.ox = ox;
         this.oy = oy;
         this.oz = oz;
@@ -189,7 +201,7 @@ abstract class AbstractContender implements Contender {
      *
      * @return true if it is now the best hit
      */
-    protected final boolean offerClosest(int i) {
+    private boolean offerClosest(int i) {
         double f = fraction(i, bestFraction >= 0 ? bestFraction : 1);
         if (f >= 0 && (bestFraction < 0 || f < bestFraction)) {
             bestFraction = f;
@@ -204,7 +216,7 @@ abstract class AbstractContender implements Contender {
      *
      * @return false once a hit is known (stop), true to continue
      */
-    protected final boolean offerAny(int i) {
+    private boolean offerAny(int i) {
         if (anyIndex >= 0) {
             return false;
         }
@@ -218,11 +230,6 @@ abstract class AbstractContender implements Contender {
     /** Best fraction of the current closest-hit cast so far, or NO_HIT. */
     protected final double bestFraction() {
         return bestFraction;
-    }
-
-    /** Index found by the current any-hit cast, or -1. */
-    protected final int anyIndex() {
-        return anyIndex;
     }
 
     /** Records the new box of a moved box in {@link #scene}. */

@@ -22,29 +22,20 @@ final class BruteForceContender extends AbstractContender {
 
     @Override
     protected void visitCandidates(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        scanAll();
+    }
+
+    @Override
+    protected void cast(boolean any) {
+        scanAll();
+    }
+
+    private void scanAll() {
         for (int i = 0, n = scene.size(); i < n; i++) {
             if (!accept(i)) {
                 return;
             }
         }
-    }
-
-    @Override
-    public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
-        beginSegment(ox, oy, oz, tx, ty, tz);
-        for (int i = 0, n = scene.size(); i < n; i++) {
-            offerClosest(i);
-        }
-        return bestFraction();
-    }
-
-    @Override
-    public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
-        beginSegment(ox, oy, oz, tx, ty, tz);
-        for (int i = 0, n = scene.size(); i < n && offerAny(i); i++) {
-            // scan until a hit
-        }
-        return anyIndex();
     }
 
     @Override

@@ -78,30 +78,15 @@ final class Dyn4jContender extends AbstractContender implements AABBProducer<Dyn
     }
 
     @Override
-    public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
-        Iterator<Item> it = cast(ox, oy, oz, tx, ty, tz);
-        while (it.hasNext()) {
-            offerClosest(it.next().index);
-        }
-        return bestFraction();
-    }
-
-    @Override
-    public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
-        Iterator<Item> it = cast(ox, oy, oz, tx, ty, tz);
-        while (it.hasNext() && offerAny(it.next().index)) {
-            // until a real 3D hit
-        }
-        return anyIndex();
-    }
-
-    private Iterator<Item> cast(double ox, double oy, double oz, double tx, double ty, double tz) {
-        beginSegment(ox, oy, oz, tx, ty, tz);
+    protected void cast(boolean any) {
         start.set(ox, oy);
         direction.set(tx, ty);
         ray.setStart(start);
         ray.setDirection(direction);
-        return tree.raycastIterator(ray, Math.sqrt(tx * tx + ty * ty));
+        Iterator<Item> it = tree.raycastIterator(ray, Math.sqrt(tx * tx + ty * ty));
+        while (it.hasNext() && accept(it.next().index)) {
+            // a cast stops once accept says the answer is known (any-hit)
+        }
     }
 
     @Override

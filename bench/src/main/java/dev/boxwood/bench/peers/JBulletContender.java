@@ -19,24 +19,11 @@ final class JBulletContender extends AbstractContender {
     private final Vector3f velocity = new Vector3f();
     private final Vector3f origin = new Vector3f();
     private final Vector3f direction = new Vector3f();
-    private boolean anyHitCast;
 
-    private final Dbvt.ICollide regionPolicy = new Dbvt.ICollide() {
+    private final Dbvt.ICollide policy = new Dbvt.ICollide() {
         @Override
         public void Process(Dbvt.Node leaf) {
             accept((Integer) leaf.data);
-        }
-    };
-
-    private final Dbvt.ICollide rayPolicy = new Dbvt.ICollide() {
-        @Override
-        public void Process(Dbvt.Node leaf) {
-            int box = (Integer) leaf.data;
-            if (anyHitCast) {
-                offerAny(box);
-            } else {
-                offerClosest(box);
-            }
         }
     };
 
@@ -74,31 +61,18 @@ final class JBulletContender extends AbstractContender {
         lo.set(floatDown(minX), floatDown(minY), floatDown(minZ));
         hi.set(floatUp(maxX), floatUp(maxY), floatUp(maxZ));
         DbvtAabbMm.FromMM(lo, hi, volume);
-        Dbvt.collideTV(tree.root, volume, regionPolicy);
+        Dbvt.collideTV(tree.root, volume, policy);
     }
 
     @Override
-    public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
-        cast(ox, oy, oz, tx, ty, tz, false);
-        return bestFraction();
-    }
-
-    @Override
-    public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
-        cast(ox, oy, oz, tx, ty, tz, true);
-        return anyIndex();
-    }
-
-    private void cast(double ox, double oy, double oz, double tx, double ty, double tz, boolean any) {
-        beginSegment(ox, oy, oz, tx, ty, tz);
-        anyHitCast = any;
+    protected void cast(boolean any) {
         if (tree.root == null) {
             return;
         }
         double length = Math.sqrt(tx * tx + ty * ty + tz * tz);
         origin.set((float) ox, (float) oy, (float) oz);
         direction.set((float) (tx / length), (float) (ty / length), (float) (tz / length));
-        Dbvt.collideRAY(tree.root, origin, direction, rayPolicy);
+        Dbvt.collideRAY(tree.root, origin, direction, policy);
     }
 
     @Override

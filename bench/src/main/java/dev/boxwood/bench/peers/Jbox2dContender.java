@@ -20,7 +20,6 @@ final class Jbox2dContender extends AbstractContender implements TreeCallback, T
     private final AABB scratch = new AABB();
     private final Vec2 displacement = new Vec2();
     private final RayCastInput input = new RayCastInput();
-    private boolean anyHitCast;
 
     Jbox2dContender() {
         super("jbox2d");
@@ -70,20 +69,7 @@ final class Jbox2dContender extends AbstractContender implements TreeCallback, T
     }
 
     @Override
-    public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
-        cast(ox, oy, oz, tx, ty, tz, false);
-        return bestFraction();
-    }
-
-    @Override
-    public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
-        cast(ox, oy, oz, tx, ty, tz, true);
-        return anyIndex();
-    }
-
-    private void cast(double ox, double oy, double oz, double tx, double ty, double tz, boolean any) {
-        beginSegment(ox, oy, oz, tx, ty, tz);
-        anyHitCast = any;
+    protected void cast(boolean any) {
         input.p1.set((float) ox, (float) oy);
         input.p2.set((float) (ox + tx), (float) (oy + ty));
         input.maxFraction = 1;
@@ -92,15 +78,13 @@ final class Jbox2dContender extends AbstractContender implements TreeCallback, T
 
     @Override
     public float raycastCallback(RayCastInput in, int proxyId) {
-        int box = boxOfProxy[proxyId];
-        if (anyHitCast) {
-            return offerAny(box) ? -1 : 0;
+        if (!accept(boxOfProxy[proxyId])) {
+            return 0;
         }
-        if (offerClosest(box)) {
-            // clip, rounded up so that float clipping never drops a box entered at the same fraction
-            return floatUp(bestFraction());
-        }
-        return -1;
+        // clip at the best exact fraction so far, rounded up so that float clipping never drops a box entered
+        // at the same fraction; -1 (ignore) while there is none
+        double best = bestFraction();
+        return best >= 0 ? floatUp(best) : -1;
     }
 
     @Override

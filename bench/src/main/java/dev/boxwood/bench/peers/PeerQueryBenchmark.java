@@ -2,6 +2,7 @@ package dev.boxwood.bench.peers;
 
 import dev.boxwood.bench.world.PeerWorkload;
 import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.SegmentSet;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,9 +17,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Box queries (cubes sized for 10 to 100 hits, counting the boxes they overlap in 3D) on the clustered
- * world, one query per operation, cycling through {@link PeerWorkload#QUERIES} prebuilt queries. The index
- * is built once per trial.
+ * Queries on the clustered world, one per operation, cycling through {@link PeerWorkload#QUERIES} prebuilt
+ * ones: box queries (cubes sized for 10 to 100 hits, counting overlaps in 3D), and closest-hit and any-hit
+ * casts of 500 m segments (elevation within 8 degrees). The index is built once per trial (JMH forks a JVM
+ * per benchmark method and parameter set).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -26,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 4, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx8g"})
 @State(Scope.Thread)
-public class PeerBoxQueryBenchmark {
+public class PeerQueryBenchmark {
 
     /** Which index. */
     @Param({"brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree", "jts-hprtree", "tinspin-rtree",
@@ -39,6 +41,7 @@ public class PeerBoxQueryBenchmark {
 
     private Contender index;
     private BoxSet queries;
+    private SegmentSet segments;
     private int next;
 
     /** Builds the world, the queries and the index. */
@@ -46,6 +49,7 @@ public class PeerBoxQueryBenchmark {
     public void setUp() {
         PeerWorkload workload = PeerWorkload.of(n);
         queries = workload.boxQueries();
+        segments = workload.segments();
         index = Contenders.create(contender);
         index.build(workload.boxes());
     }
@@ -60,5 +64,31 @@ public class PeerBoxQueryBenchmark {
         int k = next++ & (PeerWorkload.QUERIES - 1);
         BoxSet q = queries;
         return index.countOverlaps(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k]);
+    }
+
+    /**
+     * One closest-hit cast.
+     *
+     * @return the entry fraction, or -1
+     */
+    @Benchmark
+    public double castClosest() {
+        int k = next++ & (PeerWorkload.QUERIES - 1);
+        SegmentSet s = segments;
+        return index.castClosest(s.originX[k], s.originY[k], s.originZ[k],
+                s.translationX[k], s.translationY[k], s.translationZ[k]);
+    }
+
+    /**
+     * One any-hit cast.
+     *
+     * @return the index of a hit box, or -1
+     */
+    @Benchmark
+    public int castAny() {
+        int k = next++ & (PeerWorkload.QUERIES - 1);
+        SegmentSet s = segments;
+        return index.castAny(s.originX[k], s.originY[k], s.originZ[k],
+                s.translationX[k], s.translationY[k], s.translationZ[k]);
     }
 }
