@@ -86,7 +86,8 @@ public final class SphereSphere {
             // overlapping at the start: the later root is the separation time (the roots have opposite signs)
             double root = Math.sqrt(Math.max(discriminant, 0.0));
             double separation = h <= 0.0 ? (root - h) / a : -c / (h + root);
-            return dest.set(0.0, Math.min(separation, 1.0));
+            // clamped to [0, 1]; max also turns the -0.0 of a touching start (c = 0) into 0
+            return dest.set(0.0, Math.min(Math.max(separation, 0.0), 1.0));
         }
         if (h >= 0.0 || discriminant < 0.0) {
             // moving apart (closest at u <= 0), or the paths never come within R

@@ -1,0 +1,172 @@
+package dev.boxwood.geom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class SphereSweepTest {
+
+    private final SweepResult r = new SweepResult();
+
+    @Test
+    void shouldOverlapSpheresThatTouch() {
+        assertTrue(SphereSphere.test(0, 0, 0, 1, 3, 4, 0, 4));
+        assertFalse(SphereSphere.test(0, 0, 0, 0, 3, 4, 0, Math.nextDown(5.0)));
+        assertTrue(SphereSphere.test(1e7, 1e7, 1e7, 1, 1e7 + 3, 1e7 + 4, 1e7, 4));
+        assertFalse(SphereSphere.test(1e7, 1e7, 1e7, 0, 1e7 + 3, 1e7 + 4, 1e7, Math.nextDown(5.0)));
+    }
+
+    @Test
+    void shouldSweepSpheresHeadOn() {
+        assertTrue(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 1, -16, 0, 0, r));
+        assertEquals(0.5, r.first);
+        assertEquals(12.0 / 16, r.last);
+        assertTrue(SphereSphere.sweep(1e6, 0, 0, 1, 8, 0, 0, 1e6 + 10, 0, 0, 1, -8, 0, 0, r), "both moving");
+        assertEquals(0.5, r.first);
+        assertFalse(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 1, -7, 0, 0, r), "stops short");
+        assertFalse(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 1, 7, 0, 0, r), "moving apart");
+        assertFalse(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 10, 3, 0, 1, -20, 0, 0, r), "passes beside");
+        assertTrue(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 10, 2, 0, 1, -20, 0, 0, r), "grazes");
+        assertEquals(0.5, r.first);
+        assertEquals(0.5, r.last);
+    }
+
+    @Test
+    void shouldStartAtZeroWhenOverlappingAtTheStart() {
+        assertTrue(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, r));
+        assertEquals(0.0, r.first);
+        assertEquals(1.0, r.last, "no relative motion");
+        assertTrue(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 4, 0, 0, r));
+        assertEquals(0.0, r.first);
+        assertEquals(0.25, r.last, "separates at distance 2");
+        assertTrue(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, -4, 0, 0, r));
+        assertEquals(0.75, r.last, "passes through, separates on the other side");
+        assertTrue(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 1, 4, 0, 0, r), "touching, moving apart");
+        assertEquals(0.0, r.first);
+        assertEquals(0.0, r.last);
+    }
+
+    /**
+     * Random sweeps against the exact predicate: contact iff the minimum over [0, 1] of
+     * {@code |s + u v|^2 - R^2} is {@code <= 0}, evaluated in BigDecimal at the exact minimizer.
+     */
+    @Test
+    void shouldAgreeWithTheExactPredicate() {
+        SplittableRandom random = new SplittableRandom(0x5F5F_0001L);
+        int hits = 0;
+        int skipped = 0;
+        int cases = 0;
+        for (double base : new double[] {0, 1e5, 1e6}) {
+            for (int n = 0; n < 5000; n++, cases++) {
+                double[] a = new double[3];
+                double[] b = new double[3];
+                double[] va = new double[3];
+                double[] vb = new double[3];
+                for (int i = 0; i < 3; i++) {
+                    a[i] = base + random.nextDouble(-5, 5);
+                    b[i] = base + random.nextDouble(-5, 5);
+                    va[i] = random.nextDouble(-3, 3);
+                    vb[i] = random.nextDouble(-3, 3) + (random.nextBoolean() ? a[i] - b[i] : 0);
+                }
+                double ra = random.nextDouble(0, 2);
+                double rb = random.nextInt(5) == 0 ? 0 : random.nextDouble(0, 2);
+                SphereSphere.sweep(a[0], a[1], a[2], ra, va[0], va[1], va[2], b[0], b[1], b[2], rb,
+                        vb[0], vb[1], vb[2], r);
+                BigDecimal[] s = new BigDecimal[3];
+                BigDecimal[] v = new BigDecimal[3];
+                for (int i = 0; i < 3; i++) {
+                    s[i] = ExactReference.exact(b[i]).subtract(ExactReference.exact(a[i]));
+                    v[i] = ExactReference.exact(vb[i]).subtract(ExactReference.exact(va[i]));
+                }
+                BigDecimal rr = ExactReference.exact(ra).add(ExactReference.exact(rb));
+                BigDecimal vv = dot(v, v);
+                BigDecimal vs = dot(v, s);
+                BigDecimal ss = dot(s, s);
+                // minimum of f(u) = vv u^2 + 2 vs u + ss over [0, 1], minus R^2, scaled to squared length units
+                BigDecimal gap;
+                if (vs.signum() >= 0 || vv.signum() == 0) {
+                    gap = ss.subtract(rr.multiply(rr));
+                } else if (vs.negate().compareTo(vv) >= 0) {
+                    gap = vv.add(vs.add(vs)).add(ss).subtract(rr.multiply(rr));
+                } else {
+                    gap = ss.subtract(vs.multiply(vs).divide(vv, ExactReference.CONTEXT)).subtract(rr.multiply(rr));
+                }
+                double scale = ss.doubleValue() + vv.doubleValue() + rr.doubleValue() * rr.doubleValue() + 1e-300;
+                double margin = -gap.doubleValue() / scale;
+                if (Math.abs(margin) < 1e-12) {
+                    skipped++;
+                    continue;
+                }
+                assertEquals(margin > 0, r.hit, "case " + n + " base " + base + " margin " + margin);
+                if (r.hit) {
+                    hits++;
+                    assertTrue(0 <= r.first && r.first <= r.last && r.last <= 1, r.toString());
+                    // at the first time the spheres touch (or overlap at u = 0)
+                    double distanceAtFirst = distance(s, v, r.first);
+                    double rSum = rr.doubleValue();
+                    if (r.first > 0) {
+                        assertEquals(rSum, distanceAtFirst, 1e-6 * (1 + rSum), "touch at first, case " + n);
+                    } else {
+                        assertTrue(distanceAtFirst <= rSum * (1 + 1e-9), "overlap at the start, case " + n);
+                    }
+                }
+            }
+        }
+        assertTrue(hits > cases / 10, "hits " + hits);
+        assertTrue(skipped < cases / 100, "skipped " + skipped);
+    }
+
+    private static BigDecimal dot(BigDecimal[] p, BigDecimal[] q) {
+        return p[0].multiply(q[0]).add(p[1].multiply(q[1])).add(p[2].multiply(q[2]));
+    }
+
+    private static double distance(BigDecimal[] s, BigDecimal[] v, double u) {
+        double sum = 0;
+        for (int i = 0; i < 3; i++) {
+            double c = s[i].add(v[i].multiply(ExactReference.exact(u))).doubleValue();
+            sum += c * c;
+        }
+        return Math.sqrt(sum);
+    }
+
+    @Test
+    void shouldSweepASphereThroughAPlaneFromEitherSide() {
+        // plane z = 2, sphere radius 1 from z = 5 down to z = -3 (translation -8)
+        assertTrue(SpherePlane.sweep(0, 0, 5, 1, 0, 0, -8, 0, 0, 1, 2, r));
+        assertEquals(0.25, r.first);
+        assertEquals(0.5, r.last);
+        // from the inside side upwards
+        assertTrue(SpherePlane.sweep(0, 0, -3, 1, 0, 0, 8, 0, 0, 1, 2, r));
+        assertEquals(0.5, r.first);
+        assertEquals(0.75, r.last);
+        // stops short, moves away
+        assertFalse(SpherePlane.sweep(0, 0, 5, 1, 0, 0, -1.5, 0, 0, 1, 2, r));
+        assertFalse(SpherePlane.sweep(0, 0, 5, 1, 0, 0, 1, 0, 0, 1, 2, r));
+        // far from the origin
+        assertTrue(SpherePlane.sweep(1e6, 1e6, 1e6 + 5, 1, 0, 0, -8, 0, 0, 1, 1e6 + 2, r));
+        assertEquals(0.25, r.first);
+        assertEquals(0.5, r.last);
+    }
+
+    @Test
+    void shouldSweepASphereTouchingOrParallelToAPlane() {
+        assertTrue(SpherePlane.sweep(0, 0, 3, 1, 0, 0, 4, 0, 0, 1, 2, r), "touching at the start, moving away");
+        assertEquals(0.0, r.first);
+        assertEquals(0.0, r.last);
+        assertTrue(SpherePlane.sweep(0, 0, 2.5, 1, 0, 0, 1, 0, 0, 1, 2, r), "crossing at the start");
+        assertEquals(0.0, r.first);
+        assertEquals(0.5, r.last);
+        assertTrue(SpherePlane.sweep(0, 0, 3, 1, 5, 5, 0, 0, 0, 1, 2, r), "parallel, touching");
+        assertEquals(0.0, r.first);
+        assertEquals(1.0, r.last);
+        assertFalse(SpherePlane.sweep(0, 0, Math.nextUp(3.0), 1, 5, 5, 0, 0, 0, 1, 2, r), "parallel, apart");
+        assertTrue(SpherePlane.sweep(0, 0, 5, 0, 0, 0, -3, 0, 0, 1, 2, r), "radius 0 reaching the plane");
+        assertEquals(1.0, r.first);
+        assertTrue(SpherePlane.test(0, 0, 3, 1, 0, 0, 1, 2));
+        assertFalse(SpherePlane.test(0, 0, 3, Math.nextDown(1.0), 0, 0, 1, 2));
+    }
+}
