@@ -1,0 +1,75 @@
+package dev.boxwood.bench.peers;
+
+import dev.boxwood.index.DynamicAabbTree;
+import dev.boxwood.index.TreeConfig;
+import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.TraversalStack;
+
+/**
+ * Boxwood's {@link DynamicAabbTree}: 3D, boxes stored as floats relative to an origin placed at the centre of
+ * the world, default margins, one insert per box. Region queries and segment casts (with clipping at the best
+ * exact hit, and stopping at the first hit for any-hit casts) report through the tree's visitors; the user
+ * value of each object is its box index.
+ */
+final class BoxwoodContender extends AbstractContender implements OverlapVisitor, RayCastVisitor {
+
+    private DynamicAabbTree tree = new DynamicAabbTree();
+    private int[] handles = new int[0];
+    private final TraversalStack stack = new TraversalStack();
+
+    BoxwoodContender() {
+        super("boxwood");
+    }
+
+    @Override
+    public boolean dynamic() {
+        return true;
+    }
+
+    @Override
+    protected void buildIndex() {
+        int n = scene.size();
+        double[] b = n == 0 ? new double[6] : scene.bounds();
+        tree = new DynamicAabbTree(TreeConfig.defaults()
+                .withOrigin(0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), 0.5 * (b[2] + b[5]))
+                .withInitialCapacity(Math.max(16, n)));
+        handles = new int[n];
+        for (int i = 0; i < n; i++) {
+            handles[i] = tree.add(scene.minX[i], scene.minY[i], scene.minZ[i],
+                    scene.maxX[i], scene.maxY[i], scene.maxZ[i], i, 1L);
+        }
+    }
+
+    @Override
+    protected void visitCandidates(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        tree.queryAabb(minX, minY, minZ, maxX, maxY, maxZ, -1L, this, stack);
+    }
+
+    @Override
+    public boolean visit(int handle, long userValue) {
+        return accept((int) userValue);
+    }
+
+    @Override
+    protected void cast(boolean any) {
+        tree.rayCast(ox, oy, oz, tx, ty, tz, 1.0, -1L, this, stack);
+    }
+
+    @Override
+    public double visit(int handle, long userValue, double fraction) {
+        if (!accept((int) userValue)) {
+            return 0;
+        }
+        // clip at the best exact fraction so far (0 stops: nothing precedes a start inside); -1 ignores
+        double best = bestFraction();
+        return best >= 0 ? best : -1;
+    }
+
+    @Override
+    public void move(int index, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+            double dx, double dy, double dz) {
+        moveInScene(index, minX, minY, minZ, maxX, maxY, maxZ);
+        tree.move(handles[index], minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
+    }
+}
