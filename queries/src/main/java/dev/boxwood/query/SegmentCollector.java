@@ -86,8 +86,10 @@ public abstract class SegmentCollector implements RayCastVisitor {
         double bound = bound();
         double t = fraction;
         if (exactTest != null) {
+            // The cast's own maxFraction, not the current bound: a kernel that clamps its answer to the bound
+            // would otherwise report different fractions depending on the visit order.
             t = exactTest.intersect(handle, userValue, originX, originY, originZ,
-                    translationX, translationY, translationZ, bound);
+                    translationX, translationY, translationZ, maxFraction);
             // Negative (NO_HIT), NaN or beyond the bound: not a hit of interest.
             if (!(t >= 0.0 && t <= bound)) {
                 return -1.0;
@@ -97,7 +99,7 @@ public abstract class SegmentCollector implements RayCastVisitor {
     }
 
     /**
-     * The largest fraction still of interest, passed to the exact test.
+     * The largest fraction still of interest; exact hits beyond it are dropped.
      *
      * @return the bound
      */

@@ -24,7 +24,8 @@ public interface SegmentIntersector {
      * @param translationX segment translation x
      * @param translationY segment translation y
      * @param translationZ segment translation z
-     * @param maxFraction the largest fraction of interest (the collector's current bound)
+     * @param maxFraction the cast's maximum fraction (collectors drop answers beyond their current bound
+     *     themselves; passing the cast's own maximum keeps every answer independent of the visit order)
      * @return the entry fraction in {@code [0, maxFraction]}, or a negative value on a miss
      */
     double intersect(int handle, long userValue, double originX, double originY, double originZ,

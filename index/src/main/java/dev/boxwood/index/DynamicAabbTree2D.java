@@ -1,0 +1,161 @@
+package dev.boxwood.index;
+
+import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.TraversalStack;
+
+/**
+ * A thin 2D view of a {@link DynamicAabbTree}: rectangles are stored as boxes in the {@code z = 0} plane of a
+ * tree configured for the plane, and every method delegates to it, so 2D and 3D share one implementation.
+ *
+ * <p>In the plane the tree uses the perimeter instead of the surface area as its insertion cost (as Box2D does in
+ * 2D; the area of a thin rectangle is near zero and would make the heuristic blind), and adds no margin along z.
+ * Conventions are those of the 3D tree: rectangles are closed (touching counts); a segment is
+ * {@code origin + t * translation} for {@code t} in {@code [0, maxFraction]}; a start inside or on a rectangle
+ * gives fraction 0. Collectors and exact tests receive the segment with {@code z = 0} and zero z translation.
+ * The config's origin z is ignored (0). Same thread-safety as the 3D tree: concurrent queries are safe while no
+ * thread mutates.
+ */
+public final class DynamicAabbTree2D {
+
+    private final DynamicAabbTree tree;
+
+    /** A 2D tree with the default settings. */
+    public DynamicAabbTree2D() {
+        this(TreeConfig.defaults());
+    }
+
+    /**
+     * A 2D tree with the given settings (origin z is set to 0).
+     *
+     * @param config the settings
+     */
+    public DynamicAabbTree2D(TreeConfig config) {
+        this.tree = new DynamicAabbTree(config.withOrigin(config.originX(), config.originY(), 0), true);
+    }
+
+    /**
+     * The underlying 3D tree, for code written against {@link dev.boxwood.query.SpatialQueries}; its boxes have
+     * {@code minZ = maxZ = 0}.
+     *
+     * @return the tree
+     */
+    public DynamicAabbTree tree() {
+        return tree;
+    }
+
+    /**
+     * Adds a rectangle.
+     *
+     * @param minX min x
+     * @param minY min y
+     * @param maxX max x
+     * @param maxY max y
+     * @param userValue opaque value handed back by queries
+     * @param categoryBits the object's categories
+     * @return its handle
+     * @throws IllegalArgumentException for a non-finite or inverted rectangle
+     */
+    public int add(double minX, double minY, double maxX, double maxY, long userValue, long categoryBits) {
+        return tree.add(minX, minY, 0, maxX, maxY, 0, userValue, categoryBits);
+    }
+
+    /**
+     * Moves a rectangle (re-inserted only if it leaves its fat rectangle).
+     *
+     * @param handle a live handle
+     * @param minX new min x
+     * @param minY new min y
+     * @param maxX new max x
+     * @param maxY new max y
+     * @throws IllegalArgumentException for a stale handle or a bad rectangle
+     */
+    public void move(int handle, double minX, double minY, double maxX, double maxY) {
+        tree.move(handle, minX, minY, 0, maxX, maxY, 0);
+    }
+
+    /**
+     * Moves a rectangle with a predicted displacement that fattens it ahead of the motion.
+     *
+     * @param handle a live handle
+     * @param minX new min x
+     * @param minY new min y
+     * @param maxX new max x
+     * @param maxY new max y
+     * @param displacementX predicted displacement x
+     * @param displacementY predicted displacement y
+     * @throws IllegalArgumentException for a stale handle, a bad rectangle or a non-finite displacement
+     */
+    public void move(int handle, double minX, double minY, double maxX, double maxY,
+                     double displacementX, double displacementY) {
+        tree.move(handle, minX, minY, 0, maxX, maxY, 0, displacementX, displacementY, 0);
+    }
+
+    /**
+     * Removes a rectangle; its handle becomes stale.
+     *
+     * @param handle a live handle
+     * @throws IllegalArgumentException for a stale handle
+     */
+    public void remove(int handle) {
+        tree.remove(handle);
+    }
+
+    /**
+     * Visits every rectangle overlapping the closed query rectangle whose categories meet the mask.
+     *
+     * @param minX query min x
+     * @param minY query min y
+     * @param maxX query max x
+     * @param maxY query max y
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor receives the objects; returning {@code false} stops the query
+     * @param stack the calling thread's scratch memory
+     */
+    public void queryAabb(double minX, double minY, double maxX, double maxY, long categoryMask,
+                          OverlapVisitor visitor, TraversalStack stack) {
+        tree.queryAabb(minX, minY, 0, maxX, maxY, 0, categoryMask, visitor, stack);
+    }
+
+    /**
+     * Casts a segment, with the protocol of {@link RayCastVisitor}.
+     *
+     * @param originX origin x
+     * @param originY origin y
+     * @param translationX translation x
+     * @param translationY translation y
+     * @param maxFraction the largest fraction, finite and {@code >= 0}
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor receives the objects and steers the cast
+     * @param stack the calling thread's scratch memory
+     */
+    public void rayCast(double originX, double originY, double translationX, double translationY,
+                        double maxFraction, long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
+        tree.rayCast(originX, originY, 0, translationX, translationY, 0, maxFraction, categoryMask, visitor, stack);
+    }
+
+    /** @return the number of rectangles */
+    public int size() {
+        return tree.size();
+    }
+
+    /** @return the tree height (see {@link DynamicAabbTree#height()}) */
+    public int height() {
+        return tree.height();
+    }
+
+    /** @return the perimeter ratio (see {@link DynamicAabbTree#areaRatio()}) */
+    public double areaRatio() {
+        return tree.areaRatio();
+    }
+
+    /** @return bytes held by the tree's arrays */
+    public long memoryBytes() {
+        return tree.memoryBytes();
+    }
+
+    /** Checks every structural invariant (see {@link DynamicAabbTree#validate()}). */
+    public void validate() {
+        tree.validate();
+    }
+}

@@ -1,0 +1,120 @@
+package dev.boxwood.index;
+
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.TraversalStack;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad input is rejected with a message naming the argument, and leaves the tree exactly as it was. */
+class BadInputTest {
+
+    private static final double NAN = Double.NaN;
+    private static final double INF = Double.POSITIVE_INFINITY;
+
+    private DynamicAabbTree tree;
+    private int live;
+    private int stale;
+    private final TraversalStack stack = new TraversalStack();
+
+    @BeforeEach
+    void fill() {
+        tree = new DynamicAabbTree();
+        SplittableRandom random = new SplittableRandom(1);
+        for (int i = 0; i < 200; i++) {
+            double x = random.nextDouble() * 50;
+            double y = random.nextDouble() * 50;
+            double z = random.nextDouble() * 50;
+            live = tree.add(x, y, z, x + 2, y + 2, z + 2, i, 1L << (i % 3));
+        }
+        stale = tree.add(0, 0, 0, 1, 1, 1, 7, 1);
+        tree.remove(stale);
+    }
+
+    /** Everything observable: every object's handle, user value, category, tight and fat box; height; ratio. */
+    private String snapshot() {
+        tree.validate();
+        AllOverlaps all = new AllOverlaps();
+        tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, all, stack);
+        all.sort();
+        StringBuilder sb = new StringBuilder();
+        double[] box = new double[6];
+        for (int i = 0; i < all.count(); i++) {
+            int h = all.handle(i);
+            sb.append(h).append(' ').append(tree.userValue(h)).append(' ').append(tree.categoryBits(h));
+            tree.getTightBox(h, box);
+            sb.append(Arrays.toString(box));
+            tree.getFatBox(h, box);
+            sb.append(Arrays.toString(box)).append('\n');
+        }
+        ClosestHit closest = new ClosestHit();
+        tree.rayCast(-1, -1, -1, 60, 60, 60, 1, -1L, closest, stack);
+        sb.append(closest.handle()).append(closest.fraction());
+        return sb.append(tree.size()).append(tree.height()).append(tree.areaRatio()).toString();
+    }
+
+    private void assertRejected(String argument, Executable call) {
+        String before = snapshot();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().contains(argument), "message should name " + argument + ": " + e.getMessage());
+        assertEquals(before, snapshot(), "tree changed by a rejected call");
+    }
+
+    @Test
+    void shouldRejectNonFiniteAndInvertedBoxesOnAdd() {
+        assertRejected("minX", () -> tree.add(NAN, 0, 0, 1, 1, 1, 0, 1));
+        assertRejected("minY", () -> tree.add(0, -INF, 0, 1, 1, 1, 0, 1));
+        assertRejected("maxZ", () -> tree.add(0, 0, 0, 1, 1, INF, 0, 1));
+        assertRejected("maxY", () -> tree.add(0, 0, 0, 1, NAN, 1, 0, 1));
+        assertRejected("minX", () -> tree.add(2, 0, 0, 1, 1, 1, 0, 1));
+        assertRejected("minZ", () -> tree.add(0, 0, 1.5, 1, 1, 1, 0, 1));
+    }
+
+    @Test
+    void shouldRejectBadMovesAndStaleHandles() {
+        assertRejected("maxX", () -> tree.move(live, 0, 0, 0, NAN, 1, 1));
+        assertRejected("minY", () -> tree.move(live, 0, 3, 0, 1, 1, 1));
+        assertRejected("displacementY", () -> tree.move(live, 0, 0, 0, 1, 1, 1, 0, INF, 0));
+        assertRejected("displacementZ", () -> tree.move(live, 0, 0, 0, 1, 1, 1, 0, 0, NAN));
+        assertRejected("handle", () -> tree.move(stale, 0, 0, 0, 1, 1, 1));
+        assertRejected("handle", () -> tree.remove(stale));
+        assertRejected("handle", () -> tree.userValue(stale));
+        assertRejected("handle", () -> tree.categoryBits(stale));
+        assertRejected("handle", () -> tree.getTightBox(stale, new double[6]));
+        assertRejected("handle", () -> tree.move(-5, 0, 0, 0, 1, 1, 1));
+        assertRejected("handle", () -> tree.remove(Integer.MAX_VALUE));
+    }
+
+    @Test
+    void shouldRejectBadQueries() {
+        AllOverlaps all = new AllOverlaps();
+        ClosestHit closest = new ClosestHit();
+        assertRejected("minZ", () -> tree.queryAabb(0, 0, NAN, 1, 1, 1, -1L, all, stack));
+        assertRejected("maxX", () -> tree.queryAabb(0, 0, 0, -1, 1, 1, -1L, all, stack));
+        assertRejected("visitor", () -> tree.queryAabb(0, 0, 0, 1, 1, 1, -1L, null, stack));
+        assertRejected("stack", () -> tree.queryAabb(0, 0, 0, 1, 1, 1, -1L, all, null));
+        assertRejected("originX", () -> tree.rayCast(NAN, 0, 0, 1, 1, 1, 1, -1L, closest, stack));
+        assertRejected("translationZ", () -> tree.rayCast(0, 0, 0, 1, 1, INF, 1, -1L, closest, stack));
+        assertRejected("maxFraction", () -> tree.rayCast(0, 0, 0, 1, 1, 1, -0.5, -1L, closest, stack));
+        assertRejected("maxFraction", () -> tree.rayCast(0, 0, 0, 1, 1, 1, INF, -1L, closest, stack));
+        assertRejected("maxFraction", () -> tree.rayCast(0, 0, 0, 1, 1, 1, NAN, -1L, closest, stack));
+        assertRejected("visitor", () -> tree.rayCast(0, 0, 0, 1, 1, 1, 1, -1L, null, stack));
+    }
+
+    @Test
+    void shouldRejectBadConfiguration() {
+        assertThrows(IllegalArgumentException.class, () -> TreeConfig.defaults().withOrigin(NAN, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> TreeConfig.defaults().withMargin(-1, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> TreeConfig.defaults().withMargin(0.1, INF));
+        assertThrows(IllegalArgumentException.class, () -> TreeConfig.defaults().withInitialCapacity(0));
+        assertThrows(IllegalArgumentException.class, () -> new DynamicAabbTree(null));
+    }
+}

@@ -1,0 +1,129 @@
+package dev.boxwood.index;
+
+import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.query.AllHits;
+import dev.boxwood.query.AnyHit;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.Handles;
+import dev.boxwood.query.QueryFilter;
+import dev.boxwood.query.SegmentIntersector;
+import dev.boxwood.query.SpatialIndex;
+import dev.boxwood.query.TraversalStack;
+import dev.boxwood.testkit.BruteForceIndex;
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.SyntheticWorld;
+import dev.boxwood.testkit.scenes.WorldFrame;
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The collectors' filter, ignored handles and exact test, checked on both indexes against a direct computation:
+ * every object's exact fraction computed independently, then the minimum by (fraction, handle).
+ */
+class CollectorsTest {
+
+    private final BoxSet boxes = SyntheticWorld.clustered(2000, 51, WorldFrame.scaled(0.01)).boxes();
+    private final int[] handles = new int[boxes.size()];
+
+    /** The "user geometry": each object's box shrunk to its middle half on every axis. */
+    private final SegmentIntersector innerBox = (handle, userValue, ox, oy, oz, tx, ty, tz, maxFraction) -> {
+        int i = (int) userValue;
+        double qx = (boxes.maxX[i] - boxes.minX[i]) * 0.25;
+        double qy = (boxes.maxY[i] - boxes.minY[i]) * 0.25;
+        double qz = (boxes.maxZ[i] - boxes.minZ[i]) * 0.25;
+        return SegmentAabb.intersect(ox, oy, oz, tx, ty, tz, maxFraction,
+                boxes.minX[i] + qx, boxes.minY[i] + qy, boxes.minZ[i] + qz,
+                boxes.maxX[i] - qx, boxes.maxY[i] - qy, boxes.maxZ[i] - qz);
+    };
+
+    /** Accepts objects with an even index. */
+    private final QueryFilter even = (handle, userValue) -> (userValue & 1) == 0;
+
+    private void fill(SpatialIndex index) {
+        for (int i = 0; i < boxes.size(); i++) {
+            handles[i] = index.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i],
+                    boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i], i, 1);
+        }
+    }
+
+    @Test
+    void shouldApplyFilterIgnoredHandlesAndExactTestOnBothIndexes() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        BruteForceIndex brute = new BruteForceIndex();
+        fill(brute);
+        fill(tree);
+        double[] b = boxes.bounds();
+        SplittableRandom random = new SplittableRandom(52);
+        TraversalStack stack = new TraversalStack();
+        ClosestHit closest = new ClosestHit();
+        AnyHit any = new AnyHit();
+        AllHits all = new AllHits();
+        for (SpatialIndex index : new SpatialIndex[] {tree, brute}) {
+            for (var c : new dev.boxwood.query.SegmentCollector[] {closest, any, all}) {
+                c.setFilter(even);
+                c.setExactTest(innerBox);
+            }
+            int hits = 0;
+            for (int q = 0; q < 400; q++) {
+                double ox = b[0] + (b[3] - b[0]) * random.nextDouble();
+                double oy = b[1] + (b[4] - b[1]) * random.nextDouble();
+                double oz = b[2] + (b[5] - b[2]) * random.nextDouble();
+                // Aimed through the centre of a random object, so most segments hit something.
+                int target = random.nextInt(boxes.size());
+                double tx = 2 * ((boxes.minX[target] + boxes.maxX[target]) * 0.5 - ox);
+                double ty = 2 * ((boxes.minY[target] + boxes.maxY[target]) * 0.5 - oy);
+                double tz = 2 * ((boxes.minZ[target] + boxes.maxZ[target]) * 0.5 - oz);
+                // Ignore the second and third objects the segment enters (by box), like a caster and its target.
+                int[] firstTwo = firstTwoByBox(index, ox, oy, oz, tx, ty, tz);
+                for (var c : new dev.boxwood.query.SegmentCollector[] {closest, any, all}) {
+                    c.setIgnored(firstTwo[0], firstTwo[1]);
+                }
+                // Independent expectation.
+                int bestHandle = Handles.NONE;
+                double bestFraction = Double.NaN;
+                int count = 0;
+                for (int i = 0; i < boxes.size(); i++) {
+                    int h = handles[i];
+                    if ((i & 1) != 0 || h == firstTwo[0] || h == firstTwo[1]) {
+                        continue;
+                    }
+                    double t = innerBox.intersect(h, i, ox, oy, oz, tx, ty, tz, 1.0);
+                    if (t < 0) {
+                        continue;
+                    }
+                    count++;
+                    if (bestHandle == Handles.NONE || t < bestFraction || (t == bestFraction && h < bestHandle)) {
+                        bestHandle = h;
+                        bestFraction = t;
+                    }
+                }
+                index.rayCast(ox, oy, oz, tx, ty, tz, 1.0, -1L, closest, stack);
+                assertEquals(bestHandle, closest.handle(), "closest, query " + q);
+                if (bestHandle != Handles.NONE) {
+                    assertEquals(bestFraction, closest.fraction(), "fraction, query " + q);
+                    hits++;
+                }
+                index.rayCast(ox, oy, oz, tx, ty, tz, 1.0, -1L, any, stack);
+                assertEquals(bestHandle != Handles.NONE, any.hasHit(), "any, query " + q);
+                index.rayCast(ox, oy, oz, tx, ty, tz, 1.0, -1L, all, stack);
+                assertEquals(count, all.count(), "all, query " + q);
+            }
+            assertTrue(hits > 100, "enough segments should hit: " + hits);
+        }
+    }
+
+    /** The handles of the second and third objects whose boxes the segment enters (or NONE). */
+    private static int[] firstTwoByBox(SpatialIndex index, double ox, double oy, double oz,
+                                       double tx, double ty, double tz) {
+        AllHits boxHits = new AllHits();
+        index.rayCast(ox, oy, oz, tx, ty, tz, 1.0, -1L, boxHits, new TraversalStack());
+        boxHits.sort();
+        return new int[] {
+            boxHits.count() > 1 ? boxHits.handle(1) : Handles.NONE,
+            boxHits.count() > 2 ? boxHits.handle(2) : Handles.NONE};
+    }
+}

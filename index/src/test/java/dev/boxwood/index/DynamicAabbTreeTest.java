@@ -1,0 +1,194 @@
+package dev.boxwood.index;
+
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.Handles;
+import dev.boxwood.query.TraversalStack;
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.SyntheticWorld;
+import dev.boxwood.testkit.scenes.WorldFrame;
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Structure, handles, fat boxes and quality measures of the tree. */
+class DynamicAabbTreeTest {
+
+    private static final double[] UNIT = {0, 0, 0, 1, 1, 1};
+
+    private static int add(DynamicAabbTree tree, double[] b, long user) {
+        return tree.add(b[0], b[1], b[2], b[3], b[4], b[5], user, -1L);
+    }
+
+    @Test
+    void shouldStartEmptyAndValid() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        tree.validate();
+        assertEquals(0, tree.size());
+        assertEquals(0, tree.height());
+        assertEquals(0.0, tree.areaRatio());
+    }
+
+    @Test
+    void shouldKeepUserValueCategoryAndTightBox() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        int h = tree.add(1, 2, 3, 4, 5, 6, 42L, 0x8000_0000_0000_0001L);
+        tree.validate();
+        assertTrue(tree.contains(h));
+        assertEquals(42L, tree.userValue(h));
+        assertEquals(0x8000_0000_0000_0001L, tree.categoryBits(h));
+        double[] box = new double[6];
+        tree.getTightBox(h, box);
+        assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6}, box);
+        assertEquals(1, tree.size());
+        assertEquals(0, tree.height());
+    }
+
+    @Test
+    void shouldRejectStaleHandlesAfterRemoval() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        int a = add(tree, UNIT, 1);
+        tree.remove(a);
+        tree.validate();
+        int b = add(tree, UNIT, 2);
+        assertEquals(a & Handles.SLOT_MASK, b & Handles.SLOT_MASK, "slot is reused");
+        assertNotEquals(a, b, "with a new generation");
+        assertFalse(tree.contains(a));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> tree.userValue(a));
+        assertTrue(e.getMessage().contains("handle " + a), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> tree.move(a, 0, 0, 0, 1, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> tree.remove(a));
+        assertEquals(2L, tree.userValue(b));
+        tree.remove(b);
+        assertThrows(IllegalArgumentException.class, () -> tree.remove(b), "double removal");
+        assertThrows(IllegalArgumentException.class, () -> tree.userValue(12345));
+        assertThrows(IllegalArgumentException.class, () -> tree.userValue(-1));
+        tree.validate();
+    }
+
+    @Test
+    void shouldFattenByMarginCappedByFractionOfLongestEdge() {
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0.5, 0.25));
+        double[] fat = new double[6];
+        int small = tree.add(0, 0, 0, 1, 0.5, 0.25, 0, -1L);   // longest edge 1: margin min(0.5, 0.25) = 0.25
+        tree.getFatBox(small, fat);
+        assertArrayEquals(new double[] {-0.25, -0.25, -0.25, 1.25, 0.75, 0.5}, fat);
+        int large = tree.add(10, 10, 10, 14, 11, 11, 0, -1L);  // longest edge 4: margin min(0.5, 1) = 0.5
+        tree.getFatBox(large, fat);
+        assertArrayEquals(new double[] {9.5, 9.5, 9.5, 14.5, 11.5, 11.5}, fat);
+        int point = tree.add(3, 3, 3, 3, 3, 3, 0, -1L);         // a point gets no margin
+        tree.getFatBox(point, fat);
+        assertArrayEquals(new double[] {3, 3, 3, 3, 3, 3}, fat);
+        tree.validate();
+    }
+
+    @Test
+    void shouldMoveInsideTheFatBoxWithoutReinsertion() {
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0.5, 0.25));
+        int h = tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
+        add(tree, new double[] {5, 5, 5, 6, 6, 6}, 0);
+        double[] before = new double[6];
+        double[] after = new double[6];
+        tree.getFatBox(h, before);
+        tree.move(h, 0.2, 0.1, -0.2, 1.2, 1.1, 0.8);
+        tree.validate();
+        tree.getFatBox(h, after);
+        assertArrayEquals(before, after, "fat box unchanged");
+        double[] tight = new double[6];
+        tree.getTightBox(h, tight);
+        assertStoredOutward(new double[] {0.2, 0.1, -0.2, 1.2, 1.1, 0.8}, tight);
+        tree.move(h, 0.5, 0, 0, 1.5, 1, 1);   // escapes on +x
+        tree.validate();
+        tree.getFatBox(h, after);
+        assertArrayEquals(new double[] {0.25, -0.25, -0.25, 1.75, 1.25, 1.25}, after);
+    }
+
+    /** The stored box contains the given one and is at most one float ulp larger per side. */
+    static void assertStoredOutward(double[] given, double[] stored) {
+        for (int a = 0; a < 3; a++) {
+            assertTrue(stored[a] <= given[a] && given[a] - stored[a] <= Math.ulp((float) given[a]),
+                    "min " + a + ": stored " + stored[a] + " for " + given[a]);
+            assertTrue(stored[a + 3] >= given[a + 3] && stored[a + 3] - given[a + 3] <= Math.ulp((float) given[a + 3]),
+                    "max " + a + ": stored " + stored[a + 3] + " for " + given[a + 3]);
+        }
+    }
+
+    @Test
+    void shouldExtendTheFatBoxByTheDisplacementAndShrinkItWhenMotionStops() {
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0.25, 0.25));
+        int h = tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
+        tree.move(h, 1, 0, 0, 2, 1, 1, 4, 0, -2);   // escapes: re-inserted with the prediction
+        double[] fat = new double[6];
+        tree.getFatBox(h, fat);
+        assertArrayEquals(new double[] {0.75, -0.25, -2.25, 6.25, 1.25, 1.25}, fat);
+        tree.move(h, 1, 0, 0, 2, 1, 1);             // inside, but the fat box is now far too large
+        tree.getFatBox(h, fat);
+        assertArrayEquals(new double[] {0.75, -0.25, -0.25, 2.25, 1.25, 1.25}, fat);
+        tree.validate();
+    }
+
+    @Test
+    void shouldReportQualityHeightAndMemory() {
+        BoxSet boxes = SyntheticWorld.clustered(20000, 5, WorldFrame.STANDARD).boxes();
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < boxes.size(); i++) {
+            tree.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i], i, 1);
+        }
+        tree.validate();
+        double ratio = tree.areaRatio();
+        int height = tree.height();
+        double bytesPerObject = (double) tree.memoryBytes() / tree.size();
+        System.out.printf("20000 clustered objects: area ratio %.2f, height %d, %.1f bytes/object%n",
+                ratio, height, bytesPerObject);
+        assertTrue(ratio >= 1.0, "ratio " + ratio);
+        // log2(20000) = 14.3; incremental SAH trees stay within a small factor of it.
+        assertTrue(height >= 15 && height <= 60, "height " + height);
+        assertTrue(bytesPerObject > 100 && bytesPerObject < 260, "bytes/object " + bytesPerObject);
+    }
+
+    @Test
+    void shouldBuildABetterTreeWithRotationsOnSortedInput() {
+        // Sorted insertion is the classic worst case of incremental trees; rotations repair part of it.
+        DynamicAabbTree rotated = new DynamicAabbTree();
+        DynamicAabbTree plain = new DynamicAabbTree(TreeConfig.defaults().withRotations(false));
+        SplittableRandom random = new SplittableRandom(3);
+        for (int i = 0; i < 4000; i++) {
+            double x = i * 0.5;
+            double y = random.nextDouble() * 10;
+            rotated.add(x, y, 0, x + 1, y + 1, 1, i, 1);
+            plain.add(x, y, 0, x + 1, y + 1, 1, i, 1);
+        }
+        rotated.validate();
+        plain.validate();
+        assertTrue(rotated.areaRatio() <= plain.areaRatio(),
+                rotated.areaRatio() + " with rotations vs " + plain.areaRatio() + " without");
+    }
+
+    @Test
+    void shouldEmptyAndRefillCleanly() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        SplittableRandom random = new SplittableRandom(9);
+        int[] handles = new int[500];
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < handles.length; i++) {
+                double x = random.nextDouble() * 100;
+                handles[i] = tree.add(x, x, x, x + 1, x + 1, x + 1, i, 1);
+            }
+            tree.validate();
+            for (int i = handles.length - 1; i >= 0; i--) {
+                tree.remove(handles[i]);
+            }
+            tree.validate();
+            assertEquals(0, tree.size());
+            AllOverlaps all = new AllOverlaps();
+            tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, all, new TraversalStack());
+            assertEquals(0, all.count());
+        }
+    }
+}
