@@ -154,7 +154,23 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                         + ")");
             }
         }
+        verifyPadding(chunk);
         verifyStructure();
+    }
+
+    /** The alignment gaps before each section are not covered by a checksum: they must be zero. */
+    private void verifyPadding(byte[] chunk) throws CorruptWorldFileException {
+        long gapStart = WorldLayout.HEADER_SIZE;
+        for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
+            int len = (int) (sectionOffsets[s] - gapStart);
+            store.read(gapStart, chunk, 0, len);
+            for (int i = 0; i < len; i++) {
+                if (chunk[i] != 0) {
+                    throw corrupt("non-zero padding byte at " + (gapStart + i));
+                }
+            }
+            gapStart = sectionOffsets[s] + sectionLengths[s];
+        }
     }
 
     private void verifyStructure() throws CorruptWorldFileException {
@@ -533,6 +549,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         final int fold = WorldLayout.foldCategories(categoryMask);
         int[] refs = stack.references(height + 2);
         double[] entries = stack.fractions(height + 2);
+        final int capacity = Math.min(refs.length, entries.length);
         int top = 0;
         refs[top] = 0;
         entries[top++] = t;
@@ -596,7 +613,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                 }
                 int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
                 if (ref >= 0) {
-                    if (top == refs.length) {
+                    if (top == capacity) {
                         throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
                     }
                     refs[top] = checkChild(node, ref);
@@ -768,9 +785,10 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                 if (length != expected || length < 0) {
                     throw fail(file, name + " section length " + length + " instead of " + expected);
                 }
-                if (offset < previousEnd || offset % WorldLayout.SECTION_ALIGNMENT != 0) {
-                    throw fail(file, name + " section offset " + offset + " overlaps the previous section or is "
-                            + "not " + WorldLayout.SECTION_ALIGNMENT + "-byte aligned");
+                if (offset != WorldLayout.alignUp(previousEnd)) {
+                    throw fail(file, name + " section offset " + offset + " instead of " + WorldLayout.alignUp(
+                            previousEnd) + " (sections follow each other, each " + WorldLayout.SECTION_ALIGNMENT
+                            + "-byte aligned)");
                 }
                 if (offset > fileLength || length > fileLength - offset) {
                     throw fail(file, name + " section [" + offset + ", +" + length + ") extends past the end of the "
@@ -780,6 +798,10 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                 lengths[s] = length;
                 crcs[s] = h.getInt(e + WorldLayout.ENTRY_CRC);
                 previousEnd = offset + length;
+            }
+            if (previousEnd != fileLength) {
+                throw fail(file, "the sections end at byte " + previousEnd + " but the file has " + fileLength
+                        + " bytes (truncated or appended to)");
             }
         }
 

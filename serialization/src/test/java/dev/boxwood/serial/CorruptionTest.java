@@ -1,0 +1,253 @@
+package dev.boxwood.serial;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+
+import dev.boxwood.query.AllHits;
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.TraversalStack;
+import net.openhft.chronicle.core.io.AbstractReferenceCounted;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Damaged and hostile files: every corruption is reported by {@link MappedWorld#open} or {@link MappedWorld#verify()}
+ * as a {@link CorruptWorldFileException}, and queries on a damaged but opened world either answer or throw an
+ * {@link UncheckedIOException} wrapping one; nothing else (no index exception, no JVM crash).
+ */
+class CorruptionTest {
+
+    @TempDir
+    Path dir;
+
+    private byte[] valid;
+    private ByteBuffer header;
+    private int trial;
+
+    @BeforeEach
+    void writeValidWorld() throws IOException {
+        AbstractReferenceCounted.enableReferenceTracing();
+        Path file = dir.resolve("valid.bxw");
+        TestWorld.clustered(500, 77).write(file);
+        valid = Files.readAllBytes(file);
+        header = ByteBuffer.wrap(valid).order(ByteOrder.LITTLE_ENDIAN);
+        try (MappedWorld world = MappedWorld.open(file)) {
+            world.verify();
+        }
+    }
+
+    @AfterEach
+    void assertEverythingUnmapped() {
+        AbstractReferenceCounted.assertReferencesReleased();
+    }
+
+    private long sectionOffset(int section) {
+        return header.getLong(WorldLayout.sectionEntryOffset(section) + WorldLayout.ENTRY_OFFSET);
+    }
+
+    private long sectionLength(int section) {
+        return header.getLong(WorldLayout.sectionEntryOffset(section) + WorldLayout.ENTRY_LENGTH);
+    }
+
+    /** Writes the bytes to a new file and returns the rejection message; fails if the world is accepted. */
+    private String assertRejected(byte[] bytes, String what) throws IOException {
+        Path file = dir.resolve("trial-" + (trial++) + ".bxw");
+        Files.write(file, bytes);
+        try (MappedWorld world = MappedWorld.open(file)) {
+            exercise(world, what);
+            world.verify();
+        } catch (CorruptWorldFileException e) {
+            assertTrue(e.getMessage().startsWith(file.toString()), "message names the file: " + e.getMessage());
+            Files.delete(file);
+            return e.getMessage();
+        }
+        throw new AssertionError(what + ": the corrupt world was accepted");
+    }
+
+    /** Queries a possibly corrupt world: it may answer or throw a wrapped CorruptWorldFileException only. */
+    private static void exercise(MappedWorld world, String what) {
+        TraversalStack stack = new TraversalStack(1);
+        double[] b = new double[6];
+        try {
+            world.getBounds(b);
+            world.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, new AllOverlaps(), stack);
+            world.queryAabb(b[0], b[1], b[2], (b[0] + b[3]) / 2, b[4], b[5], 0x0F0FL, new AllOverlaps(), stack);
+            world.querySphere((b[0] + b[3]) / 2, (b[1] + b[4]) / 2, b[2], (b[3] - b[0]) / 3, -1L, new AllOverlaps(),
+                    stack);
+            world.rayCast(b[0], b[1], b[2], b[3] - b[0], b[4] - b[1], b[5] - b[2], 1.0, -1L, new AllHits(), stack);
+            world.rayCast(b[3], b[1], b[5], b[0] - b[3], b[4] - b[1], b[2] - b[5], 1.0, -1L, new AllHits(), stack);
+            for (int i = 0; i < world.size(); i += 37) {
+                world.userValue(i);
+                world.getTightBox(i, b);
+            }
+        } catch (UncheckedIOException e) {
+            assertInstanceOf(CorruptWorldFileException.class, e.getCause(), what);
+        }
+    }
+
+    private byte[] mutated(Consumer<ByteBuffer> change, boolean resealSections) {
+        byte[] bytes = valid.clone();
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        change.accept(b);
+        if (resealSections) {
+            for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
+                int e = WorldLayout.sectionEntryOffset(s);
+                CRC32C crc = new CRC32C();
+                crc.update(bytes, (int) sectionOffset(s), (int) sectionLength(s));
+                b.putInt(e + WorldLayout.ENTRY_CRC, (int) crc.getValue());
+            }
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, WorldLayout.HEADER_CRC_OFFSET);
+        b.putInt(WorldLayout.HEADER_CRC_OFFSET, (int) crc.getValue());
+        return bytes;
+    }
+
+    @Test
+    void shouldDetectRandomBitFlipsInEverySectionAndInThePadding() throws IOException {
+        SplittableRandom r = new SplittableRandom(1234);
+        long[][] regions = new long[WorldLayout.SECTION_COUNT + 2][];
+        regions[0] = new long[] {0, WorldLayout.HEADER_SIZE};
+        for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
+            regions[s + 1] = new long[] {sectionOffset(s), sectionOffset(s) + sectionLength(s)};
+        }
+        // the alignment gap after the user values (500 * 8 bytes is not a multiple of 64)
+        long valuesEnd = sectionOffset(WorldLayout.SECTION_USER_VALUES) + sectionLength(WorldLayout.SECTION_USER_VALUES);
+        regions[WorldLayout.SECTION_COUNT + 1] = new long[] {valuesEnd, sectionOffset(WorldLayout.SECTION_PAYLOAD)};
+        assertTrue(regions[WorldLayout.SECTION_COUNT + 1][1] > valuesEnd, "the fixture has padding to damage");
+        for (long[] region : regions) {
+            assertTrue(region[1] > region[0]);
+            for (int t = 0; t < 25; t++) {
+                byte[] bytes = valid.clone();
+                int flips = t < 15 ? 1 : 1 + r.nextInt(16);
+                for (int f = 0; f < flips; f++) {
+                    int at = (int) (region[0] + r.nextLong(region[1] - region[0]));
+                    bytes[at] ^= (byte) (1 << r.nextInt(8));
+                }
+                if (!Arrays.equals(bytes, valid)) {
+                    assertRejected(bytes, flips + " flips in [" + region[0] + ", " + region[1] + ")");
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldRejectTruncatedAndExtendedFiles() throws IOException {
+        int[] lengths = {0, 1, 8, WorldLayout.HEADER_SIZE - 1, WorldLayout.HEADER_SIZE, WorldLayout.HEADER_SIZE + 64,
+            valid.length / 2, valid.length - 8, valid.length - 1};
+        for (int length : lengths) {
+            String message = assertRejected(Arrays.copyOf(valid, length), "truncated to " + length);
+            assertTrue(message.contains("shorter") || message.contains("truncated") || message.contains("past the end"),
+                    message);
+        }
+        assertTrue(assertRejected(Arrays.copyOf(valid, valid.length + 1), "one byte appended").contains("appended"));
+    }
+
+    @Test
+    void shouldNameWhatIsWrongInTheHeader() throws IOException {
+        assertMessage(mutated(b -> b.putLong(WorldLayout.MAGIC_OFFSET, 0x1234L), false), "magic");
+        assertMessage(mutated(b -> b.putInt(WorldLayout.VERSION_OFFSET, 2), false), "unsupported format version 2");
+        assertMessage(mutated(b -> b.putInt(WorldLayout.BYTE_ORDER_OFFSET,
+                Integer.reverseBytes(WorldLayout.BYTE_ORDER_MARK)), false), "big-endian");
+        assertMessage(mutated(b -> b.putInt(WorldLayout.HEADER_SIZE_OFFSET, 512), false), "header size");
+        assertMessage(mutated(b -> b.putInt(WorldLayout.FLAGS_OFFSET, 6), false), "unknown flags");
+        byte[] badCrc = valid.clone();
+        badCrc[WorldLayout.HEADER_CRC_OFFSET] ^= 1;
+        assertMessage(badCrc, "header checksum");
+    }
+
+    @Test
+    void shouldRejectLyingCountsAndOffsetsEvenWithValidChecksums() throws IOException {
+        long objects = header.getLong(WorldLayout.OBJECT_COUNT_OFFSET);
+        assertMessage(mutated(b -> b.putLong(WorldLayout.OBJECT_COUNT_OFFSET, objects + 1), true), "node count");
+        assertMessage(mutated(b -> {
+            b.putLong(WorldLayout.OBJECT_COUNT_OFFSET, objects + 1);
+            b.putLong(WorldLayout.NODE_COUNT_OFFSET, objects);
+        }, true), "section length");
+        assertMessage(mutated(b -> b.putLong(WorldLayout.OBJECT_COUNT_OFFSET, -5), true), "object count");
+        assertMessage(mutated(b -> b.putLong(WorldLayout.OBJECT_COUNT_OFFSET, Long.MAX_VALUE), true), "object count");
+        for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
+            int e = WorldLayout.sectionEntryOffset(s);
+            assertMessage(mutated(b -> b.putLong(e + WorldLayout.ENTRY_OFFSET, 1L << 62), true), "offset");
+            assertMessage(mutated(b -> b.putLong(e + WorldLayout.ENTRY_OFFSET, -64), true), "offset");
+            assertRejected(mutated(b -> b.putLong(e + WorldLayout.ENTRY_LENGTH, b.getLong(e + WorldLayout.ENTRY_LENGTH)
+                    + 64), true), "section " + s + " longer");
+            assertRejected(mutated(b -> b.putLong(e + WorldLayout.ENTRY_LENGTH, Long.MAX_VALUE), true),
+                    "section " + s + " huge");
+            assertMessage(mutated(b -> b.putInt(e + WorldLayout.ENTRY_RECORD_SIZE, 16), true), "record size");
+        }
+        assertMessage(mutated(b -> b.putInt(WorldLayout.ROOT_REF_OFFSET, 3), true), "root reference");
+        assertMessage(mutated(b -> b.putInt(WorldLayout.HEIGHT_OFFSET, 100_000), true), "height");
+        assertMessage(mutated(b -> b.putDouble(WorldLayout.ORIGIN_OFFSET, Double.NaN), true), "origin");
+        assertMessage(mutated(b -> b.putFloat(WorldLayout.ROOT_BOUNDS_OFFSET, Float.POSITIVE_INFINITY), true),
+                "root bounds");
+    }
+
+    @Test
+    void shouldSurviveHostileTreesWithValidChecksums() throws IOException {
+        long nodes = sectionOffset(WorldLayout.SECTION_NODES);
+        int nodeCount = (int) header.getLong(WorldLayout.NODE_COUNT_OFFSET);
+        int objects = (int) header.getLong(WorldLayout.OBJECT_COUNT_OFFSET);
+        int height = header.getInt(WorldLayout.HEIGHT_OFFSET);
+        // a header that understates the height: traversal stacks would overflow
+        assertRejected(mutated(b -> b.putInt(WorldLayout.HEIGHT_OFFSET, 9), true), "height 9 of " + height);
+        assertTrue(height > 9);
+        SplittableRandom r = new SplittableRandom(99);
+        int[] hostileRefs = {0, -1, nodeCount, nodeCount + 5, Integer.MAX_VALUE, ~objects, ~(objects + 7),
+            Integer.MIN_VALUE};
+        for (int t = 0; t < 60; t++) {
+            int node = t < 8 ? 3 : r.nextInt(nodeCount);
+            int field = r.nextBoolean() ? WorldLayout.NODE_REF_A : WorldLayout.NODE_REF_B;
+            long at = nodes + (long) WorldLayout.NODE_SIZE * node + field;
+            int original = header.getInt((int) at);
+            int value = t < hostileRefs.length ? hostileRefs[t] : t % 3 == 0 ? node : r.nextInt(-objects - 3,
+                    nodeCount + 3);
+            if (value == original) {
+                continue;
+            }
+            assertRejected(mutated(b -> b.putInt((int) at, value), true), "node " + node + " ref " + value);
+        }
+        // a reference to an earlier node: a cycle that must not hang or overflow a query
+        assertRejected(mutated(b -> b.putInt((int) (nodes + 64L * (nodeCount - 1) + WorldLayout.NODE_REF_A), 1), true),
+                "back reference");
+        // boxes that lie (NaN, shrunk) and wrong category summaries
+        assertRejected(mutated(b -> b.putFloat((int) (nodes + 64 * 5), Float.NaN), true), "NaN box");
+        assertRejected(mutated(b -> b.putFloat((int) (nodes + 64 * 5 + 12), b.getFloat((int) (nodes + 64 * 5)) - 1),
+                true), "inverted box");
+        assertRejected(mutated(b -> b.putInt((int) (nodes + 64 * 2 + WorldLayout.NODE_CATEGORIES_B), 0), true),
+                "category summary");
+        long objectsAt = sectionOffset(WorldLayout.SECTION_OBJECTS);
+        assertRejected(mutated(b -> b.putFloat((int) objectsAt, b.getFloat((int) objectsAt) + 1), true), "object box");
+    }
+
+    private void assertMessage(byte[] bytes, String expected) throws IOException {
+        String message = assertRejected(bytes, expected);
+        assertNotNull(message);
+        assertTrue(message.contains(expected), "expected '" + expected + "' in: " + message);
+    }
+
+    @Test
+    void shouldOpenAndVerifyTheUntouchedFile() throws IOException {
+        Path file = dir.resolve("copy.bxw");
+        Files.write(file, valid);
+        try (MappedWorld world = MappedWorld.open(file)) {
+            world.verify();
+            assertEquals(500, world.size());
+        }
+    }
+}
