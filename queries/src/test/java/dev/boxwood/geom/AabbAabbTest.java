@@ -33,7 +33,7 @@ class AabbAabbTest {
     void shouldAgreeBetweenMinMaxAndCentreExtentForms() {
         SplittableRandom random = new SplittableRandom(0xAABB_0001L);
         for (double base : new double[] {0, 1e5, 1e6, 1e7}) {
-            for (int n = 0; n < 20_000; n++) {
+            for (int n = 0; n < 10_000; n++) {
                 // on a 2^-10 grid so both forms describe the same boxes exactly; many touching pairs
                 double[] a = gridBox(random, base);
                 double[] b = gridBox(random, base);
@@ -119,7 +119,7 @@ class AabbAabbTest {
         int skipped = 0;
         int cases = 0;
         for (double base : new double[] {0, 1e5, 1e6}) {
-            for (int n = 0; n < 6000; n++, cases++) {
+            for (int n = 0; n < 3000; n++, cases++) {
                 double[] a = new double[6];
                 double[] b = new double[6];
                 double[] va = new double[3];

@@ -1,0 +1,75 @@
+package dev.boxwood.geom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+class ValueTypesTest {
+
+    private static void assertRejects(String argument, Executable construction) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, construction);
+        assertTrue(e.getMessage().contains(argument), "message names " + argument + ": " + e.getMessage());
+    }
+
+    @Test
+    void shouldRejectBadBoxes() {
+        assertRejects("minX", () -> new Aabb(Double.NaN, 0, 0, 1, 1, 1));
+        assertRejects("maxY", () -> new Aabb(0, 0, 0, 1, Double.POSITIVE_INFINITY, 1));
+        assertRejects("minZ", () -> new Aabb(0, 0, 2, 1, 1, 1));
+        assertEquals(1.0, new Aabb(0, 0, 1, 1, 1, 1).minZ(), "flat box is valid");
+    }
+
+    @Test
+    void shouldRejectBadSpheres() {
+        assertRejects("radius", () -> new Sphere(0, 0, 0, -1));
+        assertRejects("radius", () -> new Sphere(0, 0, 0, Double.NaN));
+        assertRejects("y", () -> new Sphere(0, Double.NEGATIVE_INFINITY, 0, 1));
+        assertEquals(0.0, new Sphere(0, 0, 0, 0).radius(), "point sphere is valid");
+    }
+
+    @Test
+    void shouldRejectBadPlanesAndNormalizeGoodOnes() {
+        assertRejects("normal", () -> new Plane(0, 0, 0, 1));
+        assertRejects("normal", () -> new Plane(Double.NaN, 0, 1, 1));
+        assertRejects("d", () -> new Plane(0, 0, 1, Double.NaN));
+        assertRejects("px", () -> Plane.throughPoint(Double.NaN, 0, 0, 0, 0, 1));
+        Plane p = new Plane(0, 0, 2, 4);
+        assertEquals(1.0, p.nz());
+        assertEquals(2.0, p.d());
+        Plane q = Plane.throughPoint(5, 5, 3, 0, 0, -7);
+        assertEquals(-1.0, q.nz());
+        assertEquals(-3.0, q.d());
+        assertEquals(1.0, q.distance(0, 0, 2), "z = 2 is outside of z >= 3");
+    }
+
+    @Test
+    void shouldRejectBadFrustums() {
+        assertRejects("planes", Frustum::new);
+        assertRejects("planes[1]", () -> new Frustum(new Plane(1, 0, 0, 1), null));
+        assertRejects("planes", () -> new Frustum(new Plane[FrustumAabb.MAX_PLANES + 1]));
+        Frustum f = new Frustum(new Plane(1, 0, 0, 1), new Plane(-1, 0, 0, 1));
+        assertEquals(Geom.CROSSING, f.classify(new Aabb(0, 0, 0, 2, 1, 1)));
+        assertEquals(0.25, f.intersectSegment(-2, 0, 0, 4, 0, 0, 1));
+    }
+
+    @Test
+    void shouldRejectBadObbs() {
+        assertRejects("cx", () -> new Obb(Double.NaN, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1));
+        assertRejects("axis1y", () -> new Obb(0, 0, 0, 1, 0, 0, 0, Double.NaN, 0, 0, 0, 1, 1, 1, 1));
+        assertRejects("half2", () -> new Obb(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, -1));
+        assertRejects("axis0", () -> new Obb(0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1));
+        assertRejects("axis1 and axis2", () -> new Obb(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0.1, 1, 1, 1, 1));
+        // within the tolerance: accepted and re-orthonormalized
+        Obb o = new Obb(0, 0, 0, 1, 1e-7, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1);
+        double dot = o.get(ObbLayout.AXES) * o.get(ObbLayout.AXES + 3) + o.get(ObbLayout.AXES + 1)
+                * o.get(ObbLayout.AXES + 4) + o.get(ObbLayout.AXES + 2) * o.get(ObbLayout.AXES + 5);
+        assertEquals(0.0, dot, 1e-16);
+        assertTrue(o.overlaps(new Aabb(0.5, 0.5, 0.5, 2, 2, 2)));
+        assertTrue(!o.overlaps(new Aabb(1.5, 0, 0, 2, 2, 2)));
+        Aabb enclosing = o.enclosingAabb();
+        assertTrue(enclosing.minX() <= -1 && enclosing.maxX() >= 1);
+    }
+}
