@@ -333,8 +333,8 @@ public final class Intersect2 {
      * Casts the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, through the closed disc and
      * reports where it enters and leaves (seed 001, "Segment vs circle"). A start inside or on the circle enters
      * at fraction 0 at {@code o}; an end inside leaves at {@code maxFraction}; a tangent touches with equal entry
-     * and exit. A zero-length cast is the point-in-circle test at fraction 0, and a radius of 0 is the centre
-     * point.
+     * and exit. A zero-length cast is the point-in-circle test: a point inside enters at 0 and stays inside until
+     * {@code maxFraction}, the limit of ever shorter casts. A radius of 0 is the centre point.
      *
      * <p>Accuracy: the quadratic is taken relative to the centre, and its discriminant from the squared distance
      * between the centre and the line rather than from {@code b^2 - ac}, whose cancellation loses every digit for
@@ -365,7 +365,7 @@ public final class Intersect2 {
                 return miss(dest);
             }
             dest.setEntry(0, ox, oy);
-            dest.setExit(0, ox, oy);
+            dest.setExit(maxFraction, ox, oy); // a point inside stays inside
             return 0;
         }
         double b = mx * dx + my * dy; // half the linear coefficient of a t^2 + 2 b t + c
@@ -418,8 +418,8 @@ public final class Intersect2 {
      * reports where it enters and leaves, by the slab method (seed 001, "Segment vs rectangle"; Ericson,
      * Real-Time Collision Detection, 5.3.3). A start inside or on the boundary enters at fraction 0 at {@code o};
      * an end inside leaves at {@code maxFraction}. A point that enters or leaves through a side has that side's
-     * coordinate exactly. A zero-length cast is the point-in-rectangle test, and flat rectangles (zero width or
-     * height) can be hit. Like the 3D slab test, the exit bound is enlarged by {@link Geom#ROBUST_FAR_SCALE}
+     * coordinate exactly. A zero-length cast is the point-in-rectangle test (a point inside enters at 0 and leaves
+     * at {@code maxFraction}), and flat rectangles (zero width or height) can be hit. Like the 3D slab test, the exit bound is enlarged by {@link Geom#ROBUST_FAR_SCALE}
      * before it is compared with the entry bound, so a segment that touches a corner in exact arithmetic is never
      * reported as a miss; then the exit equals the entry.
      *

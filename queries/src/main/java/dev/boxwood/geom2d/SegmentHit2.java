@@ -6,7 +6,8 @@ import dev.boxwood.geom.Geom;
  * Result of a segment cast through a solid shape: the part of the segment {@code origin + t * translation},
  * {@code t} in {@code [0, maxFraction]}, that lies inside the (closed) shape is {@code [entryFraction,
  * exitFraction]}. A start inside gives {@code entryFraction = 0} and the entry point is the origin; a segment that
- * ends inside gives {@code exitFraction = maxFraction}. A segment that only touches has equal entry and exit.
+ * ends inside gives {@code exitFraction = maxFraction}, and so does a zero-length segment inside the shape. A
+ * segment that only touches has equal entry and exit.
  * Caller-supplied and reusable; the kernels overwrite every field on each call.
  */
 public final class SegmentHit2 {
