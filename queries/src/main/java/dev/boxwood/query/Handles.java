@@ -73,7 +73,7 @@ public final class Handles {
             }
             slot = used++;
             if (slot == state.length) {
-                state = java.util.Arrays.copyOf(state, Math.min(MAX_SLOTS, state.length * 2));
+                state = java.util.Arrays.copyOf(state, Math.min(MAX_SLOTS, state.length + (state.length >> 1) + 1));
             }
             state[slot] = 0;
         }
