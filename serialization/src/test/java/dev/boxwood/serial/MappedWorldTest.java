@@ -17,6 +17,8 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 import dev.boxwood.geom.SphereAabb;
+import dev.boxwood.index.DynamicAabbTree;
+import dev.boxwood.index.TreeConfig;
 import dev.boxwood.index.build.BinnedSahBuilder;
 import dev.boxwood.index.build.FlatBvh;
 import dev.boxwood.query.AllHits;
@@ -129,8 +131,12 @@ class MappedWorldTest {
             double[] queries = world.boxQueries(60, 11);
             double[] segments = world.segments(60, 12);
             TraversalStack stack = new TraversalStack(1);
-            assertEquals(answers(oracle, queries, segments, new TraversalStack()),
-                    answers(mapped, queries, segments, stack));
+            List<String> expected = answers(oracle, queries, segments, new TraversalStack());
+            assertEquals(expected, answers(mapped, queries, segments, stack));
+            // the in-memory dynamic tree over the same boxes, with the same origin, answers the same
+            DynamicAabbTree inMemory = DynamicAabbTree.build(TreeConfig.defaults().withOrigin(mapped.originX(),
+                    mapped.originY(), mapped.originZ()), world.boxes, world.userValues, world.categories);
+            assertEquals(expected, answers(inMemory, queries, segments, new TraversalStack()));
             if (world.size() > 1000) {
                 assertTrue(stack.leafVisits() < (long) world.size() * queries.length / 6,
                         "the tree prunes: " + stack.leafVisits() + " leaf tests");
