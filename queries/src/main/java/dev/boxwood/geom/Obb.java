@@ -89,6 +89,23 @@ public final class Obb {
     }
 
     /**
+     * Reads and validates a box stored in {@link ObbLayout}, as the constructor does: for entry points that take
+     * oriented boxes as flat arrays.
+     *
+     * @param src array holding the box
+     * @param offset where the box starts
+     * @return the validated box (axes re-orthonormalized)
+     * @throws IllegalArgumentException as the constructor
+     */
+    public static Obb read(double[] src, int offset) {
+        int a = offset + ObbLayout.AXES;
+        int h = offset + ObbLayout.HALF_EXTENTS;
+        return new Obb(src[offset], src[offset + 1], src[offset + 2],
+                src[a], src[a + 1], src[a + 2], src[a + 3], src[a + 4], src[a + 5], src[a + 6], src[a + 7], src[a + 8],
+                src[h], src[h + 1], src[h + 2]);
+    }
+
+    /**
      * Writes this box in {@link ObbLayout} at {@code offset}.
      *
      * @param dest destination array, at least {@code offset + ObbLayout.STRIDE} long

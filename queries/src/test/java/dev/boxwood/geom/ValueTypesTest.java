@@ -69,6 +69,11 @@ class ValueTypesTest {
         assertEquals(0.0, dot, 1e-16);
         assertTrue(o.overlaps(new Aabb(0.5, 0.5, 0.5, 2, 2, 2)));
         assertTrue(!o.overlaps(new Aabb(1.5, 0, 0, 2, 2, 2)));
+        double[] layout = new double[ObbLayout.STRIDE + 2];
+        o.writeTo(layout, 2);
+        assertEquals(o.get(ObbLayout.AXES + 4), Obb.read(layout, 2).get(ObbLayout.AXES + 4));
+        layout[2 + ObbLayout.HALF_EXTENTS] = -1;
+        assertRejects("half0", () -> Obb.read(layout, 2));
         Aabb enclosing = o.enclosingAabb();
         assertTrue(enclosing.minX() <= -1 && enclosing.maxX() >= 1);
     }
