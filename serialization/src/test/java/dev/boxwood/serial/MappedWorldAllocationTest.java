@@ -1,0 +1,78 @@
+package dev.boxwood.serial;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+
+import dev.boxwood.query.AllHits;
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.AnyHit;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.TraversalStack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Queries on a mapped world allocate nothing once warmed up (HotSpot's per-thread allocation counter). */
+class MappedWorldAllocationTest {
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    @TempDir
+    Path dir;
+
+    private final TraversalStack stack = new TraversalStack(1);
+    private final AllOverlaps overlaps = new AllOverlaps();
+    private final ClosestHit closest = new ClosestHit();
+    private final AnyHit any = new AnyHit();
+    private final AllHits all = new AllHits();
+    private long sink;
+
+    private void runQueries(MappedWorld world, double[] queries, double[] segments) {
+        for (int q = 0; q < queries.length; q += 6) {
+            overlaps.reset();
+            world.queryAabb(queries[q], queries[q + 1], queries[q + 2], queries[q + 3], queries[q + 4],
+                    queries[q + 5], -1L, overlaps, stack);
+            world.querySphere(queries[q], queries[q + 1], queries[q + 2], queries[q + 3] - queries[q], 0x0FL,
+                    overlaps, stack);
+            sink += overlaps.count();
+        }
+        for (int s = 0; s < segments.length; s += 6) {
+            world.rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3], segments[s + 4],
+                    segments[s + 5], 1.0, -1L, closest, stack);
+            world.rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3], segments[s + 4],
+                    segments[s + 5], 1.0, 0x0FL, any, stack);
+            world.rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3], segments[s + 4],
+                    segments[s + 5], 0.5, -1L, all, stack);
+            sink += closest.handle() + any.handle() + all.count();
+        }
+    }
+
+    private static long allocatedBytes() {
+        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
+    @Test
+    void shouldAllocateNothingPerQueryAfterWarmUp() throws IOException {
+        TestWorld world = TestWorld.clustered(5000, 91);
+        Path file = dir.resolve("alloc.bxw");
+        world.write(file);
+        double[] queries = world.boxQueries(128, 92);
+        double[] segments = world.segments(128, 93);
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            for (int round = 0; round < 200; round++) {
+                runQueries(mapped, queries, segments);
+            }
+            long before = allocatedBytes();
+            for (int round = 0; round < 20; round++) {
+                runQueries(mapped, queries, segments);
+            }
+            long allocated = allocatedBytes() - before;
+            assertTrue(sink != 0);
+            assertEquals(0, allocated, "bytes allocated by " + 20 * 5 * 128 + " queries");
+        }
+    }
+}
