@@ -1,0 +1,50 @@
+package dev.boxwood.samples.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The command line every sample accepts: an optional output folder (default {@code boxwood-out}) and an optional
+ * {@code --quick} flag for a smaller, faster run. Parsing also calls {@link #quiet()}.
+ *
+ * @param out the output folder, created if missing
+ * @param quick whether to run the small version
+ */
+public record SampleArgs(Path out, boolean quick) {
+
+    /** Headless AWT (pictures without a display) and warnings-only logging; call before anything else. */
+    public static void quiet() {
+        System.setProperty("java.awt.headless", "true");
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
+
+    /**
+     * Parses the arguments and creates the output folder.
+     *
+     * @param args {@code [--quick] [folder]}, in any order
+     * @return the parsed arguments
+     * @throws IllegalArgumentException for an unknown option
+     */
+    public static SampleArgs parse(String[] args) {
+        quiet();
+        Path out = Path.of("boxwood-out");
+        boolean quick = false;
+        for (String arg : args) {
+            if (arg.equals("--quick")) {
+                quick = true;
+            } else if (arg.startsWith("--")) {
+                throw new IllegalArgumentException("unknown option " + arg + " (expected: [--quick] [folder])");
+            } else {
+                out = Path.of(arg);
+            }
+        }
+        try {
+            Files.createDirectories(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the output folder " + out, e);
+        }
+        return new SampleArgs(out, quick);
+    }
+}
