@@ -95,13 +95,12 @@ final class CaseGenerator {
         return isGrid() ? random.nextInt(-8, 9) : (random.nextDouble() * 2 - 1) * 2 * span;
     }
 
-    /** A maxFraction: 1 on grids (so end points stay on the grid), else in [0, 2] with 0 now and then. */
+    /**
+     * A maxFraction: 1 on grids (so end points stay on the grid), else a multiple of 1/8 in [0, 2], short in
+     * binary so that the exact end point {@code origin + maxFraction * translation} stays cheap for the reference.
+     */
     double maxFraction() {
-        if (isGrid()) {
-            return 1;
-        }
-        int pick = random.nextInt(10);
-        return pick == 0 ? 0 : pick == 1 ? 1 : random.nextDouble() * 2;
+        return isGrid() ? 1 : random.nextInt(0, 17) / 8.0;
     }
 
     /**

@@ -218,6 +218,17 @@ final class Exact2 {
         return dot(dx, dy, dx, dy);
     }
 
+    /** Signed distance from p to the boundary of the closed rectangle: positive outside, negative inside. */
+    static double signedDistanceToRect(double px, double py, double minX, double minY, double maxX, double maxY) {
+        BigDecimal outside = squaredDistanceToRect(px, py, minX, minY, maxX, maxY);
+        if (outside.signum() > 0) {
+            return Math.sqrt(outside.doubleValue());
+        }
+        BigDecimal depth = big(px).subtract(big(minX)).min(big(maxX).subtract(big(px)))
+                .min(big(py).subtract(big(minY))).min(big(maxY).subtract(big(py)));
+        return -depth.doubleValue();
+    }
+
     /** Distance from p to the boundary of the polygon, positive outside and negative inside. */
     static double signedDistance(double px, double py, BigDecimal[] poly) {
         return signedDistance(poly(px, py), poly);

@@ -100,7 +100,6 @@ class Geom2PropertyTest {
             double cr = g.size();
             double[] b = g.rect();
             String what = cx + ", " + cy + ", " + cr + " " + Arrays.toString(b);
-            BigDecimal[] rect = Exact2.rect(b[0], b[1], b[2], b[3]);
             boolean overlapping = Intersect2.testCircleRect(cx, cy, cr, b[0], b[1], b[2], b[3]);
             assertEquals(overlapping, Response2.pushOutCircleRect(cx, cy, cr, b[0], b[1], b[2], b[3], push), what);
             if (!overlapping) {
@@ -110,7 +109,7 @@ class Geom2PropertyTest {
             }
             pushed++;
             // the exact signed distance from the centre to the boundary: the push must be the exact depth r - s
-            double before = Exact2.signedDistance(cx, cy, rect);
+            double before = Exact2.signedDistanceToRect(cx, cy, b[0], b[1], b[2], b[3]);
             centreInside += before < 0 ? 1 : 0;
             double tolerance = 8 * UNIT_ROUNDOFF * g.magnitude();
             assertEquals(Math.max(cr - before, 0), Math.hypot(push.x, push.y), tolerance, what);
@@ -119,7 +118,7 @@ class Geom2PropertyTest {
             double movedY = cy + push.y;
             BigDecimal d2 = Exact2.squaredDistanceToRect(movedX, movedY, b[0], b[1], b[2], b[3]);
             assertEquals(cr, Math.sqrt(d2.doubleValue()), tolerance, what);
-            assertTrue(Exact2.signedDistance(movedX, movedY, rect) >= cr - tolerance, what);
+            assertTrue(Exact2.signedDistanceToRect(movedX, movedY, b[0], b[1], b[2], b[3]) >= cr - tolerance, what);
             assertTrue(big(movedX).subtract(big(cx)).abs().doubleValue() <= Math.abs(push.x) + tolerance, what);
         }
         assertTrue(pushed > CASES / 10 && centreInside > CASES / 50, pushed + " pushed, " + centreInside + " inside");

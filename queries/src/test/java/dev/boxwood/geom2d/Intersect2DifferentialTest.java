@@ -142,8 +142,7 @@ class Intersect2DifferentialTest {
             double[] r = g.rect();
             boolean expected = Exact2.squaredDistanceToRect(cx, cy, r[0], r[1], r[2], r[3])
                     .compareTo(big(cr).multiply(big(cr))) <= 0;
-            if (near >= 0 && Math.abs(Exact2.signedDistance(cx, cy, Exact2.rect(r[0], r[1], r[2], r[3])) - cr)
-                    <= near) {
+            if (near >= 0 && Math.abs(Exact2.signedDistanceToRect(cx, cy, r[0], r[1], r[2], r[3]) - cr) <= near) {
                 return null;
             }
             assertEquals(expected, Intersect2.testCircleRect(cx, cy, cr, r[0], r[1], r[2], r[3]),
