@@ -28,6 +28,7 @@ abstract class AbstractContender implements Contender {
     private static final int ANY = 2;
 
     private final String name;
+    private final boolean dynamic;
 
     /** The adapter's own copy of the boxes, kept current by {@link #move}. */
     protected BoxSet scene = new BoxSet(0);
@@ -52,8 +53,9 @@ abstract class AbstractContender implements Contender {
     private int bestIndex;
     private int anyIndex;
 
-    AbstractContender(String name) {
+    AbstractContender(String name, boolean dynamic) {
         this.name = name;
+        this.dynamic = dynamic;
     }
 
     @Override
@@ -62,8 +64,8 @@ abstract class AbstractContender implements Contender {
     }
 
     @Override
-    public boolean dynamic() {
-        return false;
+    public final boolean dynamic() {
+        return dynamic;
     }
 
     @Override
@@ -230,6 +232,11 @@ abstract class AbstractContender implements Contender {
     /** Best fraction of the current closest-hit cast so far, or NO_HIT. */
     protected final double bestFraction() {
         return bestFraction;
+    }
+
+    /** Bounds of the scene as {@code {minX, minY, minZ, maxX, maxY, maxZ}}; all zero for an empty scene. */
+    protected final double[] sceneBounds() {
+        return scene.size() == 0 ? new double[6] : scene.bounds();
     }
 
     /** Records the new box of a moved box in {@link #scene}. */

@@ -19,18 +19,13 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
     private final TraversalStack stack = new TraversalStack();
 
     BoxwoodContender() {
-        super("boxwood");
-    }
-
-    @Override
-    public boolean dynamic() {
-        return true;
+        super("boxwood", true);
     }
 
     @Override
     protected void buildIndex() {
         int n = scene.size();
-        double[] b = n == 0 ? new double[6] : scene.bounds();
+        double[] b = sceneBounds();
         tree = new DynamicAabbTree(TreeConfig.defaults()
                 .withOrigin(0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), 0.5 * (b[2] + b[5]))
                 .withInitialCapacity(Math.max(16, n)));

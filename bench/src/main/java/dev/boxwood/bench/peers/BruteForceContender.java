@@ -7,12 +7,7 @@ package dev.boxwood.bench.peers;
 final class BruteForceContender extends AbstractContender {
 
     BruteForceContender() {
-        super("brute");
-    }
-
-    @Override
-    public boolean dynamic() {
-        return true;
+        super("brute", true);
     }
 
     @Override

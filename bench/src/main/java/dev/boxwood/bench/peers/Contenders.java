@@ -7,7 +7,7 @@ public final class Contenders {
 
     /** Every contender name, the brute-force reference first. */
     public static final List<String> NAMES = List.of("brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree",
-            "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree", "boxwood");
+            "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood");
 
     private Contenders() {
     }
@@ -41,6 +41,8 @@ public final class Contenders {
                 return new Rtree2Contender();
             case "conversant-rtree":
                 return new ConversantContender();
+            case "jolt":
+                return new JoltContender();
             case "boxwood":
                 return new BoxwoodContender();
             default:

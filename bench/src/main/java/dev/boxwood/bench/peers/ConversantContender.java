@@ -47,12 +47,7 @@ final class ConversantContender extends AbstractContender implements Consumer<Co
     private Item[] items = new Item[0];
 
     ConversantContender() {
-        super("conversant-rtree");
-    }
-
-    @Override
-    public boolean dynamic() {
-        return true;
+        super("conversant-rtree", true);
     }
 
     @Override

@@ -33,12 +33,7 @@ final class Dyn4jContender extends AbstractContender implements AABBProducer<Dyn
     private final Vector2 direction = new Vector2();
 
     Dyn4jContender() {
-        super("dyn4j");
-    }
-
-    @Override
-    public boolean dynamic() {
-        return true;
+        super("dyn4j", true);
     }
 
     @Override

@@ -28,12 +28,7 @@ final class JBulletContender extends AbstractContender {
     };
 
     JBulletContender() {
-        super("jbullet-dbvt");
-    }
-
-    @Override
-    public boolean dynamic() {
-        return true;
+        super("jbullet-dbvt", true);
     }
 
     @Override

@@ -22,12 +22,7 @@ final class Jbox2dContender extends AbstractContender implements TreeCallback, T
     private final RayCastInput input = new RayCastInput();
 
     Jbox2dContender() {
-        super("jbox2d");
-    }
-
-    @Override
-    public boolean dynamic() {
-        return true;
+        super("jbox2d", true);
     }
 
     @Override

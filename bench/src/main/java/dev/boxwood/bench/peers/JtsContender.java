@@ -18,7 +18,7 @@ final class JtsContender extends AbstractContender implements ItemVisitor {
     private final Envelope query = new Envelope();
 
     private JtsContender(String name, boolean hilbert) {
-        super(name);
+        super(name, false);
         this.hilbert = hilbert;
     }
 

@@ -19,12 +19,7 @@ final class Rtree2Contender extends AbstractContender {
     private Entry<Integer, Rectangle>[] entries;
 
     Rtree2Contender() {
-        super("rtree2");
-    }
-
-    @Override
-    public boolean dynamic() {
-        return true;
+        super("rtree2", true);
     }
 
     @Override

@@ -23,7 +23,7 @@ final class TinspinContender extends AbstractContender {
     private final double[] oldHi = new double[3];
 
     private TinspinContender(String name, boolean phTree) {
-        super(name);
+        super(name, true);
         this.phTree = phTree;
     }
 
@@ -33,11 +33,6 @@ final class TinspinContender extends AbstractContender {
 
     static TinspinContender phTree() {
         return new TinspinContender("tinspin-phtree", true);
-    }
-
-    @Override
-    public boolean dynamic() {
-        return true;
     }
 
     @Override

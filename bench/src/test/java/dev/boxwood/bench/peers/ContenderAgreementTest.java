@@ -8,6 +8,7 @@ import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.MovingWorkload;
 import dev.boxwood.testkit.scenes.SegmentSet;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,16 +18,39 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ContenderAgreementTest {
 
     private static final int N = 20_000;
+    /** Fewer boxes for the moving check: three ticks of every box cost most for the slow updaters. */
+    private static final int MOVING_N = 8_000;
     private static final int QUERIES = 200;
 
     private static PeerWorkload workload;
+    private static PeerWorkload movingWorkload;
     private static Contender reference;
 
     @BeforeAll
     static void buildReference() {
         workload = PeerWorkload.of(N, QUERIES);
+        movingWorkload = PeerWorkload.of(MOVING_N, QUERIES);
         reference = Contenders.create("brute");
         reference.build(workload.boxes());
+    }
+
+    /**
+     * The workload's segments (which mostly miss at this size), then as many from the same origins aimed at the
+     * centre of a random box, so that every one of those hits and closest-hit order is exercised.
+     */
+    private static SegmentSet withAimedCopies(SegmentSet s, BoxSet boxes) {
+        int n = s.size();
+        SegmentSet all = new SegmentSet(2 * n);
+        SplittableRandom random = new SplittableRandom(17);
+        for (int i = 0; i < n; i++) {
+            all.set(i, s.originX[i], s.originY[i], s.originZ[i], s.translationX[i], s.translationY[i], s.translationZ[i]);
+            int j = random.nextInt(boxes.size());
+            all.set(n + i, s.originX[i], s.originY[i], s.originZ[i],
+                    0.5 * (boxes.minX[j] + boxes.maxX[j]) - s.originX[i],
+                    0.5 * (boxes.minY[j] + boxes.maxY[j]) - s.originY[i],
+                    0.5 * (boxes.minZ[j] + boxes.maxZ[j]) - s.originZ[i]);
+        }
+        return all;
     }
 
     static Stream<String> contenders() {
@@ -38,7 +62,8 @@ class ContenderAgreementTest {
     void shouldGiveTheBruteForceAnswers(String name) {
         Contender contender = Contenders.create(name);
         contender.build(workload.boxes());
-        assertAgreement(contender, reference, workload.boxes(), workload.boxQueries(), workload.segments(), name);
+        assertAgreement(contender, reference, workload.boxes(), workload.boxQueries(),
+                withAimedCopies(workload.segments(), workload.boxes()), name);
     }
 
     @ParameterizedTest
@@ -48,10 +73,10 @@ class ContenderAgreementTest {
         if (!contender.dynamic()) {
             return;
         }
-        contender.build(workload.boxes());
+        contender.build(movingWorkload.boxes());
         Contender moved = Contenders.create("brute");
-        moved.build(workload.boxes());
-        MovingWorkload moving = workload.world().moving(PeerWorkload.MOVE_SEED);
+        moved.build(movingWorkload.boxes());
+        MovingWorkload moving = movingWorkload.world().moving(PeerWorkload.MOVE_SEED);
         BoxSet b = moving.boxes();
         for (int t = 0; t < 3; t++) {
             moving.tick();
@@ -62,7 +87,8 @@ class ContenderAgreementTest {
                         moving.displacementX[i], moving.displacementY[i], moving.displacementZ[i]);
             }
         }
-        assertAgreement(contender, moved, b, workload.boxQueries(), workload.segments(), name + " after moves");
+        assertAgreement(contender, moved, b, movingWorkload.boxQueries(), withAimedCopies(movingWorkload.segments(), b),
+                name + " after moves");
     }
 
     private static void assertAgreement(Contender c, Contender ref, BoxSet boxes, BoxSet q, SegmentSet s,
@@ -97,8 +123,8 @@ class ContenderAgreementTest {
                 assertTrue(entry(boxes, any, ox, oy, oz, tx, ty, tz) >= 0, what + ": any-hit box of segment " + k);
             }
         }
-        // the workload must exercise hits as well as misses
-        assertTrue(hits > 0 && hits < s.size(), what + ": segment hits " + hits);
+        // the check must exercise hits as well as misses
+        assertTrue(hits >= s.size() / 2 && hits < s.size(), what + ": segment hits " + hits);
     }
 
     private static double entry(BoxSet b, int i, double ox, double oy, double oz, double tx, double ty, double tz) {
