@@ -5,14 +5,18 @@ import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.TraversalStack;
-import org.junit.jupiter.api.Test;
+import dev.boxwood.query.SpatialIndex;
+import dev.boxwood.testkit.BruteForceIndex;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Geometric edge cases with answers worked out by hand: all coordinates and fractions below are exact in binary,
- * so the expected values are exact.
+ * so the expected values are exact. Each case runs on the tree and on the brute-force oracle, so the oracle of
+ * the differential tests is itself checked against hand-made answers.
  */
 class EdgeCaseTest {
 
@@ -22,26 +26,38 @@ class EdgeCaseTest {
     private final AnyHit any = new AnyHit();
 
     /** A unit cube [0,1]^3 plus distant clutter so the tree has internal nodes. */
-    private DynamicAabbTree cubeTree(TreeConfig config, double offset) {
-        DynamicAabbTree tree = new DynamicAabbTree(config);
+    private static SpatialIndex create(boolean brute, TreeConfig config) {
+        return brute ? new BruteForceIndex(config.originX(), config.originY(), config.originZ())
+                : new DynamicAabbTree(config);
+    }
+
+    private static void validate(SpatialIndex index) {
+        if (index instanceof DynamicAabbTree) {
+            ((DynamicAabbTree) index).validate();
+        }
+    }
+
+    private SpatialIndex cubeTree(boolean brute, TreeConfig config, double offset) {
+        SpatialIndex tree = create(brute, config);
         tree.add(offset, offset, offset, offset + 1, offset + 1, offset + 1, 100, 1);
         for (int i = 1; i <= 20; i++) {
             double x = offset + 10 * i;
             tree.add(x, offset + 10, offset, x + 1, offset + 11, offset + 1, i, 1);
         }
-        tree.validate();
+        validate(tree);
         return tree;
     }
 
-    private double closestFraction(DynamicAabbTree tree, double ox, double oy, double oz,
+    private double closestFraction(SpatialIndex tree, double ox, double oy, double oz,
                                    double dx, double dy, double dz) {
         tree.rayCast(ox, oy, oz, dx, dy, dz, 1.0, -1L, closest, stack);
         return closest.hasHit() ? closest.fraction() : -1;
     }
 
-    @Test
-    void shouldHitAlongAndParallelToFaces() {
-        DynamicAabbTree tree = cubeTree(TreeConfig.defaults(), 0);
+    @ParameterizedTest(name = "brute force: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldHitAlongAndParallelToFaces(boolean brute) {
+        SpatialIndex tree = cubeTree(brute, TreeConfig.defaults(), 0);
         // Head on through the middle: enters x = 0 at t = 2/4.
         assertEquals(0.5, closestFraction(tree, -2, 0.5, 0.5, 4, 0, 0));
         assertEquals(100L, closest.userValue());
@@ -57,9 +73,10 @@ class EdgeCaseTest {
         assertEquals(-1, closestFraction(tree, -2, 0.5, 0.5, 1.5, 0, 0));
     }
 
-    @Test
-    void shouldReturnZeroForStartsInsideOrOnTheBoundary() {
-        DynamicAabbTree tree = cubeTree(TreeConfig.defaults(), 0);
+    @ParameterizedTest(name = "brute force: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldReturnZeroForStartsInsideOrOnTheBoundary(boolean brute) {
+        SpatialIndex tree = cubeTree(brute, TreeConfig.defaults(), 0);
         assertEquals(0.0, closestFraction(tree, 0.5, 0.5, 0.5, 4, 0, 0));
         assertEquals(0.0, closestFraction(tree, 0, 0.5, 0.5, -4, 0, 0), "on a face, pointing away");
         assertEquals(0.0, closestFraction(tree, 1, 1, 1, 3, 3, 3), "on a corner");
@@ -69,13 +86,14 @@ class EdgeCaseTest {
         assertEquals(-1, closestFraction(tree, 2, 2, 2, 0, 0, 0), "point outside");
     }
 
-    @Test
-    void shouldFindZeroSizeBoxesAndTouchingBoxes() {
-        DynamicAabbTree tree = new DynamicAabbTree();
+    @ParameterizedTest(name = "brute force: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldFindZeroSizeBoxesAndTouchingBoxes(boolean brute) {
+        SpatialIndex tree = create(brute, TreeConfig.defaults());
         int point = tree.add(2, 2, 2, 2, 2, 2, 1, 1);
         int flat = tree.add(4, 0, 0, 4, 1, 1, 2, 1);
         int cube = tree.add(5, 0, 0, 6, 1, 1, 3, 1);
-        tree.validate();
+        validate(tree);
         tree.rayCast(0, 2, 2, 4, 0, 0, 1.0, -1L, closest, stack);
         assertEquals(point, closest.handle());
         assertEquals(0.5, closest.fraction());
@@ -99,9 +117,10 @@ class EdgeCaseTest {
         assertEquals(cube, overlaps.handle(0));
     }
 
-    @Test
-    void shouldBreakEqualFractionsByTheLowerHandle() {
-        DynamicAabbTree tree = new DynamicAabbTree();
+    @ParameterizedTest(name = "brute force: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldBreakEqualFractionsByTheLowerHandle(boolean brute) {
+        SpatialIndex tree = create(brute, TreeConfig.defaults());
         int[] handles = new int[8];
         for (int i = 0; i < handles.length; i++) {
             handles[i] = tree.add(1, i, 0, 2, i + 1, 1, i, 1);   // a wall of boxes y in [i, i + 1], face x = 1
@@ -126,28 +145,30 @@ class EdgeCaseTest {
         assertTrue(any.handle() == handles[4] || any.handle() == handles[5]);
     }
 
-    @Test
-    void shouldBeExactFarFromTheOriginWithAMatchingTreeOrigin() {
+    @ParameterizedTest(name = "brute force: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldBeExactFarFromTheOriginWithAMatchingTreeOrigin(boolean brute) {
         double offset = 1e9;
-        DynamicAabbTree tree = cubeTree(TreeConfig.defaults().withOrigin(offset, offset, offset), offset);
+        SpatialIndex tree = cubeTree(brute, TreeConfig.defaults().withOrigin(offset, offset, offset), offset);
         assertEquals(0.5, closestFraction(tree, offset - 2, offset + 0.5, offset + 0.5, 4, 0, 0));
         assertEquals(-1, closestFraction(tree, offset - 2, offset + 1.001, offset + 0.5, 4, 0, 0));
         double[] box = new double[6];
         tree.getTightBox(closestHandle(tree, offset), box);
         assertEquals(offset + 1, box[3]);
         // Without a matching origin, float storage near 1e9 has a resolution of 64: answers stay conservative.
-        DynamicAabbTree coarse = cubeTree(TreeConfig.defaults(), offset);
+        SpatialIndex coarse = cubeTree(brute, TreeConfig.defaults(), offset);
         assertTrue(closestFraction(coarse, offset - 2, offset + 0.5, offset + 0.5, 4, 0, 0) >= 0);
     }
 
-    private int closestHandle(DynamicAabbTree tree, double offset) {
+    private int closestHandle(SpatialIndex tree, double offset) {
         tree.rayCast(offset - 2, offset + 0.5, offset + 0.5, 4, 0, 0, 1.0, -1L, closest, stack);
         return closest.handle();
     }
 
-    @Test
-    void shouldPruneByCategoryAndStopWhenTheVisitorSaysSo() {
-        DynamicAabbTree tree = new DynamicAabbTree();
+    @ParameterizedTest(name = "brute force: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldPruneByCategoryAndStopWhenTheVisitorSaysSo(boolean brute) {
+        SpatialIndex tree = create(brute, TreeConfig.defaults());
         for (int i = 0; i < 64; i++) {
             tree.add(i, 0, 0, i + 1, 1, 1, i, 1L << i);
         }
