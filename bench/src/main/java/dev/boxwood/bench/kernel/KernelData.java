@@ -53,10 +53,10 @@ final class KernelData {
             py[i] = centreY[i] + random.nextDouble(-spread, spread);
             pz[i] = centreZ[i] + random.nextDouble(-spread, spread);
             if (random.nextBoolean()) {
-                double scale = random.nextDouble(0.5, 1.5);
-                dx[i] = (centreX[i] + random.nextDouble(-1.5, 1.5) - px[i]) * scale;
-                dy[i] = (centreY[i] + random.nextDouble(-1.5, 1.5) - py[i]) * scale;
-                dz[i] = (centreZ[i] + random.nextDouble(-1.5, 1.5) - pz[i]) * scale;
+                double scale = random.nextDouble(0.8, 2.0);
+                dx[i] = (centreX[i] + random.nextDouble(-0.5, 0.5) - px[i]) * scale;
+                dy[i] = (centreY[i] + random.nextDouble(-0.5, 0.5) - py[i]) * scale;
+                dz[i] = (centreZ[i] + random.nextDouble(-0.5, 0.5) - pz[i]) * scale;
             } else {
                 dx[i] = random.nextDouble(-maxDirection, maxDirection);
                 dy[i] = random.nextDouble(-maxDirection, maxDirection);
