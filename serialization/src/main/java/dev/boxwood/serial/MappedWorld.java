@@ -53,6 +53,8 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
     private static final int REGION_BOX = 0;
     private static final int REGION_SPHERE = 1;
     private static final int VERIFY_CHUNK = 1 << 20;
+    /** Returned by {@link #castUnchecked} when the visitor stopped the cast. */
+    static final double STOPPED = -1.0;
 
     private final Path file;
     private final long fileLength;
@@ -419,8 +421,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
         checkOpen();
-        region(REGION_BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY,
-                maxZ - originZ, categoryMask, visitor, stack);
+        queryAabbUnchecked(minX, minY, minZ, maxX, maxY, maxZ, categoryMask, visitor, stack);
     }
 
     /**
@@ -449,17 +450,31 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                 categoryMask, visitor, stack);
     }
 
-    /** Region traversal shared by box and sphere queries; p0..p5 are the region in local coordinates. */
-    private void region(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+    /**
+     * Box query in world coordinates without argument checks, for composite worlds.
+     *
+     * @return false if the visitor stopped the query
+     */
+    boolean queryAabbUnchecked(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                               long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
+        return region(REGION_BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY,
+                maxZ - originZ, categoryMask, visitor, stack);
+    }
+
+    /**
+     * Region traversal shared by box and sphere queries; p0..p5 are the region in local coordinates.
+     *
+     * @return false if the visitor stopped the query
+     */
+    private boolean region(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
                         long mask, OverlapVisitor visitor, TraversalStack stack) {
         if (objectCount == 0 || !overlaps(kind, p0, p1, p2, p3, p4, p5, rootBounds[0], rootBounds[1], rootBounds[2],
                 rootBounds[3], rootBounds[4], rootBounds[5])) {
-            return;
+            return true;
         }
         if (rootRef < 0) {
             stack.countVisits(0, 1);
-            reportOverlap(~rootRef, mask, visitor);
-            return;
+            return reportOverlap(~rootRef, mask, visitor);
         }
         final int fold = WorldLayout.foldCategories(mask);
         int[] refs = stack.references(height + 2);
@@ -488,7 +503,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                     leaves++;
                     if (!reportOverlap(checkObject(node, ref), mask, visitor)) {
                         stack.countVisits(nodes, leaves);
-                        return;
+                        return false;
                     }
                 } else {
                     if (top == refs.length) {
@@ -499,6 +514,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
             }
         }
         stack.countVisits(nodes, leaves);
+        return true;
     }
 
     private static boolean overlaps(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
@@ -526,8 +542,22 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         Arguments.requireNonNull("stack", stack);
         checkOpen();
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        castUnchecked(originX, originY, originZ, translationX, translationY, translationZ, maxFraction, maxFraction,
+                categoryMask, visitor, stack);
+    }
+
+    /**
+     * The ray cast without argument checks and without {@code visitor.begin}, for composite worlds: fractions are
+     * computed against {@code maxFraction} (so they are bit-equal to a single-index cast), and only hits up to
+     * {@code clip} are reported.
+     *
+     * @return the clipped maximum fraction after the cast, or {@link #STOPPED} if the visitor stopped it
+     */
+    double castUnchecked(double originX, double originY, double originZ,
+                         double translationX, double translationY, double translationZ, double maxFraction,
+                         double clip, long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
         if (objectCount == 0) {
-            return;
+            return clip;
         }
         final double ox = originX - this.originX;
         final double oy = originY - this.originY;
@@ -535,16 +565,16 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         final double ix = SegmentAabb.inverse(translationX);
         final double iy = SegmentAabb.inverse(translationY);
         final double iz = SegmentAabb.inverse(translationZ);
-        double max = maxFraction;
+        double max = clip;
         double t = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, rootBounds[0], rootBounds[1],
                 rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
-        if (t < 0.0) {
-            return;
+        if (t < 0.0 || t > max) {
+            return max;
         }
         if (rootRef < 0) {
             stack.countVisits(0, 1);
-            reportHit(~rootRef, t, categoryMask, visitor);
-            return;
+            double steer = reportHit(~rootRef, t, categoryMask, visitor);
+            return steer == 0.0 ? STOPPED : steer > 0.0 && steer < max ? steer : max;
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
         int[] refs = stack.references(height + 2);
@@ -598,7 +628,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                     double steer = reportHit(checkObject(node, ref), tc, categoryMask, visitor);
                     if (steer == 0.0) {
                         stack.countVisits(nodes, leaves);
-                        return;
+                        return STOPPED;
                     }
                     if (steer > 0.0 && steer < max) {
                         max = steer;
@@ -622,6 +652,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
             }
         }
         stack.countVisits(nodes, leaves);
+        return max;
     }
 
     /** Calls the visitor for a leaf the segment enters; returns its steering value (negative: ignored). */
@@ -673,7 +704,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
     }
 
     /** The validated header fields. */
-    private static final class Header {
+    static final class Header {
         int objectCount;
         int nodeCount;
         int rootRef;
@@ -684,6 +715,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         final long[] lengths = new long[WorldLayout.SECTION_COUNT];
         final int[] crcs = new int[WorldLayout.SECTION_COUNT];
 
+        /** Reads and validates the header without mapping the file. */
         static Header read(Path file, long fileLength) throws IOException {
             if (fileLength < WorldLayout.HEADER_SIZE) {
                 throw fail(file, "the file is " + fileLength + " bytes, shorter than the "
