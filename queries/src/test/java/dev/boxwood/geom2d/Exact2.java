@@ -245,9 +245,11 @@ final class Exact2 {
 
     /** {@link #signedDistance(BigDecimal[], BigDecimal[])} when {@link #convexOverlap} is already known. */
     static double signedDistance(boolean overlap, BigDecimal[] a, BigDecimal[] b) {
+        // Squared lengths are kept as exact fractions {numerator, denominator} and converted once at the end:
+        // BigDecimal.doubleValue is slow on long expansions.
+        BigDecimal[] best = null;
         if (!overlap) {
             // apart: the gap is between a vertex of one and an edge of the other
-            double best = Double.POSITIVE_INFINITY;
             for (int k = 0; k < 2; k++) {
                 BigDecimal[] from = k == 0 ? a : b;
                 BigDecimal[] to = k == 0 ? b : a;
@@ -255,15 +257,13 @@ final class Exact2 {
                 for (int i = 0; i < from.length / 2; i++) {
                     for (int e = 0; e < n; e++) {
                         int f = (e + 1) % n;
-                        BigDecimal[] d2 = squaredDistanceToSegment(from[2 * i], from[2 * i + 1], to[2 * e],
-                                to[2 * e + 1], to[2 * f], to[2 * f + 1]);
-                        best = Math.min(best, d2[0].doubleValue() / d2[1].doubleValue());
+                        best = smaller(best, squaredDistanceToSegment(from[2 * i], from[2 * i + 1], to[2 * e],
+                                to[2 * e + 1], to[2 * f], to[2 * f + 1]));
                     }
                 }
             }
-            return Math.sqrt(best);
+            return Math.sqrt(best[0].doubleValue() / best[1].doubleValue());
         }
-        double depth = Double.POSITIVE_INFINITY;
         for (int k = 0; k < 2; k++) {
             BigDecimal[] poly = k == 0 ? a : b;
             int n = poly.length / 2;
@@ -274,18 +274,24 @@ final class Exact2 {
                 if (ex.signum() == 0 && ey.signum() == 0) {
                     continue;
                 }
-                depth = Math.min(depth, overlapAlong(ey.negate(), ex, a, b));
-                depth = Math.min(depth, overlapAlong(ex, ey, a, b));
+                best = smaller(best, squaredOverlapAlong(ey.negate(), ex, a, b));
+                best = smaller(best, squaredOverlapAlong(ex, ey, a, b));
             }
         }
-        return depth == Double.POSITIVE_INFINITY ? 0 : -depth;
+        return best == null ? 0 : -Math.sqrt(best[0].doubleValue() / best[1].doubleValue());
     }
 
-    private static double overlapAlong(BigDecimal nx, BigDecimal ny, BigDecimal[] a, BigDecimal[] b) {
+    private static BigDecimal[] smaller(BigDecimal[] best, BigDecimal[] candidate) {
+        return best == null || candidate[0].multiply(best[1]).compareTo(best[0].multiply(candidate[1])) < 0
+                ? candidate : best;
+    }
+
+    /** The squared overlap of the projections on the axis n, over |n|^2, as a fraction (the overlap is >= 0). */
+    private static BigDecimal[] squaredOverlapAlong(BigDecimal nx, BigDecimal ny, BigDecimal[] a, BigDecimal[] b) {
         BigDecimal[] ia = interval(nx, ny, a);
         BigDecimal[] ib = interval(nx, ny, b);
         BigDecimal overlap = ia[1].subtract(ib[0]).min(ib[1].subtract(ia[0]));
-        return overlap.doubleValue() / Math.sqrt(dot(nx, ny, nx, ny).doubleValue());
+        return new BigDecimal[] {overlap.multiply(overlap), dot(nx, ny, nx, ny)};
     }
 
     private static BigDecimal[] interval(BigDecimal nx, BigDecimal ny, BigDecimal[] poly) {
