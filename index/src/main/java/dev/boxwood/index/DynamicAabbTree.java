@@ -553,7 +553,7 @@ public final class DynamicAabbTree implements SpatialIndex {
             freeNodeCount--;
         } else {
             if (nodeHighWater == nodeCapacity) {
-                growNodes(nodeCapacity * 2);
+                growNodes(nodeCapacity + (nodeCapacity >> 1) + 1);
             }
             node = nodeHighWater++;
         }
@@ -591,7 +591,7 @@ public final class DynamicAabbTree implements SpatialIndex {
      * {@inheritDoc}
      *
      * <p>Subtrees whose category mask or box misses the query are skipped; objects are tested against their fat
-     * box (in the node) and then their stored tight box, in double.
+     * box (in the node) and then their stored tight box, in double ({@link AabbAabb#test}, closed).
      */
     @Override
     public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
