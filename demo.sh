@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Builds the project (without tests) and runs the demo. Output goes to ./boxwood-out unless a folder is given.
+# Builds the samples (without tests) and runs the demo: the line-of-sight, streaming-server and level-editor
+# samples, a short run of each. Pictures and world files go to ./boxwood-out unless a folder is given.
+#   bash demo.sh [--quick] [folder]
+# Any single sample runs the same way with its class name, for example:
+#   java "${flags[@]}" -cp samples/target/boxwood-samples.jar dev.boxwood.samples.LevelEditorSample [--quick] out/
 set -euo pipefail
 cd "$(dirname "$0")"
-mvn -B -q -ntp -DskipTests package
+mvn -B -q -ntp -pl samples -am -Dmaven.test.skip=true package
+# The JVM flags Chronicle Bytes needs to map files on JDK 17+ (see docs/format.md); the last one only exists on 23+.
 flags=(--add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-exports=java.base/sun.nio.ch=ALL-UNNAMED
        --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED
        --add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED
        --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
-       --enable-native-access=ALL-UNNAMED -Dchronicle.analytics.disable=true -Ddisable.perf.info=true)
+       --enable-native-access=ALL-UNNAMED -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true
+       -Ddisable.perf.info=true)
 major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
 if [ "${major:-17}" -ge 23 ]; then flags+=(--sun-misc-unsafe-memory-access=allow); fi
 exec java "${flags[@]}" -jar samples/target/boxwood-samples.jar "${@:-boxwood-out}"
