@@ -3,10 +3,14 @@ package dev.boxwood.testkit;
 import dev.boxwood.geom.AabbAabb;
 import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.query.Arguments;
+import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.OutwardFloat;
 import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.RegionTests;
 import dev.boxwood.query.SpatialIndex;
 import dev.boxwood.query.TraversalStack;
 
@@ -189,5 +193,106 @@ public final class BruteForceIndex implements SpatialIndex {
             }
         }
         stack.countVisits(0, tested);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Region queries with shapes: every live object in slot order, decided by the shared RegionTests on the
+    // stored tight box taken to world coordinates (origin + float), as the tree does.
+    // ---------------------------------------------------------------------------------------------------------
+
+    /** The stored tight box of a slot in world coordinates. */
+    private void worldBox(int slot, double[] dest) {
+        OutwardFloat.loadBox(tight, slot * BOX, originX, originY, originZ, dest);
+    }
+
+    /** Visits, in slot order, the objects passing the mask and filter whose world tight box {@code accepts}. */
+    private void scanRegion(long categoryMask, QueryFilter filter, OverlapVisitor visitor,
+                            java.util.function.Predicate<double[]> accepts) {
+        double[] w = new double[6];
+        for (int slot = 0; slot < handles.highWater(); slot++) {
+            if (!takesPart(slot, categoryMask, filter)) {
+                continue;
+            }
+            worldBox(slot, w);
+            if (accepts.test(w) && !visitor.visit(handles.handleOf(slot), userValues[slot])) {
+                return;
+            }
+        }
+    }
+
+    /** Whether a live slot passes the mask and the filter. */
+    private boolean takesPart(int slot, long categoryMask, QueryFilter filter) {
+        return handles.isLiveSlot(slot) && (categoryBits[slot] & categoryMask) != 0
+                && (filter == null || filter.accept(handles.handleOf(slot), userValues[slot]));
+    }
+
+    /**
+     * Reference of the sphere region query: objects whose tight box {@link RegionTests#classifySphere} accepts in
+     * {@code mode}.
+     *
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param radius radius
+     * @param mode selection mode
+     * @param categoryMask categories of interest
+     * @param filter predicate or null
+     * @param visitor receives the objects
+     */
+    public void querySphere(double cx, double cy, double cz, double radius, RegionMode mode, long categoryMask,
+                            QueryFilter filter, OverlapVisitor visitor) {
+        scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
+                RegionTests.classifySphere(cx, cy, cz, radius, w[0], w[1], w[2], w[3], w[4], w[5])));
+    }
+
+    /**
+     * Reference of the box region query ({@link RegionTests#classifyBox}).
+     *
+     * @param minX query min x
+     * @param minY query min y
+     * @param minZ query min z
+     * @param maxX query max x
+     * @param maxY query max y
+     * @param maxZ query max z
+     * @param mode selection mode
+     * @param categoryMask categories of interest
+     * @param filter predicate or null
+     * @param visitor receives the objects
+     */
+    public void queryBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                         RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor) {
+        scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
+                RegionTests.classifyBox(minX, minY, minZ, maxX, maxY, maxZ, w[0], w[1], w[2], w[3], w[4], w[5])));
+    }
+
+    /**
+     * Reference of the oriented-box region query ({@link RegionTests#classifyObb}).
+     *
+     * @param obb the oriented box in {@code ObbLayout}
+     * @param offset where it starts
+     * @param mode selection mode
+     * @param categoryMask categories of interest
+     * @param filter predicate or null
+     * @param visitor receives the objects
+     */
+    public void queryObb(double[] obb, int offset, RegionMode mode, long categoryMask, QueryFilter filter,
+                         OverlapVisitor visitor) {
+        scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
+                RegionTests.classifyObb(obb, offset, w[0], w[1], w[2], w[3], w[4], w[5])));
+    }
+
+    /**
+     * Reference of the convex region query ({@link RegionTests#acceptsConvex} with every plane active).
+     *
+     * @param region the region
+     * @param mode selection mode
+     * @param categoryMask categories of interest
+     * @param filter predicate or null
+     * @param visitor receives the objects
+     */
+    public void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
+                            OverlapVisitor visitor) {
+        scanRegion(categoryMask, filter, visitor, w -> RegionTests.acceptsConvex(region, mode, region.allPlanes(),
+                w[0], w[1], w[2], w[3], w[4], w[5]));
     }
 }

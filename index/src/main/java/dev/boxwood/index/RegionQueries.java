@@ -1,0 +1,298 @@
+package dev.boxwood.index;
+
+import dev.boxwood.geom.FrustumAabb;
+import dev.boxwood.geom.Geom;
+import dev.boxwood.geom.ObbLayout;
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.QueryFilter;
+import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.RegionTests;
+import dev.boxwood.query.TraversalStack;
+
+/**
+ * Region queries on a {@link DynamicAabbTree} with shapes other than a box: sphere, oriented box, frustum or any
+ * convex polyhedron, and box window selection, each in the {@link RegionMode modes} crossing (overlap) and window
+ * (full containment).
+ *
+ * <p>Conventions, as for {@link DynamicAabbTree#queryAabb}: shapes are closed (touching counts); each object's
+ * stored tight box is tested (never its fat box); an object takes part only if
+ * {@code (categoryBits & categoryMask) != 0} and the {@link QueryFilter} (may be {@code null}: all) accepts it,
+ * both applied before the visitor sees it; the visitor returns {@code false} to stop. Visit order is unspecified
+ * (sort an {@link dev.boxwood.query.AllOverlaps} by handle for a deterministic order). Coordinates are world
+ * coordinates; the tree's float boxes are taken to world coordinates ({@code origin + float}, in double) before
+ * each test, so every index that stores the same boxes reports the same objects
+ * ({@link dev.boxwood.query.RegionTests} holds the shared per-box decisions).
+ *
+ * <p>Hierarchical culling: a subtree whose box is outside the shape is skipped; a subtree whose box is inside the
+ * shape is taken whole, its objects reported without any further geometric test (Bullet's
+ * {@code btDbvt::collideKDOP}; Lucene's {@code CELL_INSIDE_QUERY}); for convex regions each subtree carries the
+ * mask of planes its ancestors still cross, so a plane is never tested again below a box inside it (Assarsson and
+ * Möller 2000).
+ *
+ * <p>Allocation and threads: nothing is allocated; the traversal state lives in the caller's
+ * {@link TraversalStack}. Queries only read the tree: any number of threads may query at once, each with its own
+ * stack, while no thread mutates it.
+ */
+public final class RegionQueries {
+
+    private static final int SPHERE = 0;
+    private static final int BOX = 1;
+    private static final int OBB = 2;
+    private static final int CONVEX = 3;
+    /** Traversal state of a subtree still to be tested (non-convex shapes); 0 means inside, taken whole. */
+    private static final int TEST = 1;
+
+    private RegionQueries() {
+    }
+
+    /**
+     * Objects whose tight box overlaps ({@link RegionMode#CROSSING}, {@link RegionMode#CROSSING_CONSERVATIVE}: the
+     * same here) or lies inside ({@link RegionMode#WINDOW}) the closed sphere. Overlap is the canonical
+     * {@link dev.boxwood.geom.SphereAabb#test}; containment puts the box's farthest corner within the radius.
+     *
+     * @param tree the tree
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param radius radius, finite, {@code >= 0}
+     * @param mode selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before the visitor, or {@code null}
+     * @param visitor receives the objects; returns false to stop
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     */
+    public static void querySphere(DynamicAabbTree tree, double cx, double cy, double cz, double radius,
+                                   RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
+                                   TraversalStack stack) {
+        Arguments.requireFinite("cx", cx);
+        Arguments.requireFinite("cy", cy);
+        Arguments.requireFinite("cz", cz);
+        Arguments.requireFiniteNonNegative("radius", radius);
+        requireCommon(tree, mode, visitor, stack);
+        traverse(tree, SPHERE, cx, cy, cz, radius, 0, 0, null, 0, null, mode, categoryMask, filter, visitor, stack);
+    }
+
+    /**
+     * Objects whose tight box overlaps or lies inside the closed query box: {@link RegionMode#WINDOW} is the
+     * orthographic window selection; the crossing modes give the same objects as
+     * {@link DynamicAabbTree#queryAabb} (plus the filter).
+     *
+     * @param tree the tree
+     * @param minX query min x
+     * @param minY query min y
+     * @param minZ query min z
+     * @param maxX query max x
+     * @param maxY query max y
+     * @param maxZ query max z
+     * @param mode selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before the visitor, or {@code null}
+     * @param visitor receives the objects; returns false to stop
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for a non-finite or inverted box or null arguments
+     */
+    public static void queryBox(DynamicAabbTree tree, double minX, double minY, double minZ,
+                                double maxX, double maxY, double maxZ, RegionMode mode, long categoryMask,
+                                QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        requireCommon(tree, mode, visitor, stack);
+        traverse(tree, BOX, minX, minY, minZ, maxX, maxY, maxZ, null, 0, null, mode, categoryMask, filter, visitor,
+                stack);
+    }
+
+    /**
+     * Objects whose tight box overlaps or lies inside the closed oriented box, given in
+     * {@link ObbLayout} (write a validated {@link dev.boxwood.geom.Obb} there once with
+     * {@link dev.boxwood.geom.Obb#writeTo}, and reuse the array). Overlap: the enclosing axis-aligned box of the
+     * oriented one as a pre-cull, then the 15-axis separating axis test of {@link dev.boxwood.geom.ObbAabb#test}
+     * (conservative by its epsilon, about {@code 1e-10} of the extents). Both crossing modes are the same.
+     *
+     * @param tree the tree
+     * @param obb array holding the oriented box
+     * @param offset where it starts
+     * @param mode selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before the visitor, or {@code null}
+     * @param visitor receives the objects; returns false to stop
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException if the layout holds a non-finite value, a negative half extent or axes that
+     *     are not orthonormal within {@link dev.boxwood.geom.Obb#ORTHONORMAL_TOLERANCE}, or for null arguments
+     */
+    public static void queryObb(DynamicAabbTree tree, double[] obb, int offset, RegionMode mode, long categoryMask,
+                                QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
+        requireObb(obb, offset);
+        requireCommon(tree, mode, visitor, stack);
+        traverse(tree, OBB, 0, 0, 0, 0, 0, 0, obb, offset, null, mode, categoryMask, filter, visitor, stack);
+    }
+
+    /**
+     * Objects whose tight box overlaps or lies inside a convex region (a frustum, a marquee sub-frustum, any
+     * convex polyhedron). {@link RegionMode#CROSSING} is exact (the separating axis test of
+     * {@link ConvexRegion#testBox} after the plane test; no false positive beyond a corner or edge) and needs a
+     * bounded region; {@link RegionMode#CROSSING_CONSERVATIVE} is the plane test alone (may report boxes near an
+     * edge or corner that miss the region; never misses one that meets it); {@link RegionMode#WINDOW} takes boxes
+     * inside every plane.
+     *
+     * @param tree the tree
+     * @param region the prepared region
+     * @param mode selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before the visitor, or {@code null}
+     * @param visitor receives the objects; returns false to stop
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for null arguments, or {@link RegionMode#CROSSING} with an unbounded region
+     */
+    public static void queryConvex(DynamicAabbTree tree, ConvexRegion region, RegionMode mode, long categoryMask,
+                                   QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireNonNull("region", region);
+        requireCommon(tree, mode, visitor, stack);
+        if (mode == RegionMode.CROSSING && !region.isBounded()) {
+            throw new IllegalArgumentException("region must be bounded for the exact CROSSING mode; use"
+                    + " CROSSING_CONSERVATIVE or add planes");
+        }
+        traverse(tree, CONVEX, 0, 0, 0, 0, 0, 0, null, 0, region, mode, categoryMask, filter, visitor, stack);
+    }
+
+    static void requireCommon(DynamicAabbTree tree, RegionMode mode, OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireNonNull("tree", tree);
+        Arguments.requireNonNull("mode", mode);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+    }
+
+    /** Validates an oriented box in {@link ObbLayout} as {@link dev.boxwood.geom.Obb}'s constructor does. */
+    static void requireObb(double[] obb, int offset) {
+        Arguments.requireNonNull("obb", obb);
+        if (offset < 0 || offset > obb.length - ObbLayout.STRIDE) {
+            throw new IllegalArgumentException("obb must hold " + ObbLayout.STRIDE + " doubles from offset "
+                    + offset + ", length " + obb.length);
+        }
+        for (int i = 0; i < ObbLayout.STRIDE; i++) {
+            Arguments.requireFinite("obb[" + (offset + i) + "]", obb[offset + i]);
+        }
+        for (int i = 0; i < 3; i++) {
+            Arguments.requireFiniteNonNegative("obb half extent " + i, obb[offset + ObbLayout.HALF_EXTENTS + i]);
+            for (int j = i; j < 3; j++) {
+                int a = offset + ObbLayout.AXES + 3 * i;
+                int b = offset + ObbLayout.AXES + 3 * j;
+                double dot = obb[a] * obb[b] + obb[a + 1] * obb[b + 1] + obb[a + 2] * obb[b + 2];
+                if (!(Math.abs(dot - (i == j ? 1.0 : 0.0)) <= dev.boxwood.geom.Obb.ORTHONORMAL_TOLERANCE)) {
+                    throw new IllegalArgumentException("obb axes " + i + " and " + j
+                            + " are not orthonormal: dot product " + dot);
+                }
+            }
+        }
+    }
+
+    /**
+     * Classifies a box for the traversal: {@link FrustumAabb#CULLED}, 0 (inside: take whole) or a non-zero state
+     * to pass to the children (convex: the planes still crossed).
+     */
+    private static int classify(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                                double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
+                                boolean node,
+                                double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        if (kind == CONVEX) {
+            int crossing = region.cull(state, minX, minY, minZ, maxX, maxY, maxZ);
+            // a node beside the region but outside no single plane is dropped by the cheap vertex-box axes
+            if (node && crossing > 0 && mode != RegionMode.CROSSING_CONSERVATIVE && region.isBounded()
+                    && !region.overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ)) {
+                return FrustumAabb.CULLED;
+            }
+            return crossing;
+        }
+        int c = classification(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, minX, minY, minZ, maxX, maxY, maxZ);
+        return c == Geom.OUTSIDE ? FrustumAabb.CULLED : c == Geom.INSIDE ? 0 : TEST;
+    }
+
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static void traverse(DynamicAabbTree tree, int kind,
+                                 double p0, double p1, double p2, double p3, double p4, double p5,
+                                 double[] obb, int obbOffset, ConvexRegion region, RegionMode mode,
+                                 long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
+        final double ox = tree.originX();
+        final double oy = tree.originY();
+        final double oz = tree.originZ();
+        final float[] b = tree.bounds;
+        final int[] ch = tree.children;
+        final long[] cat = tree.categories;
+        final float[] tb = tree.tight;
+        final long[] uv = tree.userValues;
+        // (node, state) pairs; each popped node pushes at most 2: height + 2 pairs suffice
+        final int[] st = stack.references(2 * (tree.heights[DynamicAabbTree.HEADER] + 2));
+        int sp = 0;
+        st[sp++] = DynamicAabbTree.HEADER;
+        st[sp++] = kind == CONVEX ? region.allPlanes() : TEST;
+        long nodes = -1;
+        long leaves = 0;
+        while (sp > 0) {
+            final int state = st[--sp];
+            final int node = st[--sp];
+            nodes++;
+            for (int e = 2 * node, end = e + 2; e < end; e++) {
+                if ((cat[e] & categoryMask) == 0) {
+                    continue;
+                }
+                int ref = ch[e];
+                int childState = 0;
+                if (state != 0) {
+                    int o = e * DynamicAabbTree.BOX;
+                    childState = classify(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, state,
+                            ref >= 0,
+                            ox + b[o], oy + b[o + 1], oz + b[o + 2], ox + b[o + 3], oy + b[o + 4], oz + b[o + 5]);
+                    if (childState == FrustumAabb.CULLED) {
+                        continue;
+                    }
+                }
+                if (ref >= 0) {
+                    st[sp++] = ref;
+                    st[sp++] = childState;
+                    continue;
+                }
+                int slot = ~ref;
+                if (childState != 0) {
+                    int t = slot * DynamicAabbTree.BOX;
+                    leaves++;
+                    double x0 = ox + tb[t];
+                    double y0 = oy + tb[t + 1];
+                    double z0 = oz + tb[t + 2];
+                    double x1 = ox + tb[t + 3];
+                    double y1 = oy + tb[t + 4];
+                    double z1 = oz + tb[t + 5];
+                    boolean accepted = kind == CONVEX
+                            ? RegionTests.acceptsConvex(region, mode, childState, x0, y0, z0, x1, y1, z1)
+                            : RegionTests.accepts(mode, classification(kind, p0, p1, p2, p3, p4, p5, obb,
+                            obbOffset, x0, y0, z0, x1, y1, z1));
+                    if (!accepted) {
+                        continue;
+                    }
+                }
+                int handle = tree.handles.handleOf(slot);
+                if (filter != null && !filter.accept(handle, uv[slot])) {
+                    continue;
+                }
+                if (!visitor.visit(handle, uv[slot])) {
+                    stack.countVisits(nodes, leaves);
+                    return;
+                }
+            }
+        }
+        stack.countVisits(nodes, leaves);
+    }
+
+    private static int classification(int kind, double p0, double p1, double p2, double p3, double p4,
+                                           double p5, double[] obb, int obbOffset, double minX, double minY,
+                                           double minZ, double maxX, double maxY, double maxZ) {
+        switch (kind) {
+            case SPHERE:
+                return RegionTests.classifySphere(p0, p1, p2, p3, minX, minY, minZ, maxX, maxY, maxZ);
+            case BOX:
+                return RegionTests.classifyBox(p0, p1, p2, p3, p4, p5, minX, minY, minZ, maxX, maxY, maxZ);
+            default:
+                return RegionTests.classifyObb(obb, obbOffset, minX, minY, minZ, maxX, maxY, maxZ);
+        }
+    }
+}

@@ -1,0 +1,314 @@
+package dev.boxwood.index;
+
+import dev.boxwood.geom.Obb;
+import dev.boxwood.geom.ObbLayout;
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.PerspectiveCamera;
+import dev.boxwood.query.QueryFilter;
+import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.TraversalStack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Sphere, box-window, oriented-box and convex-region queries against the brute-force oracle, and their geometry. */
+class RegionQueriesTest {
+
+    private final TraversalStack stack = new TraversalStack(2);
+    private final AllOverlaps fromTree = new AllOverlaps();
+    private final AllOverlaps fromBrute = new AllOverlaps();
+    private long compared;
+    private long reported;
+
+    static Stream<QueryWorld> worlds() {
+        return QueryWorld.worlds(41);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void shouldAnswerRegionQueriesLikeBruteForceThroughMutations(QueryWorld w) {
+        for (int op = 0; op < 400; op++) {
+            w.mutate(Math.min(400, w.pool.size()));
+            if (op % 4 == 0) {
+                compareRandomQueries(w);
+            }
+        }
+        assertTrue(reported > compared / 4, w + ": queries should mostly report objects, " + reported);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void shouldAnswerRegionQueriesLikeBruteForceOnTheFullWorld(QueryWorld w) {
+        w.addAll();
+        for (int q = 0; q < 50; q++) {
+            compareRandomQueries(w);
+        }
+        assertTrue(reported > compared / 4, w + ": queries should mostly report objects, " + reported);
+    }
+
+    private void compareRandomQueries(QueryWorld w) {
+        double[] p = new double[3];
+        QueryFilter filter = w.random.nextInt(4) == 0 ? (handle, user) -> (user & 1) == 0 : null;
+        for (RegionMode mode : RegionMode.values()) {
+            long mask = w.randomMask();
+            w.randomPoint(p);
+            double r = w.randomReach();
+            reset();
+            RegionQueries.querySphere(w.tree, p[0], p[1], p[2], r, mode, mask, filter, fromTree, stack);
+            w.brute.querySphere(p[0], p[1], p[2], r, mode, mask, filter, fromBrute);
+            check(w + " sphere " + Arrays.toString(p) + " r " + r + " " + mode);
+
+            double hx = w.randomReach();
+            double hy = w.randomReach();
+            double hz = w.randomReach();
+            reset();
+            RegionQueries.queryBox(w.tree, p[0] - hx, p[1] - hy, p[2] - hz, p[0] + hx, p[1] + hy, p[2] + hz, mode,
+                    mask, filter, fromTree, stack);
+            w.brute.queryBox(p[0] - hx, p[1] - hy, p[2] - hz, p[0] + hx, p[1] + hy, p[2] + hz, mode, mask, filter,
+                    fromBrute);
+            check(w + " box " + mode);
+
+            double[] obb = randomObb(w.random, p, hx, hy, hz);
+            reset();
+            RegionQueries.queryObb(w.tree, obb, 3, mode, mask, filter, fromTree, stack);
+            w.brute.queryObb(obb, 3, mode, mask, filter, fromBrute);
+            check(w + " obb " + Arrays.toString(obb) + " " + mode);
+
+            ConvexRegion region = w.random.nextBoolean() ? randomMarquee(w, p) : randomPolyhedron(w.random, p,
+                    w.randomReach() + 1e-3 * w.scale);
+            reset();
+            RegionQueries.queryConvex(w.tree, region, mode, mask, filter, fromTree, stack);
+            w.brute.queryConvex(region, mode, mask, filter, fromBrute);
+            check(w + " convex " + Arrays.toString(region.planes()) + " " + mode);
+        }
+    }
+
+    private void reset() {
+        fromTree.reset();
+        fromBrute.reset();
+    }
+
+    private void check(String where) {
+        QueryWorld.assertSameSorted(fromBrute, fromTree, where);
+        compared++;
+        reported += fromBrute.count() > 0 ? 1 : 0;
+    }
+
+    /** A random rotation (from a random unit quaternion) around centre p, padded at offset 3 of the array. */
+    static double[] randomObb(SplittableRandom random, double[] p, double hx, double hy, double hz) {
+        double qw = random.nextGaussian();
+        double qx = random.nextGaussian();
+        double qy = random.nextGaussian();
+        double qz = random.nextGaussian();
+        double n = Math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
+        qw /= n;
+        qx /= n;
+        qy /= n;
+        qz /= n;
+        Obb obb = new Obb(p[0], p[1], p[2],
+                1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy + qw * qz), 2 * (qx * qz - qw * qy),
+                2 * (qx * qy - qw * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz + qw * qx),
+                2 * (qx * qz + qw * qy), 2 * (qy * qz - qw * qx), 1 - 2 * (qx * qx + qy * qy),
+                hx, hy, hz);
+        double[] out = new double[3 + ObbLayout.STRIDE];
+        obb.writeTo(out, 3);
+        return out;
+    }
+
+    /** A camera some distance from p looking roughly at it, and a random marquee rectangle. */
+    private static ConvexRegion randomMarquee(QueryWorld w, double[] p) {
+        double distance = w.randomReach() * 3 + w.scale;
+        double ex = p[0] + w.random.nextGaussian() * distance;
+        double ey = p[1] + w.random.nextGaussian() * distance;
+        double ez = p[2] + w.random.nextGaussian() * distance;
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(ex, ey, ez, p[0], p[1], p[2], 0, 0, 1,
+                0.3 + w.random.nextDouble() * 1.5, 0.5 + w.random.nextDouble() * 2, distance * 0.05, distance * 3);
+        double u0 = w.random.nextDouble();
+        double v0 = w.random.nextDouble();
+        return camera.frustum(u0, v0, u0 + w.random.nextDouble() * 0.5, v0 + w.random.nextDouble() * 0.5);
+    }
+
+    /** A random convex polyhedron: 4 to 20 planes tangent to a sphere around p, plus a bounding octahedron. */
+    static ConvexRegion randomPolyhedron(SplittableRandom random, double[] p, double radius) {
+        int count = 8 + random.nextInt(13);
+        double[] planes = new double[4 * count];
+        for (int i = 0; i < count; i++) {
+            double nx;
+            double ny;
+            double nz;
+            if (i < 8) {
+                nx = (i & 1) == 0 ? 1 : -1;
+                ny = (i & 2) == 0 ? 1 : -1;
+                nz = (i & 4) == 0 ? 1 : -1;
+            } else {
+                nx = random.nextGaussian();
+                ny = random.nextGaussian();
+                nz = random.nextGaussian();
+            }
+            double n = Math.sqrt(nx * nx + ny * ny + nz * nz);
+            nx /= n;
+            ny /= n;
+            nz /= n;
+            double reach = i < 8 ? radius * 1.7 : radius * (0.6 + random.nextDouble());
+            planes[4 * i] = nx;
+            planes[4 * i + 1] = ny;
+            planes[4 * i + 2] = nz;
+            planes[4 * i + 3] = nx * p[0] + ny * p[1] + nz * p[2] + reach;
+        }
+        return new ConvexRegion(planes, count);
+    }
+
+    // ------------------------------------------------------------------------------------------------------
+    // Geometry of the exact convex test
+    // ------------------------------------------------------------------------------------------------------
+
+    @Test
+    void shouldNotReportABoxBeyondAFrustumCornerInExactCrossingMode() {
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(0, 0, 0, 10, 3, 2, 0, 0, 1, Math.PI / 3, 1.5, 1, 30);
+        ConvexRegion frustum = camera.frustum();
+        SplittableRandom random = new SplittableRandom(5);
+        int found = 0;
+        for (int i = 0; i < 20000 && found < 20; i++) {
+            // a box around a random vertex of the frustum, where the plane test over-reports
+            int v = random.nextInt(frustum.vertexCount());
+            double[] box = new double[6];
+            for (int a = 0; a < 3; a++) {
+                double c = frustum.vertex(v, a) + random.nextGaussian() * 2;
+                double h = random.nextDouble() * 2;
+                box[a] = c - h;
+                box[a + 3] = c + h;
+            }
+            boolean planeTestSaysCrossing = frustum.cull(frustum.allPlanes(), box[0], box[1], box[2], box[3],
+                    box[4], box[5]) > 0;
+            if (!planeTestSaysCrossing || !intersectionOfBoth(frustum, box).isEmpty()) {
+                continue;
+            }
+            found++;
+            DynamicAabbTree tree = new DynamicAabbTree();
+            tree.add(box[0], box[1], box[2], box[3], box[4], box[5], 1, 1);
+            AllOverlaps out = new AllOverlaps();
+            RegionQueries.queryConvex(tree, frustum, RegionMode.CROSSING_CONSERVATIVE, -1L, null, out, stack);
+            assertEquals(1, out.count(), "the conservative mode reports the box beyond the corner");
+            out.reset();
+            RegionQueries.queryConvex(tree, frustum, RegionMode.CROSSING, -1L, null, out, stack);
+            assertEquals(0, out.count(), "the exact mode does not: " + Arrays.toString(box));
+        }
+        assertTrue(found >= 20, "false positives of the plane test found: " + found);
+    }
+
+    /** The polyhedron bounded by the region's planes and the box's six planes: empty iff they do not meet. */
+    private static ConvexRegion intersectionOfBoth(ConvexRegion region, double[] box) {
+        double[] planes = Arrays.copyOf(region.planes(), 4 * (region.planeCount() + 6));
+        int at = 4 * region.planeCount();
+        for (int a = 0; a < 3; a++) {
+            planes[at + 8 * a + a] = -1;
+            planes[at + 8 * a + 3] = -box[a];
+            planes[at + 8 * a + 4 + a] = 1;
+            planes[at + 8 * a + 7] = box[a + 3];
+        }
+        return new ConvexRegion(planes, region.planeCount() + 6);
+    }
+
+    @Test
+    void shouldDecideConvexOverlapExactlyAgainstTheIntersectionOfBothPolyhedra() {
+        SplittableRandom random = new SplittableRandom(7);
+        int overlaps = 0;
+        int disagreementsOfPlaneTest = 0;
+        for (int i = 0; i < 3000; i++) {
+            double[] p = {random.nextDouble() * 10, random.nextDouble() * 10, random.nextDouble() * 10};
+            ConvexRegion region = randomPolyhedron(random, p, 1 + random.nextDouble() * 3);
+            double[] box = new double[6];
+            for (int a = 0; a < 3; a++) {
+                double c = p[a] + random.nextGaussian() * 4;
+                double h = random.nextDouble() * 2;
+                box[a] = c - h;
+                box[a + 3] = c + h;
+            }
+            // reference: the box and the region overlap iff the polyhedron bounded by both plane sets is not
+            // empty (a non-empty bounded polyhedron has a vertex)
+            boolean expected = !intersectionOfBoth(region, box).isEmpty();
+            boolean actual = region.testBox(box[0], box[1], box[2], box[3], box[4], box[5]);
+            assertEquals(expected, actual, "region " + Arrays.toString(region.planes()) + " box "
+                    + Arrays.toString(box));
+            overlaps += expected ? 1 : 0;
+            boolean planeOnly = region.cull(region.allPlanes(), box[0], box[1], box[2], box[3], box[4], box[5]) >= 0;
+            disagreementsOfPlaneTest += planeOnly != expected ? 1 : 0;
+        }
+        assertTrue(overlaps > 300 && overlaps < 2700, "mix of overlapping and separate cases: " + overlaps);
+        assertTrue(disagreementsOfPlaneTest > 10, "the plane test alone should over-report some boxes: "
+                + disagreementsOfPlaneTest);
+    }
+
+    @Test
+    void shouldBoundTheMarqueeFrustumBetweenNearAndFarBehindTheRectangle() {
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(1, 2, 3, 11, 2, 3, 0, 0, 1, Math.PI / 3, 16.0 / 9, 0.5,
+                50);
+        ConvexRegion marquee = camera.frustum(0.25, 0.25, 0.75, 0.5);
+        assertTrue(marquee.isBounded());
+        assertEquals(8, marquee.vertexCount());
+        double[] ray = new double[6];
+        SplittableRandom random = new SplittableRandom(3);
+        for (int i = 0; i < 200; i++) {
+            double u = random.nextDouble();
+            double v = random.nextDouble();
+            double t = random.nextDouble();
+            camera.pickRay(u, v, ray);
+            double x = ray[0] + t * ray[3];
+            double y = ray[1] + t * ray[4];
+            double z = ray[2] + t * ray[5];
+            boolean inRectangle = u >= 0.25 && u <= 0.75 && v >= 0.25 && v <= 0.5;
+            double eps = 1e-9;
+            if (Math.abs(u - 0.25) > eps && Math.abs(u - 0.75) > eps && Math.abs(v - 0.25) > eps
+                    && Math.abs(v - 0.5) > eps) {
+                assertEquals(inRectangle, marquee.containsBox(x, y, z, x, y, z), "u " + u + " v " + v + " t " + t);
+            }
+        }
+        // depth: the pick ray starts on the near plane and ends on the far plane (camera looks along +x)
+        camera.pickRay(0.5, 0.5, ray);
+        assertEquals(1.5, ray[0], 1e-12);
+        assertEquals(51, ray[0] + ray[3], 1e-12);
+    }
+
+    @Test
+    void shouldRejectBadInputNamingTheArgument() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        AllOverlaps out = new AllOverlaps();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () ->
+                RegionQueries.querySphere(tree, 0, 0, 0, -1, RegionMode.CROSSING, -1L, null, out, stack));
+        assertTrue(e.getMessage().contains("radius"));
+        e = assertThrows(IllegalArgumentException.class, () ->
+                RegionQueries.querySphere(tree, Double.NaN, 0, 0, 1, RegionMode.CROSSING, -1L, null, out, stack));
+        assertTrue(e.getMessage().contains("cx"));
+        double[] skewed = new double[ObbLayout.STRIDE];
+        skewed[ObbLayout.AXES] = 1;
+        skewed[ObbLayout.AXES + 3] = 1;
+        skewed[ObbLayout.AXES + 8] = 1;
+        e = assertThrows(IllegalArgumentException.class, () ->
+                RegionQueries.queryObb(tree, skewed, 0, RegionMode.CROSSING, -1L, null, out, stack));
+        assertTrue(e.getMessage().contains("obb"));
+        ConvexRegion halfSpace = new ConvexRegion(new double[] {0, 0, 1, 0}, 1);
+        assertFalse(halfSpace.isBounded());
+        e = assertThrows(IllegalArgumentException.class, () ->
+                RegionQueries.queryConvex(tree, halfSpace, RegionMode.CROSSING, -1L, null, out, stack));
+        assertTrue(e.getMessage().contains("region"));
+        e = assertThrows(IllegalArgumentException.class, () -> new ConvexRegion(new double[] {0, 0, 0, 1}, 1));
+        assertTrue(e.getMessage().contains("planes[0]"));
+        e = assertThrows(IllegalArgumentException.class, () ->
+                new PerspectiveCamera(0, 0, 0, 1, 0, 0, 2, 0, 0, 1, 1, 1, 2));
+        assertTrue(e.getMessage().contains("up"));
+        // the conservative and window modes work on unbounded regions
+        tree.add(0, 0, -2, 1, 1, -1, 0, 1);
+        RegionQueries.queryConvex(tree, halfSpace, RegionMode.WINDOW, -1L, null, out, stack);
+        assertEquals(1, out.count());
+    }
+}

@@ -1,0 +1,508 @@
+package dev.boxwood.query;
+
+import dev.boxwood.geom.AabbPlane;
+import dev.boxwood.geom.Frustum;
+import dev.boxwood.geom.FrustumAabb;
+import dev.boxwood.geom.Geom;
+
+import java.util.Arrays;
+
+/**
+ * An immutable convex region bounded by planes, prepared for region queries: a view frustum, a marquee
+ * sub-frustum ({@link PerspectiveCamera#frustum(double, double, double, double)}) or any convex polyhedron.
+ *
+ * <p>The region is the intersection of the closed inside half-spaces {@code n · x <= d} of its planes (the
+ * kernel convention: the positive side is outside). Normals are normalized on construction. Immutable and
+ * thread-safe: one region may serve any number of concurrent queries.
+ *
+ * <p><b>Preparation.</b> The constructor enumerates the region's vertices (the intersection points of plane
+ * triples that lie inside all planes; Ericson, Real-Time Collision Detection, 5.4.5), its edge directions (the
+ * cross product of two planes that share at least two distinct vertices), and for each edge direction {@code e}
+ * and each coordinate axis {@code x_k} the interval of the region on the axis {@code e × x_k}. That costs
+ * {@code O(P^3 · P)} for {@code P} planes once per region (a frustum: a few microseconds) and makes the exact box
+ * test below cheap.
+ *
+ * <p><b>Box tests.</b> {@link #cull} is the conservative plane test with plane masks ({@link FrustumAabb#cull}).
+ * {@link #testBox} is the exact overlap test of a closed box with a bounded region by the separating axis theorem
+ * (Gottschalk, Lin, Manocha 1996; Ericson 5.2.1): two convex polyhedra are disjoint exactly when one of these
+ * axes separates them: the three box face normals (tested against the bounding box of the region's vertices), the
+ * region's plane normals (the plane test), and every cross product of a region edge direction with a box edge
+ * direction. This removes the classic false positive of plane-only tests: a box beyond an edge or corner of the
+ * frustum, outside no single plane. The vertices carry rounding from the plane intersections, so the region's
+ * vertex box and axis intervals are grown by a tolerance of {@code 1e-9} times the largest plane distance from
+ * the world origin: the test never rejects a box that touches the region, and may accept a box within that
+ * tolerance of it.
+ *
+ * <p><b>Bounded and unbounded regions.</b> Fewer than four planes, or planes that leave a direction open, bound
+ * an unbounded region; {@link #isBounded()} tells. Such a region works with the plane tests and for containment
+ * ({@link RegionMode#WINDOW}, {@link RegionMode#CROSSING_CONSERVATIVE}) but not for the exact
+ * {@link RegionMode#CROSSING} test, which needs vertices. A bounded region with no vertex is empty.
+ */
+public final class ConvexRegion {
+
+    /** Relative tolerance of vertex membership and of the exact test, in units of the region's scale. */
+    private static final double RELATIVE_TOLERANCE = 1e-9;
+    /** Cross products shorter than this (of unit vectors) count as parallel. */
+    private static final double PARALLEL = 1e-12;
+
+    private final double[] planes;
+    private final int planeCount;
+    private final boolean bounded;
+    private final double[] vertices;
+    private final int vertexCount;
+    /** Bounding box of the vertices, grown by the tolerance: minX, minY, minZ, maxX, maxY, maxZ. */
+    private final double[] vertexBox = new double[6];
+    /** Separating axes from edge cross products: x, y, z, min, max per axis. */
+    private final double[] axes;
+    private final int axisCount;
+    private final double tolerance;
+
+    /**
+     * A region from a {@link Frustum}'s planes.
+     *
+     * @param frustum the planes
+     * @return the prepared region
+     * @throws IllegalArgumentException if {@code frustum} is null
+     */
+    public static ConvexRegion of(Frustum frustum) {
+        Arguments.requireNonNull("frustum", frustum);
+        return new ConvexRegion(frustum.planes(), frustum.planeCount());
+    }
+
+    /**
+     * A region from flat planes {@code (nx, ny, nz, d)}, positive side outside. The array is copied.
+     *
+     * @param planes flat planes, at least {@code 4 * planeCount} doubles
+     * @param planeCount number of planes, 1 to {@link FrustumAabb#MAX_PLANES}
+     * @throws IllegalArgumentException naming the argument: null or short array, a plane count out of range, a
+     *     non-finite value, or a zero normal ("planes[i]")
+     */
+    public ConvexRegion(double[] planes, int planeCount) {
+        Arguments.requireNonNull("planes", planes);
+        if (planeCount < 1 || planeCount > FrustumAabb.MAX_PLANES) {
+            throw new IllegalArgumentException("planeCount must be in [1, " + FrustumAabb.MAX_PLANES + "]: "
+                    + planeCount);
+        }
+        if (planes.length < planeCount * FrustumAabb.PLANE_STRIDE) {
+            throw new IllegalArgumentException("planes must hold " + planeCount * FrustumAabb.PLANE_STRIDE
+                    + " doubles, has " + planes.length);
+        }
+        this.planeCount = planeCount;
+        this.planes = new double[planeCount * FrustumAabb.PLANE_STRIDE];
+        double scale = 0;
+        for (int i = 0; i < planeCount; i++) {
+            int at = i * FrustumAabb.PLANE_STRIDE;
+            for (int k = 0; k < 4; k++) {
+                Arguments.requireFinite("planes[" + i + "]", planes[at + k]);
+            }
+            double length = Math.sqrt(planes[at] * planes[at] + planes[at + 1] * planes[at + 1]
+                    + planes[at + 2] * planes[at + 2]);
+            if (!(length > 0) || !Double.isFinite(length)) {
+                throw new IllegalArgumentException("planes[" + i + "] has a zero normal");
+            }
+            for (int k = 0; k < 4; k++) {
+                this.planes[at + k] = planes[at + k] / length;
+            }
+            scale = Math.max(scale, Math.abs(this.planes[at + 3]));
+        }
+        this.tolerance = RELATIVE_TOLERANCE * scale + Double.MIN_NORMAL;
+        this.bounded = computeBounded();
+        if (!bounded) {
+            vertices = new double[0];
+            vertexCount = 0;
+            axes = new double[0];
+            axisCount = 0;
+            return;
+        }
+        double[] v = new double[3 * 16];
+        int count = 0;
+        double[] p = new double[3];
+        for (int i = 0; i < planeCount; i++) {
+            for (int j = i + 1; j < planeCount; j++) {
+                for (int k = j + 1; k < planeCount; k++) {
+                    if (intersect(i, j, k, p) && insideAll(p[0], p[1], p[2])) {
+                        if (3 * count + 3 > v.length) {
+                            v = Arrays.copyOf(v, v.length * 2);
+                        }
+                        v[3 * count] = p[0];
+                        v[3 * count + 1] = p[1];
+                        v[3 * count + 2] = p[2];
+                        count++;
+                    }
+                }
+            }
+        }
+        vertices = Arrays.copyOf(v, 3 * count);
+        vertexCount = count;
+        Arrays.fill(vertexBox, 0, 3, Double.POSITIVE_INFINITY);
+        Arrays.fill(vertexBox, 3, 6, Double.NEGATIVE_INFINITY);
+        for (int i = 0; i < count; i++) {
+            for (int k = 0; k < 3; k++) {
+                vertexBox[k] = Math.min(vertexBox[k], vertices[3 * i + k] - tolerance);
+                vertexBox[3 + k] = Math.max(vertexBox[3 + k], vertices[3 * i + k] + tolerance);
+            }
+        }
+        double[] edges = collectEdgeDirections();
+        int edgeCount = edges.length / 3;
+        double[] a = new double[edgeCount * 3 * 5];
+        int n = 0;
+        for (int e = 0; e < edgeCount; e++) {
+            double ex = edges[3 * e];
+            double ey = edges[3 * e + 1];
+            double ez = edges[3 * e + 2];
+            // e × x, e × y, e × z
+            n = addAxis(a, n, 0, ez, -ey);
+            n = addAxis(a, n, -ez, 0, ex);
+            n = addAxis(a, n, ey, -ex, 0);
+        }
+        axes = Arrays.copyOf(a, n * 5);
+        axisCount = n;
+    }
+
+    /** Appends axis {@code (x, y, z)} with the region's interval on it, unless it is (nearly) zero. */
+    private int addAxis(double[] a, int n, double x, double y, double z) {
+        double length = Math.sqrt(x * x + y * y + z * z);
+        if (length < PARALLEL) {
+            return n;
+        }
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < vertexCount; i++) {
+            double s = x * vertices[3 * i] + y * vertices[3 * i + 1] + z * vertices[3 * i + 2];
+            lo = Math.min(lo, s);
+            hi = Math.max(hi, s);
+        }
+        int at = n * 5;
+        a[at] = x;
+        a[at + 1] = y;
+        a[at + 2] = z;
+        a[at + 3] = lo - tolerance * length;
+        a[at + 4] = hi + tolerance * length;
+        return n + 1;
+    }
+
+    /**
+     * Unit directions {@code n_i × n_j} of the plane pairs that share two vertices at least a tolerance apart
+     * (real edges), without repeats of parallel directions.
+     */
+    private double[] collectEdgeDirections() {
+        double[] out = new double[3 * 8];
+        int count = 0;
+        for (int i = 0; i < planeCount; i++) {
+            for (int j = i + 1; j < planeCount; j++) {
+                int a = i * 4;
+                int b = j * 4;
+                double x = planes[a + 1] * planes[b + 2] - planes[a + 2] * planes[b + 1];
+                double y = planes[a + 2] * planes[b] - planes[a] * planes[b + 2];
+                double z = planes[a] * planes[b + 1] - planes[a + 1] * planes[b];
+                double length = Math.sqrt(x * x + y * y + z * z);
+                if (length < PARALLEL || !sharesEdge(i, j)) {
+                    continue;
+                }
+                x /= length;
+                y /= length;
+                z /= length;
+                boolean repeated = false;
+                for (int e = 0; e < count && !repeated; e++) {
+                    double cx = y * out[3 * e + 2] - z * out[3 * e + 1];
+                    double cy = z * out[3 * e] - x * out[3 * e + 2];
+                    double cz = x * out[3 * e + 1] - y * out[3 * e];
+                    repeated = Math.sqrt(cx * cx + cy * cy + cz * cz) < PARALLEL;
+                }
+                if (repeated) {
+                    continue;
+                }
+                if (3 * count + 3 > out.length) {
+                    out = Arrays.copyOf(out, out.length * 2);
+                }
+                out[3 * count] = x;
+                out[3 * count + 1] = y;
+                out[3 * count + 2] = z;
+                count++;
+            }
+        }
+        return Arrays.copyOf(out, 3 * count);
+    }
+
+    /** Whether planes i and j hold two vertices farther apart than the tolerance. */
+    private boolean sharesEdge(int i, int j) {
+        int first = -1;
+        for (int v = 0; v < vertexCount; v++) {
+            double x = vertices[3 * v];
+            double y = vertices[3 * v + 1];
+            double z = vertices[3 * v + 2];
+            if (Math.abs(distance(i, x, y, z)) > tolerance || Math.abs(distance(j, x, y, z)) > tolerance) {
+                continue;
+            }
+            if (first < 0) {
+                first = v;
+            } else {
+                double dx = x - vertices[3 * first];
+                double dy = y - vertices[3 * first + 1];
+                double dz = z - vertices[3 * first + 2];
+                if (Math.sqrt(dx * dx + dy * dy + dz * dz) > tolerance) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private double distance(int plane, double x, double y, double z) {
+        int at = plane * 4;
+        return planes[at] * x + planes[at + 1] * y + planes[at + 2] * z - planes[at + 3];
+    }
+
+    private boolean insideAll(double x, double y, double z) {
+        for (int i = 0; i < planeCount; i++) {
+            if (distance(i, x, y, z) > tolerance) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The point on three planes by Cramer's rule, {@code p = (d1 (n2 × n3) + d2 (n3 × n1) + d3 (n1 × n2)) / det}
+     * (Ericson 5.4.5); false when the planes do not meet in one point.
+     */
+    private boolean intersect(int i, int j, int k, double[] p) {
+        int a = i * 4;
+        int b = j * 4;
+        int c = k * 4;
+        double x23 = planes[b + 1] * planes[c + 2] - planes[b + 2] * planes[c + 1];
+        double y23 = planes[b + 2] * planes[c] - planes[b] * planes[c + 2];
+        double z23 = planes[b] * planes[c + 1] - planes[b + 1] * planes[c];
+        double det = planes[a] * x23 + planes[a + 1] * y23 + planes[a + 2] * z23;
+        if (Math.abs(det) < PARALLEL) {
+            return false;
+        }
+        double x31 = planes[c + 1] * planes[a + 2] - planes[c + 2] * planes[a + 1];
+        double y31 = planes[c + 2] * planes[a] - planes[c] * planes[a + 2];
+        double z31 = planes[c] * planes[a + 1] - planes[c + 1] * planes[a];
+        double x12 = planes[a + 1] * planes[b + 2] - planes[a + 2] * planes[b + 1];
+        double y12 = planes[a + 2] * planes[b] - planes[a] * planes[b + 2];
+        double z12 = planes[a] * planes[b + 1] - planes[a + 1] * planes[b];
+        double d1 = planes[a + 3];
+        double d2 = planes[b + 3];
+        double d3 = planes[c + 3];
+        p[0] = (d1 * x23 + d2 * x31 + d3 * x12) / det;
+        p[1] = (d1 * y23 + d2 * y31 + d3 * y12) / det;
+        p[2] = (d1 * z23 + d2 * z31 + d3 * z12) / det;
+        return true;
+    }
+
+    /**
+     * A region is bounded when no direction {@code u != 0} has {@code n_i · u <= 0} for every plane (its recession
+     * cone is the origin). A non-zero cone contains an extreme ray or a line, parallel to some {@code n_i × n_j},
+     * {@code n_i × x_k} or {@code -n_i}; those candidates are tried.
+     */
+    private boolean computeBounded() {
+        for (int i = 0; i < planeCount; i++) {
+            int a = i * 4;
+            if (opens(-planes[a], -planes[a + 1], -planes[a + 2])) {
+                return false;
+            }
+            for (int k = 0; k < 3; k++) {
+                double ux = k == 0 ? 0 : k == 1 ? -planes[a + 2] : planes[a + 1];
+                double uy = k == 0 ? planes[a + 2] : k == 1 ? 0 : -planes[a];
+                double uz = k == 0 ? -planes[a + 1] : k == 1 ? planes[a] : 0;
+                if (opens(ux, uy, uz) || opens(-ux, -uy, -uz)) {
+                    return false;
+                }
+            }
+            for (int j = i + 1; j < planeCount; j++) {
+                int b = j * 4;
+                double x = planes[a + 1] * planes[b + 2] - planes[a + 2] * planes[b + 1];
+                double y = planes[a + 2] * planes[b] - planes[a] * planes[b + 2];
+                double z = planes[a] * planes[b + 1] - planes[a + 1] * planes[b];
+                if (opens(x, y, z) || opens(-x, -y, -z)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether the non-zero direction u leaves the region unbounded: {@code n_i · u <= 0} for every plane. */
+    private boolean opens(double ux, double uy, double uz) {
+        double length = Math.sqrt(ux * ux + uy * uy + uz * uz);
+        if (length < PARALLEL) {
+            return false;
+        }
+        for (int i = 0; i < planeCount; i++) {
+            int a = i * 4;
+            if ((planes[a] * ux + planes[a + 1] * uy + planes[a + 2] * uz) / length > PARALLEL) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Accessors
+    // ---------------------------------------------------------------------------------------------------------
+
+    /** @return the number of planes */
+    public int planeCount() {
+        return planeCount;
+    }
+
+    /** @return a copy of the normalized planes, flat {@code (nx, ny, nz, d)} */
+    public double[] planes() {
+        return planes.clone();
+    }
+
+    /** @return whether the planes bound a finite region (required by {@link RegionMode#CROSSING}) */
+    public boolean isBounded() {
+        return bounded;
+    }
+
+    /** @return whether the region is bounded and has no point (its planes contradict each other) */
+    public boolean isEmpty() {
+        return bounded && vertexCount == 0;
+    }
+
+    /** @return the number of vertices found (0 for an unbounded or empty region; repeats possible) */
+    public int vertexCount() {
+        return vertexCount;
+    }
+
+    /**
+     * @param i vertex index in {@code [0, vertexCount())}
+     * @param axis 0, 1 or 2 for x, y, z
+     * @return the coordinate
+     */
+    public double vertex(int i, int axis) {
+        if (i < 0 || i >= vertexCount || axis < 0 || axis > 2) {
+            throw new IndexOutOfBoundsException("vertex " + i + " axis " + axis);
+        }
+        return vertices[3 * i + axis];
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Box tests (kernel style: no validation, closed shapes)
+    // ---------------------------------------------------------------------------------------------------------
+
+    /** @return the plane mask that activates every plane, the starting mask of {@link #cull} */
+    public int allPlanes() {
+        return FrustumAabb.allPlanes(planeCount);
+    }
+
+    /**
+     * The plane test with plane masks ({@link FrustumAabb#cull}): {@link FrustumAabb#CULLED} if the closed box is
+     * outside one active plane, else the mask of active planes it crosses (0: inside the region).
+     *
+     * @param activeMask planes to test
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return {@link FrustumAabb#CULLED} or the crossing mask
+     */
+    public int cull(int activeMask, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        return FrustumAabb.cull(planes, activeMask, minX, minY, minZ, maxX, maxY, maxZ);
+    }
+
+    /**
+     * Whether the closed box can meet the region by the axes the plane test does not cover: the box axes (against
+     * the bounding box of the region's vertices) and the edge cross products. Together with a {@link #cull} that
+     * did not return {@link FrustumAabb#CULLED} this is the exact overlap test (see the class comment). For a
+     * bounded region only.
+     *
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return false if one of those axes separates the box from the region
+     */
+    public boolean testBeyondPlanes(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        if (!overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ)) {
+            return false;
+        }
+        double cx = 0.5 * (minX + maxX);
+        double cy = 0.5 * (minY + maxY);
+        double cz = 0.5 * (minZ + maxZ);
+        double hx = 0.5 * (maxX - minX);
+        double hy = 0.5 * (maxY - minY);
+        double hz = 0.5 * (maxZ - minZ);
+        double[] a = axes;
+        for (int at = 0, end = axisCount * 5; at < end; at += 5) {
+            double x = a[at];
+            double y = a[at + 1];
+            double z = a[at + 2];
+            double centre = x * cx + y * cy + z * cz;
+            // the centre and half extents round; one ulp of the box's reach covers them
+            double radius = (hx * Math.abs(x) + hy * Math.abs(y) + hz * Math.abs(z))
+                    + 4 * Geom.UNIT_ROUNDOFF * (Math.abs(centre) + hx + hy + hz);
+            if (centre - radius > a[at + 4] || centre + radius < a[at + 3]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the closed box overlaps the bounding box of the region's vertices (grown by the tolerance): the box
+     * face axes of the separating axis test. False for an empty region; for a bounded region only.
+     *
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return false if a coordinate axis separates the box from the region
+     */
+    public boolean overlapsVertexBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        double[] vb = vertexBox;
+        return minX <= vb[3] && minY <= vb[4] && minZ <= vb[5] && maxX >= vb[0] && maxY >= vb[1] && maxZ >= vb[2];
+    }
+
+    /**
+     * The exact overlap test of the closed box with this bounded region (see the class comment).
+     *
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if they overlap (touching counts; within the tolerance)
+     * @throws IllegalStateException if the region is unbounded
+     */
+    public boolean testBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        requireBounded();
+        int crossing = cull(allPlanes(), minX, minY, minZ, maxX, maxY, maxZ);
+        return crossing == 0 || crossing != FrustumAabb.CULLED
+                && testBeyondPlanes(minX, minY, minZ, maxX, maxY, maxZ);
+    }
+
+    /**
+     * Whether the closed box lies entirely in the closed region (all its corners inside every plane; exact up to
+     * the rounding of the plane distances, {@link AabbPlane}).
+     *
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if contained
+     */
+    public boolean containsBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        return cull(allPlanes(), minX, minY, minZ, maxX, maxY, maxZ) == 0;
+    }
+
+    /** @throws IllegalStateException if the region is unbounded */
+    void requireBounded() {
+        if (!bounded) {
+            throw new IllegalStateException("the exact CROSSING test needs a bounded region; these planes leave"
+                    + " it open (use CROSSING_CONSERVATIVE or add planes)");
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package dev.boxwood.query;
+
+/**
+ * An immutable, validated perspective camera for picking and marquee selection: a position, an orthonormal view
+ * basis (forward, up, right), a vertical field of view, an aspect ratio and near and far distances.
+ *
+ * <p>Screen points are given in normalized viewport coordinates {@code (u, v)}: {@code u} from 0 at the left edge
+ * to 1 at the right edge, {@code v} from 0 at the bottom edge to 1 at the top edge ({@code (0.5, 0.5)} is the
+ * centre of the view). From pixels {@code (px, py)} with {@code py} counted downwards in a {@code w x h} viewport:
+ * {@code u = px / w}, {@code v = 1 - py / h}. Values outside {@code [0, 1]} address points beyond the viewport
+ * and are allowed.
+ *
+ * <p>The view volume is the set of points whose depth along {@code forward} is in {@code [near, far]} and whose
+ * projection falls inside the viewport; {@link #frustum(double, double, double, double)} bounds the part of it
+ * behind a screen rectangle (the marquee), as six planes (left, right, bottom, top, near, far) with outward
+ * normals.
+ */
+public final class PerspectiveCamera {
+
+    private final double positionX;
+    private final double positionY;
+    private final double positionZ;
+    private final double forwardX;
+    private final double forwardY;
+    private final double forwardZ;
+    private final double upX;
+    private final double upY;
+    private final double upZ;
+    private final double rightX;
+    private final double rightY;
+    private final double rightZ;
+    private final double tanHalfY;
+    private final double tanHalfX;
+    private final double near;
+    private final double far;
+
+    /**
+     * A camera at {@code position} looking at {@code target}, with {@code up} giving the roll (it need not be
+     * perpendicular to the view direction, only not parallel to it).
+     *
+     * @param positionX eye x
+     * @param positionY eye y
+     * @param positionZ eye z
+     * @param targetX looked-at point x
+     * @param targetY looked-at point y
+     * @param targetZ looked-at point z
+     * @param upX up hint x
+     * @param upY up hint y
+     * @param upZ up hint z
+     * @param verticalFovRadians vertical field of view, in {@code (0, pi)}
+     * @param aspect width over height of the viewport, {@code > 0}
+     * @param near distance of the near plane, {@code > 0}
+     * @param far distance of the far plane, {@code > near}
+     * @return the camera
+     * @throws IllegalArgumentException naming the argument: non-finite values, target equal to the position, up
+     *     parallel to the view direction, a field of view, aspect or near/far out of range
+     */
+    public static PerspectiveCamera lookAt(double positionX, double positionY, double positionZ,
+                                           double targetX, double targetY, double targetZ,
+                                           double upX, double upY, double upZ,
+                                           double verticalFovRadians, double aspect, double near, double far) {
+        Arguments.requireFinite("targetX", targetX);
+        Arguments.requireFinite("targetY", targetY);
+        Arguments.requireFinite("targetZ", targetZ);
+        return new PerspectiveCamera(positionX, positionY, positionZ,
+                targetX - positionX, targetY - positionY, targetZ - positionZ, upX, upY, upZ,
+                verticalFovRadians, aspect, near, far);
+    }
+
+    /**
+     * A camera at {@code position} looking along {@code forward}, with {@code up} giving the roll.
+     *
+     * @param positionX eye x
+     * @param positionY eye y
+     * @param positionZ eye z
+     * @param forwardX view direction x (any non-zero length)
+     * @param forwardY view direction y
+     * @param forwardZ view direction z
+     * @param upX up hint x (not parallel to forward)
+     * @param upY up hint y
+     * @param upZ up hint z
+     * @param verticalFovRadians vertical field of view, in {@code (0, pi)}
+     * @param aspect width over height of the viewport, {@code > 0}
+     * @param near distance of the near plane, {@code > 0}
+     * @param far distance of the far plane, {@code > near}
+     * @throws IllegalArgumentException naming the argument (see {@link #lookAt})
+     */
+    public PerspectiveCamera(double positionX, double positionY, double positionZ,
+                             double forwardX, double forwardY, double forwardZ,
+                             double upX, double upY, double upZ,
+                             double verticalFovRadians, double aspect, double near, double far) {
+        Arguments.requireFinite("positionX", positionX);
+        Arguments.requireFinite("positionY", positionY);
+        Arguments.requireFinite("positionZ", positionZ);
+        Arguments.requireFinite("forwardX", forwardX);
+        Arguments.requireFinite("forwardY", forwardY);
+        Arguments.requireFinite("forwardZ", forwardZ);
+        Arguments.requireFinite("upX", upX);
+        Arguments.requireFinite("upY", upY);
+        Arguments.requireFinite("upZ", upZ);
+        Arguments.requireFinite("verticalFovRadians", verticalFovRadians);
+        Arguments.requireFinite("aspect", aspect);
+        Arguments.requireFinite("near", near);
+        Arguments.requireFinite("far", far);
+        if (!(verticalFovRadians > 0 && verticalFovRadians < Math.PI)) {
+            throw new IllegalArgumentException("verticalFovRadians must be in (0, pi): " + verticalFovRadians);
+        }
+        if (!(aspect > 0)) {
+            throw new IllegalArgumentException("aspect must be > 0: " + aspect);
+        }
+        if (!(near > 0)) {
+            throw new IllegalArgumentException("near must be > 0: " + near);
+        }
+        if (!(far > near)) {
+            throw new IllegalArgumentException("far must be > near: far " + far + ", near " + near);
+        }
+        double f = Math.sqrt(forwardX * forwardX + forwardY * forwardY + forwardZ * forwardZ);
+        if (!(f > 0) || !Double.isFinite(f)) {
+            throw new IllegalArgumentException("forward (or target - position) must be a non-zero vector");
+        }
+        this.positionX = positionX;
+        this.positionY = positionY;
+        this.positionZ = positionZ;
+        this.forwardX = forwardX / f;
+        this.forwardY = forwardY / f;
+        this.forwardZ = forwardZ / f;
+        // right = forward x up, up' = right x forward (right-handed, Gram-Schmidt on the hint)
+        double rx = this.forwardY * upZ - this.forwardZ * upY;
+        double ry = this.forwardZ * upX - this.forwardX * upZ;
+        double rz = this.forwardX * upY - this.forwardY * upX;
+        double r = Math.sqrt(rx * rx + ry * ry + rz * rz);
+        double upLength = Math.sqrt(upX * upX + upY * upY + upZ * upZ);
+        if (!(r > 1e-9 * upLength) || !Double.isFinite(r)) {
+            throw new IllegalArgumentException("up must be non-zero and not parallel to the view direction");
+        }
+        this.rightX = rx / r;
+        this.rightY = ry / r;
+        this.rightZ = rz / r;
+        this.upX = this.rightY * this.forwardZ - this.rightZ * this.forwardY;
+        this.upY = this.rightZ * this.forwardX - this.rightX * this.forwardZ;
+        this.upZ = this.rightX * this.forwardY - this.rightY * this.forwardX;
+        this.tanHalfY = Math.tan(0.5 * verticalFovRadians);
+        this.tanHalfX = tanHalfY * aspect;
+        this.near = near;
+        this.far = far;
+    }
+
+    /**
+     * The pick ray through a screen point, as a segment from the near plane to the far plane: {@code dest}
+     * receives {@code originX, originY, originZ, translationX, translationY, translationZ}; fraction 0 is on the
+     * near plane, fraction 1 on the far plane (cast it with {@code maxFraction = 1}).
+     *
+     * @param u horizontal viewport coordinate (0 left, 1 right)
+     * @param v vertical viewport coordinate (0 bottom, 1 top)
+     * @param dest an array of length {@code >= 6}
+     * @throws IllegalArgumentException for non-finite coordinates or a short or null {@code dest}
+     */
+    public void pickRay(double u, double v, double[] dest) {
+        Arguments.requireFinite("u", u);
+        Arguments.requireFinite("v", v);
+        Arguments.requireNonNull("dest", dest);
+        if (dest.length < 6) {
+            throw new IllegalArgumentException("dest must hold 6 doubles, has " + dest.length);
+        }
+        double sx = (2 * u - 1) * tanHalfX;
+        double sy = (2 * v - 1) * tanHalfY;
+        // direction with unit depth along forward
+        double dx = forwardX + sx * rightX + sy * upX;
+        double dy = forwardY + sx * rightY + sy * upY;
+        double dz = forwardZ + sx * rightZ + sy * upZ;
+        dest[0] = positionX + near * dx;
+        dest[1] = positionY + near * dy;
+        dest[2] = positionZ + near * dz;
+        dest[3] = (far - near) * dx;
+        dest[4] = (far - near) * dy;
+        dest[5] = (far - near) * dz;
+    }
+
+    /**
+     * The view volume behind the screen rectangle spanned by two corners (in either order): six planes, left,
+     * right, bottom, top (through the eye), near and far. A rectangle of zero width or height gives a flat region.
+     *
+     * @param u0 one corner's horizontal coordinate
+     * @param v0 one corner's vertical coordinate
+     * @param u1 the other corner's horizontal coordinate
+     * @param v1 the other corner's vertical coordinate
+     * @return the prepared (bounded) region
+     * @throws IllegalArgumentException for non-finite coordinates
+     */
+    public ConvexRegion frustum(double u0, double v0, double u1, double v1) {
+        Arguments.requireFinite("u0", u0);
+        Arguments.requireFinite("v0", v0);
+        Arguments.requireFinite("u1", u1);
+        Arguments.requireFinite("v1", v1);
+        double x0 = (2 * Math.min(u0, u1) - 1) * tanHalfX;
+        double x1 = (2 * Math.max(u0, u1) - 1) * tanHalfX;
+        double y0 = (2 * Math.min(v0, v1) - 1) * tanHalfY;
+        double y1 = (2 * Math.max(v0, v1) - 1) * tanHalfY;
+        double[] planes = new double[24];
+        // a side plane through the eye containing the view directions forward + s * axis, for all values of the
+        // other screen coordinate: its normal is (s * forward - axis) for the low side, negated for the high side
+        sidePlane(planes, 0, x0, rightX, rightY, rightZ, -1);
+        sidePlane(planes, 4, x1, rightX, rightY, rightZ, 1);
+        sidePlane(planes, 8, y0, upX, upY, upZ, -1);
+        sidePlane(planes, 12, y1, upX, upY, upZ, 1);
+        double depth = forwardX * positionX + forwardY * positionY + forwardZ * positionZ;
+        setPlane(planes, 16, -forwardX, -forwardY, -forwardZ, -(depth + near));
+        setPlane(planes, 20, forwardX, forwardY, forwardZ, depth + far);
+        return new ConvexRegion(planes, 6);
+    }
+
+    /** @return the whole view volume, {@link #frustum(double, double, double, double) frustum(0, 0, 1, 1)} */
+    public ConvexRegion frustum() {
+        return frustum(0, 0, 1, 1);
+    }
+
+    /**
+     * Plane through the eye bounding screen coordinate {@code s} along {@code axis}: points with
+     * {@code (p - eye) · axis <= s (p - eye) · forward} are inside for the high side ({@code sign = 1}), the
+     * reverse for the low side ({@code sign = -1}).
+     */
+    private void sidePlane(double[] planes, int at, double s, double ax, double ay, double az, double sign) {
+        double nx = sign * (ax - s * forwardX);
+        double ny = sign * (ay - s * forwardY);
+        double nz = sign * (az - s * forwardZ);
+        setPlane(planes, at, nx, ny, nz, nx * positionX + ny * positionY + nz * positionZ);
+    }
+
+    private static void setPlane(double[] planes, int at, double nx, double ny, double nz, double d) {
+        planes[at] = nx;
+        planes[at + 1] = ny;
+        planes[at + 2] = nz;
+        planes[at + 3] = d;
+    }
+
+    /** @return near plane distance */
+    public double near() {
+        return near;
+    }
+
+    /** @return far plane distance */
+    public double far() {
+        return far;
+    }
+}

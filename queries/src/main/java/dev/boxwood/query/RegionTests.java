@@ -1,0 +1,176 @@
+package dev.boxwood.query;
+
+import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.geom.FrustumAabb;
+import dev.boxwood.geom.Geom;
+import dev.boxwood.geom.ObbAabb;
+import dev.boxwood.geom.ObbLayout;
+import dev.boxwood.geom.SphereAabb;
+
+/**
+ * The per-box decisions of the region queries, shared by every index so that they all report the same objects
+ * for the same stored boxes: classification of a closed box against a sphere, an oriented box or an axis-aligned
+ * box as {@link Geom#OUTSIDE}, {@link Geom#CROSSING} or {@link Geom#INSIDE}, and the acceptance rule of each
+ * {@link RegionMode}. Indexes also classify their internal node boxes with these methods: every decision is
+ * monotonic in the box (a larger box is never further outside nor further inside), so a node that is outside
+ * holds no accepted object and a node that is inside holds only accepted objects. Kernel style: no validation.
+ */
+public final class RegionTests {
+
+    private RegionTests() {
+    }
+
+    /**
+     * Whether a box with the given classification is reported in {@code mode} (for sphere, oriented-box and box
+     * regions): crossing modes take every box that is not outside, window mode only the inside ones.
+     *
+     * @param mode the selection mode
+     * @param classification {@link Geom#OUTSIDE}, {@link Geom#CROSSING} or {@link Geom#INSIDE}
+     * @return whether the box is reported
+     */
+    public static boolean accepts(RegionMode mode, int classification) {
+        return classification == Geom.INSIDE || classification == Geom.CROSSING && mode != RegionMode.WINDOW;
+    }
+
+    /**
+     * Classifies a closed box against a closed sphere: outside by the canonical {@link SphereAabb#test}, inside
+     * when the farthest corner is within the radius ({@code sum max(|min - c|, |max - c|)^2 <= r^2}).
+     *
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param r radius {@code >= 0}
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return the classification
+     */
+    public static int classifySphere(double cx, double cy, double cz, double r,
+                                     double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        if (!SphereAabb.test(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ)) {
+            return Geom.OUTSIDE;
+        }
+        double fx = Math.max(Math.abs(minX - cx), Math.abs(maxX - cx));
+        double fy = Math.max(Math.abs(minY - cy), Math.abs(maxY - cy));
+        double fz = Math.max(Math.abs(minZ - cz), Math.abs(maxZ - cz));
+        return fx * fx + fy * fy + fz * fz <= r * r ? Geom.INSIDE : Geom.CROSSING;
+    }
+
+    /**
+     * Classifies a closed box against a closed query box: outside by {@link AabbAabb#test}, inside when it lies
+     * within the query box on every axis. Exact (comparisons only).
+     *
+     * @param qMinX query min x
+     * @param qMinY query min y
+     * @param qMinZ query min z
+     * @param qMaxX query max x
+     * @param qMaxY query max y
+     * @param qMaxZ query max z
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return the classification
+     */
+    public static int classifyBox(double qMinX, double qMinY, double qMinZ, double qMaxX, double qMaxY, double qMaxZ,
+                                  double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        if (!AabbAabb.test(qMinX, qMinY, qMinZ, qMaxX, qMaxY, qMaxZ, minX, minY, minZ, maxX, maxY, maxZ)) {
+            return Geom.OUTSIDE;
+        }
+        return qMinX <= minX && qMinY <= minY && qMinZ <= minZ && maxX <= qMaxX && maxY <= qMaxY && maxZ <= qMaxZ
+                ? Geom.INSIDE : Geom.CROSSING;
+    }
+
+    /**
+     * Classifies a closed box against a closed oriented box in {@link ObbLayout}: first the cheap pre-cull against
+     * the oriented box's enclosing axis-aligned box, then the 15-axis test {@link ObbAabb#test} (conservative by
+     * its epsilon); inside when the box's projection on each oriented axis lies within the half extent
+     * ({@code |axis_i · t| + sum_k h_k |axis_i[k]| <= H_i}, {@code t} the box centre relative to the oriented
+     * box's, formed from differences as {@link ObbAabb#test} does).
+     *
+     * @param obb array holding the oriented box
+     * @param offset where it starts
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return the classification
+     */
+    public static int classifyObb(double[] obb, int offset,
+                                  double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        double cx = obb[offset];
+        double cy = obb[offset + 1];
+        double cz = obb[offset + 2];
+        int ax = offset + ObbLayout.AXES;
+        int h = offset + ObbLayout.HALF_EXTENTS;
+        // pre-cull: the enclosing box of the oriented one (seed 004), grown by the test's own epsilon
+        double slack = 1.0 + 1e-9;
+        double ex = (obb[h] * Math.abs(obb[ax]) + obb[h + 1] * Math.abs(obb[ax + 3])
+                + obb[h + 2] * Math.abs(obb[ax + 6])) * slack;
+        double ey = (obb[h] * Math.abs(obb[ax + 1]) + obb[h + 1] * Math.abs(obb[ax + 4])
+                + obb[h + 2] * Math.abs(obb[ax + 7])) * slack;
+        double ez = (obb[h] * Math.abs(obb[ax + 2]) + obb[h + 1] * Math.abs(obb[ax + 5])
+                + obb[h + 2] * Math.abs(obb[ax + 8])) * slack;
+        double reach = 1e-9 * (ex + ey + ez);
+        if (minX - cx > ex + reach || cx - maxX > ex + reach || minY - cy > ey + reach || cy - maxY > ey + reach
+                || minZ - cz > ez + reach || cz - maxZ > ez + reach) {
+            return Geom.OUTSIDE;
+        }
+        if (!ObbAabb.test(obb, offset, minX, minY, minZ, maxX, maxY, maxZ)) {
+            return Geom.OUTSIDE;
+        }
+        double tx = 0.5 * ((minX - cx) + (maxX - cx));
+        double ty = 0.5 * ((minY - cy) + (maxY - cy));
+        double tz = 0.5 * ((minZ - cz) + (maxZ - cz));
+        double hx = 0.5 * (maxX - minX);
+        double hy = 0.5 * (maxY - minY);
+        double hz = 0.5 * (maxZ - minZ);
+        for (int i = 0; i < 3; i++) {
+            int a = ax + 3 * i;
+            double projection = Math.abs(obb[a] * tx + obb[a + 1] * ty + obb[a + 2] * tz)
+                    + hx * Math.abs(obb[a]) + hy * Math.abs(obb[a + 1]) + hz * Math.abs(obb[a + 2]);
+            if (projection > obb[h + i]) {
+                return Geom.CROSSING;
+            }
+        }
+        return Geom.INSIDE;
+    }
+
+    /**
+     * Whether a closed box is reported by a convex-region query in {@code mode}, testing only the planes in
+     * {@code activeMask} (pass {@link ConvexRegion#allPlanes()}; an index passes the mask its ancestors still
+     * cross, which gives the same answer). {@link RegionMode#CROSSING} needs a bounded region.
+     *
+     * @param region the region
+     * @param mode the selection mode
+     * @param activeMask the planes to test
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return whether the box is reported
+     */
+    public static boolean acceptsConvex(ConvexRegion region, RegionMode mode, int activeMask,
+                                        double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        int crossing = region.cull(activeMask, minX, minY, minZ, maxX, maxY, maxZ);
+        if (crossing == FrustumAabb.CULLED) {
+            return false;
+        }
+        if (crossing == 0) {
+            return true;
+        }
+        if (mode == RegionMode.WINDOW) {
+            return false;
+        }
+        return mode == RegionMode.CROSSING_CONSERVATIVE || region.testBeyondPlanes(minX, minY, minZ, maxX, maxY, maxZ);
+    }
+}
