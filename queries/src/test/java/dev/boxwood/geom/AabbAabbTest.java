@@ -119,7 +119,7 @@ class AabbAabbTest {
         int skipped = 0;
         int cases = 0;
         for (double base : new double[] {0, 1e5, 1e6}) {
-            for (int n = 0; n < 3000; n++, cases++) {
+            for (int n = 0; n < 1500; n++, cases++) {
                 double[] a = new double[6];
                 double[] b = new double[6];
                 double[] va = new double[3];

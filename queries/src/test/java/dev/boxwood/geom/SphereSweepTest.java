@@ -120,6 +120,27 @@ class SphereSweepTest {
         assertTrue(skipped < cases / 100, "skipped " + skipped);
     }
 
+    @Test
+    void shouldBeSymmetricInTheTwoSpheres() {
+        SplittableRandom random = new SplittableRandom(0x5F5F_0002L);
+        SweepResult other = new SweepResult();
+        for (int n = 0; n < 20_000; n++) {
+            double[] p = new double[16];
+            for (int i = 0; i < p.length; i++) {
+                p[i] = random.nextDouble(-3, 3);
+            }
+            double ra = Math.abs(p[3]);
+            double rb = Math.abs(p[10]);
+            assertEquals(SphereSphere.test(p[0], p[1], p[2], ra, p[7], p[8], p[9], rb),
+                    SphereSphere.test(p[7], p[8], p[9], rb, p[0], p[1], p[2], ra));
+            SphereSphere.sweep(p[0], p[1], p[2], ra, p[4], p[5], p[6], p[7], p[8], p[9], rb, p[11], p[12], p[13], r);
+            SphereSphere.sweep(p[7], p[8], p[9], rb, p[11], p[12], p[13], p[0], p[1], p[2], ra, p[4], p[5], p[6],
+                    other);
+            // swapping negates s and v: the same quadratic up to rounding of the negations (exact)
+            assertEquals(r.toString(), other.toString(), "case " + n);
+        }
+    }
+
     private static BigDecimal dot(BigDecimal[] p, BigDecimal[] q) {
         return p[0].multiply(q[0]).add(p[1].multiply(q[1])).add(p[2].multiply(q[2]));
     }

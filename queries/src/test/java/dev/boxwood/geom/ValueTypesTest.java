@@ -23,6 +23,23 @@ class ValueTypesTest {
     }
 
     @Test
+    void shouldDelegateFromTheValueTypesToTheKernels() {
+        Aabb box = new Aabb(0, 0, 0, 1, 1, 1);
+        assertTrue(box.overlaps(new Aabb(1, 1, 1, 2, 2, 2)));
+        assertTrue(!box.overlaps(new Aabb(1.5, 1, 1, 2, 2, 2)));
+        assertEquals(0.5, box.intersectSegment(-2, 0.5, 0.5, 4, 0, 0, 1));
+        Sphere sphere = new Sphere(-1, 0.5, 0.5, 1);
+        assertTrue(sphere.overlaps(box));
+        assertTrue(!new Sphere(-1, 0.5, 0.5, Math.nextDown(1.0)).overlaps(box));
+        assertTrue(sphere.overlaps(new Sphere(1, 0.5, 0.5, 1)));
+        assertEquals(Geom.INSIDE, new Plane(0, 0, 1, 1).classify(box));
+        assertEquals(Geom.OUTSIDE, new Plane(0, 0, -1, -2).classify(box));
+        Obb obb = Obb.of(box);
+        assertTrue(obb.overlaps(Obb.of(new Aabb(1, 0, 0, 2, 1, 1))));
+        assertEquals(box.minX(), obb.get(ObbLayout.CENTRE) - obb.get(ObbLayout.HALF_EXTENTS));
+    }
+
+    @Test
     void shouldRejectBadSpheres() {
         assertRejects("radius", () -> new Sphere(0, 0, 0, -1));
         assertRejects("radius", () -> new Sphere(0, 0, 0, Double.NaN));
