@@ -350,6 +350,52 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         toWorld(rootBounds[0], rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5], dest);
     }
 
+    /**
+     * Copies the tree into heap arrays, in the layout of the shared bulk builder, so that it can be adopted by an
+     * in-memory index without a rebuild (for example spliced into a dynamic tree with the same origin). The
+     * references are checked as by {@link FlatBvh#of}; boxes are copied as stored. Costs O(n) reads and
+     * {@code 56 n} bytes of heap.
+     *
+     * @return the tree, with this world's origin
+     * @throws CorruptWorldFileException if the stored references do not form a valid tree
+     */
+    public FlatBvh readTree() throws CorruptWorldFileException {
+        checkOpen();
+        float[] bounds = new float[12 * nodeCount];
+        int[] refs = new int[2 * nodeCount];
+        for (int k = 0; k < nodeCount; k++) {
+            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * k;
+            for (int i = 0; i < 12; i++) {
+                bounds[12 * k + i] = store.readFloat(base + 4L * i);
+            }
+            refs[2 * k] = store.readInt(base + WorldLayout.NODE_REF_A);
+            refs[2 * k + 1] = store.readInt(base + WorldLayout.NODE_REF_B);
+        }
+        try {
+            return FlatBvh.of(objectCount, originX, originY, originZ, bounds, refs, rootBounds.clone());
+        } catch (IllegalArgumentException e) {
+            throw corrupt("the stored tree is invalid: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Copies the stored object boxes (floats relative to the origin, stride 6) into a heap array, as the
+     * companion of {@link #readTree()}.
+     *
+     * @return the boxes of objects {@code 0 .. size() - 1}
+     */
+    public float[] readObjectBoxes() {
+        checkOpen();
+        float[] boxes = new float[6 * objectCount];
+        for (int i = 0; i < objectCount; i++) {
+            long o = objectsOffset + (long) WorldLayout.OBJECT_SIZE * i;
+            for (int a = 0; a < 6; a++) {
+                boxes[6 * i + a] = store.readFloat(o + 4L * a);
+            }
+        }
+        return boxes;
+    }
+
     /** @return the length of the user payload in bytes (0 if none) */
     public long payloadLength() {
         return sectionLengths[WorldLayout.SECTION_PAYLOAD];

@@ -193,6 +193,23 @@ class MappedWorldTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void shouldReadBackTheTreeItWasWrittenFrom(TestWorld world) throws IOException {
+        Path file = dir.resolve(world.name + ".bxw");
+        FlatBvh written = world.write(file);
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            FlatBvh read = mapped.readTree();
+            assertEquals(written.rootRef(), read.rootRef());
+            assertArrayEquals(written.childRefs(), read.childRefs());
+            assertArrayEquals(written.childBounds(), read.childBounds());
+            assertArrayEquals(written.rootBounds(), read.rootBounds());
+            assertEquals(written.areaRatio(), read.areaRatio());
+            assertArrayEquals(BinnedSahBuilder.toFloatBoxes(world.boxes, read.originX(), read.originY(),
+                    read.originZ()), mapped.readObjectBoxes());
+        }
+    }
+
     @Test
     void shouldAnswerFromManyThreadsAtOnce() throws Exception {
         TestWorld world = TestWorld.clustered(30_000, 21);

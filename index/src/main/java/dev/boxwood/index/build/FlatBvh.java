@@ -48,6 +48,67 @@ public final class FlatBvh {
         this.rootRef = rootRef;
     }
 
+    /**
+     * Wraps existing arrays (for example a tree read back from a static world file) after checking that they
+     * form a valid tree of the documented layout: array lengths, root reference, every reference in range with
+     * children after their parents, every object and every non-root node referenced exactly once. Boxes are not
+     * checked. The arrays are not copied.
+     *
+     * @param objectCount the number of objects, {@code 0 .. BinnedSahBuilder.MAX_OBJECTS}
+     * @param originX     origin x (finite)
+     * @param originY     origin y (finite)
+     * @param originZ     origin z (finite)
+     * @param childBounds 12 floats per internal node
+     * @param childRefs   2 references per internal node
+     * @param rootBounds  6 floats
+     * @return the tree
+     * @throws IllegalArgumentException naming what is inconsistent
+     */
+    public static FlatBvh of(int objectCount, double originX, double originY, double originZ, float[] childBounds,
+                             int[] childRefs, float[] rootBounds) {
+        if (objectCount < 0 || objectCount > BinnedSahBuilder.MAX_OBJECTS) {
+            throw new IllegalArgumentException("objectCount out of range: " + objectCount);
+        }
+        BoxValidation.checkFinite(originX, "originX");
+        BoxValidation.checkFinite(originY, "originY");
+        BoxValidation.checkFinite(originZ, "originZ");
+        int nodes = objectCount <= 1 ? 0 : objectCount - 1;
+        if (childBounds == null || childBounds.length != 12L * nodes) {
+            throw new IllegalArgumentException("childBounds must hold 12 * " + nodes + " floats");
+        }
+        if (childRefs == null || childRefs.length != 2L * nodes) {
+            throw new IllegalArgumentException("childRefs must hold 2 * " + nodes + " references");
+        }
+        if (rootBounds == null || rootBounds.length != 6) {
+            throw new IllegalArgumentException("rootBounds must hold 6 floats");
+        }
+        boolean[] seen = new boolean[nodes + objectCount];
+        for (int k = 0; k < nodes; k++) {
+            for (int c = 0; c < 2; c++) {
+                int ref = childRefs[2 * k + c];
+                int slot;
+                if (ref < 0) {
+                    if (~ref >= objectCount) {
+                        throw new IllegalArgumentException("childRefs: node " + k + " references object " + ~ref);
+                    }
+                    slot = nodes + ~ref;
+                } else {
+                    if (ref <= k || ref >= nodes) {
+                        throw new IllegalArgumentException("childRefs: node " + k + " references node " + ref);
+                    }
+                    slot = ref;
+                }
+                if (seen[slot]) {
+                    throw new IllegalArgumentException("childRefs: " + (ref < 0 ? "object " + ~ref : "node " + ref)
+                            + " is referenced twice");
+                }
+                seen[slot] = true;
+            }
+        }
+        int root = objectCount == 0 ? NULL_REF : objectCount == 1 ? ~0 : 0;
+        return new FlatBvh(objectCount, originX, originY, originZ, childBounds, childRefs, rootBounds, root);
+    }
+
     /** @return the number of objects (leaves) */
     public int objectCount() {
         return objectCount;

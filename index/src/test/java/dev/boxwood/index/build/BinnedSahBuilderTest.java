@@ -258,6 +258,30 @@ class BinnedSahBuilderTest {
     }
 
     @Test
+    void shouldWrapValidArraysAndRejectBrokenReferences() {
+        double[] world = clusteredWorld(300, 17, 0);
+        FlatBvh bvh = BinnedSahBuilder.defaults().build(world);
+        FlatBvh wrapped = FlatBvh.of(300, bvh.originX(), bvh.originY(), bvh.originZ(), bvh.childBounds(),
+                bvh.childRefs(), bvh.rootBounds());
+        assertEquals(bvh.rootRef(), wrapped.rootRef());
+        assertEquals(bvh.areaRatio(), wrapped.areaRatio());
+        assertEquals(bvh.height(), wrapped.height());
+        int[][] broken = {bvh.childRefs().clone(), bvh.childRefs().clone(), bvh.childRefs().clone(),
+            bvh.childRefs().clone()};
+        broken[0][10] = broken[0][11];                  // one child twice
+        broken[1][20] = 3;                              // a reference back up the tree
+        broken[2][30] = ~300;                           // an object that does not exist
+        broken[3][40] = 299;                            // a node that does not exist
+        for (int[] refs : broken) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FlatBvh.of(300,
+                    0, 0, 0, bvh.childBounds(), refs, bvh.rootBounds()));
+            assertTrue(e.getMessage().contains("childRefs"), e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> FlatBvh.of(301, 0, 0, 0, bvh.childBounds(),
+                bvh.childRefs(), bvh.rootBounds()));
+    }
+
+    @Test
     void shouldRejectInvalidInputNamingTheArgument() {
         BinnedSahBuilder b = BinnedSahBuilder.defaults();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
