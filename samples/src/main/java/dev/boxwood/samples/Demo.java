@@ -30,7 +30,18 @@ public final class Demo {
         List<String> summary = new ArrayList<>();
         List<Path> pictures = new ArrayList<>();
 
-        System.out.println("== 1. Game AI: line of sight ==");
+        System.out.println("== 1. Level editor: picking and marquee selection ==");
+        for (LevelEditorSample.LevelResult level : LevelEditorSample.run(out, true)) {
+            long picked = level.picks().stream().filter(p -> p.object() >= 0).count();
+            summary.add(String.format(Locale.ROOT, "level editor, %s: %d objects, %d of %d clicks picked,"
+                            + " crossing marquee %d, window marquee %d", level.name(), level.objects(), picked,
+                    level.picks().size(), level.crossing().length, level.window().length));
+            pictures.add(level.picture());
+            pictures.add(level.overview());
+        }
+
+        System.out.println();
+        System.out.println("== 2. Game AI: line of sight ==");
         LineOfSightSample.Settings los = LineOfSightSample.Settings.of(a.quick());
         if (!a.quick()) {
             los = new LineOfSightSample.Settings(los.blocks(), los.agents(), 10, los.nearest(), los.range(),
@@ -43,7 +54,7 @@ public final class Demo {
         pictures.add(sight.picture());
 
         System.out.println();
-        System.out.println("== 2. Large-world server: streaming tiles ==");
+        System.out.println("== 3. Large-world server: streaming tiles ==");
         StreamingServerSample.Settings streaming = StreamingServerSample.Settings.of(a.quick());
         if (!a.quick()) {
             StreamingServerSample.Settings s = streaming;

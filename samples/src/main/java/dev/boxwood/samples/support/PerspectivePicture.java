@@ -93,15 +93,16 @@ public final class PerspectivePicture {
     }
 
     /**
-     * Draws the ground plane y = 0 over a rectangle (a flat quad; it is not an object of the index).
+     * Draws a horizontal ground plane over a rectangle (a flat quad; it is not an object of the index).
      *
+     * @param y height of the ground
      * @param minX min x
      * @param minZ min z
      * @param maxX max x
      * @param maxZ max z
      * @param color 0xRRGGBB
      */
-    public void ground(double minX, double minZ, double maxX, double maxZ, int color) {
+    public void ground(double y, double minX, double minZ, double maxX, double maxZ, int color) {
         // Split into tiles so the near-plane clipping of one huge quad does not lose precision.
         int n = 16;
         int id = nextFaceId++;
@@ -111,7 +112,7 @@ public final class PerspectivePicture {
                 double x1 = minX + (maxX - minX) * (i + 1) / n;
                 double z0 = minZ + (maxZ - minZ) * j / n;
                 double z1 = minZ + (maxZ - minZ) * (j + 1) / n;
-                quad(new double[]{x0, 0, z0, x1, 0, z0, x1, 0, z1, x0, 0, z1}, shade(color, 0, 1, 0), id);
+                quad(new double[]{x0, y, z0, x1, y, z0, x1, y, z1, x0, y, z1}, shade(color, 0, 1, 0), id);
             }
         }
     }
@@ -124,7 +125,7 @@ public final class PerspectivePicture {
      * @param margin how far the asphalt reaches beyond the city
      */
     public void cityGround(City city, double margin) {
-        ground(city.originX() - margin, city.originZ() - margin, city.originX() + city.width() + margin,
+        ground(0, city.originX() - margin, city.originZ() - margin, city.originX() + city.width() + margin,
                 city.originZ() + city.depth() + margin, Palette.STREET);
         double sidewalk = City.STREET / 2 - City.LANES;
         for (int bx = 0; bx < city.blocksX(); bx++) {

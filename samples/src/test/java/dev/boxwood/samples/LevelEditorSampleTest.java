@@ -1,0 +1,89 @@
+package dev.boxwood.samples;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.samples.LevelEditorSample.Level;
+import dev.boxwood.samples.LevelEditorSample.LevelResult;
+import dev.boxwood.samples.LevelEditorSample.Pick;
+import dev.boxwood.samples.support.SampleArgs;
+import dev.boxwood.samples.support.Scene;
+import dev.boxwood.testkit.scenes.LevelScenes;
+
+/** Runs the level editor in quick mode and recomputes every pick and selection by scanning all objects. */
+class LevelEditorSampleTest {
+
+    @TempDir
+    Path out;
+
+    @Test
+    void shouldPickAndSelectWhatABruteForceScanFinds() throws Exception {
+        SampleArgs.quiet();
+        List<LevelResult> results = LevelEditorSample.run(out, true);
+        List<Level> levels = List.of(LevelEditorSample.cityLevel(4),
+                LevelEditorSample.realLevel(LevelScenes.Level.BOUNDS02));
+        assertEquals(levels.size(), results.size());
+        for (int l = 0; l < levels.size(); l++) {
+            Level level = levels.get(l);
+            LevelResult result = results.get(l);
+            Scene scene = level.scene();
+            Pictures.assertPicture(result.picture(), LevelEditorSample.WIDTH, LevelEditorSample.HEIGHT);
+            Pictures.assertPicture(result.overview(), LevelEditorSample.WIDTH, LevelEditorSample.HEIGHT);
+
+            int picked = 0;
+            for (Pick pick : result.picks()) {
+                double[] r = pick.ray();
+                int best = -1;
+                double bestFraction = Double.NaN;
+                for (int i = 0; i < scene.size(); i++) {
+                    double t = scene.intersectSegment(i, r[0], r[1], r[2], r[3], r[4], r[5], 1.0);
+                    if (t >= 0 && (best < 0 || t < bestFraction)) {
+                        best = i;
+                        bestFraction = t;
+                    }
+                }
+                assertEquals(best, pick.object(), level.name() + " pick at " + pick.x() + ", " + pick.y());
+                assertEquals(bestFraction, pick.fraction(), 0.0, level.name() + " pick fraction");
+                picked += best >= 0 ? 1 : 0;
+            }
+            assertTrue(picked > 0, level.name() + ": some click picks something");
+
+            assertArrayEquals(expected(level, LevelEditorSample.CROSSING, false), result.crossing(),
+                    level.name() + " crossing selection");
+            assertArrayEquals(expected(level, LevelEditorSample.WINDOW, true), result.window(),
+                    level.name() + " window selection");
+            assertTrue(result.crossing().length > 0 && result.window().length > 0, level.name() + " selects");
+        }
+    }
+
+    /** Every object, tested directly: inside the marquee's frustum (window) or touching it with a part (crossing). */
+    private static int[] expected(Level level, double[] rectangle, boolean window) {
+        ConvexRegion frustum = level.camera().frustum(
+                LevelEditorSample.u(rectangle[0] * LevelEditorSample.WIDTH),
+                LevelEditorSample.v(rectangle[1] * LevelEditorSample.HEIGHT),
+                LevelEditorSample.u(rectangle[2] * LevelEditorSample.WIDTH),
+                LevelEditorSample.v(rectangle[3] * LevelEditorSample.HEIGHT));
+        Scene scene = level.scene();
+        int[] selected = new int[scene.size()];
+        int n = 0;
+        for (int i = 0; i < scene.size(); i++) {
+            boolean in = window
+                    ? frustum.containsBox(scene.bound(i, 0), scene.bound(i, 1), scene.bound(i, 2), scene.bound(i, 3),
+                    scene.bound(i, 4), scene.bound(i, 5))
+                    : LevelEditorSample.touchesAnyPart(frustum, scene, i);
+            if (in) {
+                selected[n++] = i;
+            }
+        }
+        return Arrays.copyOf(selected, n);
+    }
+}
