@@ -35,7 +35,7 @@ public class PeerMoveBenchmark {
 
     /** Which index (dynamic ones only). */
     @Param({"brute", "jbox2d", "dyn4j", "jbullet-dbvt", "tinspin-rtree", "tinspin-phtree", "rtree2",
-            "conversant-rtree", "boxwood"})
+            "conversant-rtree", "jolt", "boxwood"})
     public String contender;
 
     private Contender index;

@@ -32,7 +32,7 @@ public class PeerQueryBenchmark {
 
     /** Which index. */
     @Param({"brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree", "jts-hprtree", "tinspin-rtree",
-            "tinspin-phtree", "rtree2", "conversant-rtree", "boxwood"})
+            "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood"})
     public String contender;
 
     /** Number of boxes. */
