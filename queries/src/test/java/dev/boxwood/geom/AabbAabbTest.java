@@ -143,10 +143,6 @@ class AabbAabbTest {
                 AabbAabb.sweep(a[0], a[1], a[2], a[3], a[4], a[5], va[0], va[1], va[2],
                         b[0], b[1], b[2], b[3], b[4], b[5], vb[0], vb[1], vb[2], r);
                 // exact: b moves by v relative to a; overlap on axis i while lo_i <= v_i u <= hi_i
-                double[] o = {0, 0, 0};
-                double[] v = new double[3];
-                double[] lo = new double[3];
-                double[] hi = new double[3];
                 BigDecimal[] exactV = new BigDecimal[3];
                 for (int i = 0; i < 3; i++) {
                     exactV[i] = ExactReference.exact(vb[i]).subtract(ExactReference.exact(va[i]));
@@ -186,41 +182,14 @@ class AabbAabbTest {
      * {@code [aMin - bMax, aMax - bMin]} over {@code u} in [0, 1].
      */
     private static ExactReference.SegmentBox exactSweep(double[] a, double[] b, BigDecimal[] v) {
-        ExactReference.SegmentBox out = new ExactReference.SegmentBox();
-        double margin = Double.POSITIVE_INFINITY;
-        BigDecimal[] e = new BigDecimal[3];
-        BigDecimal[] x = new BigDecimal[3];
-        BigDecimal[] s = new BigDecimal[3];
+        BigDecimal[] lo = new BigDecimal[3];
+        BigDecimal[] hi = new BigDecimal[3];
         for (int i = 0; i < 3; i++) {
-            BigDecimal lo = ExactReference.exact(a[i]).subtract(ExactReference.exact(b[i + 3]));
-            BigDecimal hi = ExactReference.exact(a[i + 3]).subtract(ExactReference.exact(b[i]));
-            boolean positive = v[i].signum() >= 0;
-            s[i] = v[i].abs();
-            e[i] = positive ? lo : hi.negate();
-            x[i] = positive ? hi : lo.negate();
-            margin = Math.min(margin, x[i].signum() >= 0 ? ExactReference.DECIDED : -ExactReference.DECIDED);
-            if (s[i].signum() == 0) {
-                margin = Math.min(margin, e[i].signum() <= 0 ? ExactReference.DECIDED : -ExactReference.DECIDED);
-            } else {
-                margin = Math.min(margin, ExactReference.relativeMargin(e[i], s[i]));
-            }
+            lo[i] = ExactReference.exact(a[i]).subtract(ExactReference.exact(b[i + 3]));
+            hi[i] = ExactReference.exact(a[i + 3]).subtract(ExactReference.exact(b[i]));
         }
-        BigDecimal enter = BigDecimal.ZERO;
-        for (int i = 0; i < 3; i++) {
-            if (s[i].signum() == 0) {
-                continue;
-            }
-            BigDecimal t = e[i].divide(s[i], ExactReference.CONTEXT);
-            enter = t.compareTo(enter) > 0 ? t : enter;
-            for (int j = 0; j < 3; j++) {
-                if (j != i && s[j].signum() != 0) {
-                    margin = Math.min(margin, ExactReference.relativeMargin(e[i].multiply(s[j]), x[j].multiply(s[i])));
-                }
-            }
-        }
-        out.margin = margin;
-        out.fraction = enter.doubleValue();
-        return out;
+        BigDecimal[] origin = {BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO};
+        return ExactReference.segmentBox(origin, v, BigDecimal.ONE, lo, hi);
     }
 
     /** Smallest per-axis overlap of the boxes at time u (negative: the gap). */

@@ -51,18 +51,26 @@ final class ExactReference {
      * still axes, where {@code a = |d|}, {@code e} the entry numerator and {@code x} the exit numerator.
      */
     static SegmentBox segmentBox(double[] o, double[] d, double maxFraction, double[] min, double[] max) {
+        return segmentBox(exact(o), exact(d), exact(maxFraction), exact(min), exact(max));
+    }
+
+    static BigDecimal[] exact(double[] v) {
+        return new BigDecimal[] {exact(v[0]), exact(v[1]), exact(v[2])};
+    }
+
+    /** As {@link #segmentBox(double[], double[], double, double[], double[])}, on exact inputs. */
+    static SegmentBox segmentBox(BigDecimal[] o, BigDecimal[] d, BigDecimal mf, BigDecimal[] min, BigDecimal[] max) {
         SegmentBox out = new SegmentBox();
         BigDecimal[] a = new BigDecimal[3];
         BigDecimal[] e = new BigDecimal[3];
         BigDecimal[] x = new BigDecimal[3];
         double margin = Double.POSITIVE_INFINITY;
-        BigDecimal mf = exact(maxFraction);
         for (int i = 0; i < 3; i++) {
-            BigDecimal oi = exact(o[i]);
-            boolean positive = d[i] > 0 || (d[i] == 0 && 1 / d[i] > 0);
-            a[i] = exact(Math.abs(d[i]));
-            e[i] = positive ? exact(min[i]).subtract(oi) : oi.subtract(exact(max[i]));
-            x[i] = positive ? exact(max[i]).subtract(oi) : oi.subtract(exact(min[i]));
+            // for a zero component either orientation gives the same constraints
+            boolean positive = d[i].signum() >= 0;
+            a[i] = d[i].abs();
+            e[i] = positive ? min[i].subtract(o[i]) : o[i].subtract(max[i]);
+            x[i] = positive ? max[i].subtract(o[i]) : o[i].subtract(min[i]);
             // exit not before t = 0, and (still axis) entry not after t = 0: decided by exact signs
             margin = Math.min(margin, x[i].signum() >= 0 ? DECIDED : -DECIDED);
             if (a[i].signum() == 0) {
