@@ -72,31 +72,37 @@ public final class DynamicAabbTree implements SpatialIndex {
 
     // ---- Node storage: the one place that holds the hierarchy. Entry e = 2 * node + side. ----
     /** Per entry, 6 floats: the child's box (an object's fat box, or the union of an internal node's entries). */
-    private float[] bounds;
+    float[] bounds;
     /** Per entry: child reference; {@code >= 0} internal node, {@code ~slot} object, {@link #EMPTY}. */
-    private int[] children;
+    int[] children;
     /** Per entry: OR of the category bits of every object below. */
-    private long[] categories;
+    long[] categories;
     /** Per node: the entry that references it ({@code -1} for the header); next free node for free nodes. */
-    private int[] parentEntries;
+    int[] parentEntries;
     /** Per node: 1 + the larger height of its children (objects have height 0); {@link #FREE} when free. */
-    private short[] heights;
+    short[] heights;
     private int nodeCapacity;
-    private int nodeHighWater;
-    private int freeNode = -1;
-    private int freeNodeCount;
+    int nodeHighWater;
+    int freeNode = -1;
+    int freeNodeCount;
+    /** Per node: changed since the last {@link #rebuild} (Box2D's enlarged flag); a partial rebuild redoes these. */
+    boolean[] touched;
 
     // ---- Object storage, per slot (structure of arrays). ----
-    private final Handles handles;
+    final Handles handles;
     /** Per slot, 6 floats: the stored tight box relative to the origin. */
-    private float[] tight;
-    private long[] userValues;
+    float[] tight;
+    long[] userValues;
     /** Per slot: the entry that holds the object's fat box and category bits. */
-    private int[] leafEntries;
+    int[] leafEntries;
 
     // ---- Insertion scratch (mutations are single-threaded): a binary min-heap of (lower bound, entry). ----
     private double[] heapKeys = new double[64];
     private int[] heapEntries = new int[64];
+    /** Fat box of the leaf being inserted. */
+    private final float[] fatScratch = new float[BOX];
+    /** Incremental optimisation state, created by the first {@link #optimize} call. */
+    private TreeOptimizer optimizer;
 
     /** A tree with the {@link TreeConfig#defaults() default} settings (origin 0, margin min(0.1, 1/8 edge)). */
     public DynamicAabbTree() {
@@ -189,6 +195,64 @@ public final class DynamicAabbTree implements SpatialIndex {
     }
 
     /**
+     * Builds a tree over many objects at once with the binned surface area heuristic (Wald 2007, through the shared
+     * {@link dev.boxwood.index.build.BinnedSahBuilder}): much faster than {@link #add adding} them one by one, and
+     * usually of better {@link #areaRatio() quality}. Each object gets the fat box {@link #add} would give it
+     * (margin, no displacement). The handle of box {@code i} is {@code i}: handles are {@code 0 .. n-1} in input
+     * order and work with {@link #move}, {@link #remove} and every other method like handles from {@link #add}.
+     *
+     * @param config the settings (the initial capacity is raised to the object count)
+     * @param boxes the tight boxes, stride 6: object {@code i} is {@code minX, minY, minZ, maxX, maxY, maxZ} at
+     *              {@code 6 i}; finite, {@code min <= max} (closed boxes, zero extent allowed)
+     * @param userValues one user value per object, or {@code null} for all 0
+     * @param categories one set of category bits per object, or {@code null} for all categories ({@code -1L})
+     * @return the new tree, valid ({@link #validate()}) and holding {@code boxes.length / 6} objects
+     * @throws IllegalArgumentException naming the argument, and building nothing: {@code config} or {@code boxes}
+     *         null, a length of {@code boxes} not a multiple of 6, a non-finite or inverted box, {@code userValues}
+     *         or {@code categories} not one per box, more objects than {@link Handles#MAX_SLOTS}{@code  - 1}
+     */
+    public static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories) {
+        return TreeBuild.build(config, boxes, userValues, categories);
+    }
+
+    /**
+     * Rebuilds the hierarchy with the binned surface area heuristic (Wald 2007) from the current fat boxes. Only
+     * internal nodes change: handles, fat and tight boxes, user values and categories stay as they are.
+     *
+     * <p>{@code full}: every internal node is rebuilt and renumbered depth first (the best quality and memory
+     * order; O(n log n)). Otherwise only the nodes changed since the last rebuild (by adds, re-inserting moves,
+     * removes, rotations, {@link #optimize}) are rebuilt, and every unchanged subtree below them is kept whole as
+     * one unit (Box2D v3's partial rebuild): cheap when few objects moved, a no-op when none did. Either way the
+     * call allocates scratch proportional to what it rebuilds.
+     *
+     * @param full whether to rebuild every internal node, or only the changed ones
+     */
+    public void rebuild(boolean full) {
+        TreeBuild.rebuild(this, full);
+    }
+
+    /**
+     * Improves the hierarchy within a work budget (Bittner, Hapala, Havran 2013, "Fast Insertion-Based
+     * Optimization of Bounding Volume Hierarchies"): takes out at most {@code budget} inefficient internal nodes
+     * and re-inserts their two subtrees with the branch-and-bound insertion. Each call examines the next
+     * {@code 8 * budget} nodes round robin and picks the worst of them, so calling it every frame sweeps the whole
+     * tree. Handles and boxes are unchanged. Allocation-free once the largest budget has been seen.
+     *
+     * @param budget the largest number of re-insertions in this call, {@code >= 0}
+     * @return the number of re-insertions done
+     * @throws IllegalArgumentException if {@code budget} is negative
+     */
+    public int optimize(int budget) {
+        if (budget < 0) {
+            throw new IllegalArgumentException("budget must be >= 0: " + budget);
+        }
+        if (optimizer == null) {
+            optimizer = new TreeOptimizer(this);
+        }
+        return optimizer.optimize(budget);
+    }
+
+    /**
      * The tight box is inside the fat box, and the fat box inside the tight box grown by {@link #SHRINK_FACTOR}
      * margins and displacements.
      */
@@ -221,7 +285,7 @@ public final class DynamicAabbTree implements SpatialIndex {
         return Math.min(marginCap, marginFraction * edge);
     }
 
-    private void storeTight(int slot, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+    void storeTight(int slot, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
         OutwardFloat.storeBox(tight, slot * BOX, originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
     }
 
@@ -233,21 +297,37 @@ public final class DynamicAabbTree implements SpatialIndex {
     private void insertLeaf(int slot, long category, double minX, double minY, double minZ,
                             double maxX, double maxY, double maxZ,
                             double dx, double dy, double dz, double displacementScale) {
+        float[] f = fatScratch;
+        storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ,
+                dx * displacementScale, dy * displacementScale, dz * displacementScale);
+        insertReference(~slot, category, f[0], f[1], f[2], f[3], f[4], f[5]);
+    }
+
+    /**
+     * Writes the fat box of a tight box (world coordinates) into {@code dest[offset .. offset + 5]}: grown by the
+     * margin, extended by the displacement on the side it points to, relative to the origin, rounded outward.
+     */
+    void storeFatBox(float[] dest, int offset, double minX, double minY, double minZ,
+                     double maxX, double maxY, double maxZ, double sx, double sy, double sz) {
         double m = margin(minX, minY, minZ, maxX, maxY, maxZ);
         double mz = planar ? 0 : m;
-        double sx = dx * displacementScale;
-        double sy = dy * displacementScale;
-        double sz = planar ? 0 : dz * displacementScale;
-        float f0 = OutwardFloat.down(minX - originX - m + Math.min(sx, 0));
-        float f1 = OutwardFloat.down(minY - originY - m + Math.min(sy, 0));
-        float f2 = OutwardFloat.down(minZ - originZ - mz + Math.min(sz, 0));
-        float f3 = OutwardFloat.up(maxX - originX + m + Math.max(sx, 0));
-        float f4 = OutwardFloat.up(maxY - originY + m + Math.max(sy, 0));
-        float f5 = OutwardFloat.up(maxZ - originZ + mz + Math.max(sz, 0));
-        int leaf = ~slot;
+        double szPlanar = planar ? 0 : sz;
+        dest[offset] = OutwardFloat.down(minX - originX - m + Math.min(sx, 0));
+        dest[offset + 1] = OutwardFloat.down(minY - originY - m + Math.min(sy, 0));
+        dest[offset + 2] = OutwardFloat.down(minZ - originZ - mz + Math.min(szPlanar, 0));
+        dest[offset + 3] = OutwardFloat.up(maxX - originX + m + Math.max(sx, 0));
+        dest[offset + 4] = OutwardFloat.up(maxY - originY + m + Math.max(sy, 0));
+        dest[offset + 5] = OutwardFloat.up(maxZ - originZ + mz + Math.max(szPlanar, 0));
+    }
+
+    /**
+     * Inserts {@code ref} (an object {@code ~slot}, or an internal node detached by {@link #detachEntry}) with the
+     * given box and mask: the best sibling by branch and bound, then a new parent above it (Bittner et al. 2013).
+     */
+    void insertReference(int ref, long category, float f0, float f1, float f2, float f3, float f4, float f5) {
         if (children[0] == EMPTY) {
-            setEntry(0, leaf, category, f0, f1, f2, f3, f4, f5);
-            leafEntries[slot] = 0;
+            setEntry(0, ref, category, f0, f1, f2, f3, f4, f5);
+            linkParent(ref, 0);
             updateHeaderHeight();
             return;
         }
@@ -255,8 +335,8 @@ public final class DynamicAabbTree implements SpatialIndex {
         int node = allocateNode();
         int first = 2 * node;
         copyEntry(sibling, first);
-        setEntry(first + 1, leaf, category, f0, f1, f2, f3, f4, f5);
-        leafEntries[slot] = first + 1;
+        setEntry(first + 1, ref, category, f0, f1, f2, f3, f4, f5);
+        linkParent(ref, first + 1);
         children[sibling] = node;
         parentEntries[node] = sibling;
         refitUpward(node, rotations);
@@ -351,7 +431,14 @@ public final class DynamicAabbTree implements SpatialIndex {
 
     /** Unlinks object {@code slot}: its sibling takes the parent's place and the parent node is freed. */
     private void removeLeaf(int slot) {
-        int entry = leafEntries[slot];
+        detachEntry(leafEntries[slot]);
+    }
+
+    /**
+     * Unlinks the reference in {@code entry} (an object or a subtree, which stays intact): its sibling takes the
+     * parent's place and the parent node is freed.
+     */
+    void detachEntry(int entry) {
         int parent = entry >> 1;
         if (parent == HEADER) {
             clearEntry(0);
@@ -386,6 +473,7 @@ public final class DynamicAabbTree implements SpatialIndex {
     /** Recomputes the box, mask and node height of the internal node referenced by {@code entry}. */
     private void refitEntry(int entry) {
         int n = children[entry];
+        touched[n] = true;
         int a = 2 * n;
         float[] b = bounds;
         int o = entry * BOX;
@@ -482,7 +570,7 @@ public final class DynamicAabbTree implements SpatialIndex {
         linkParent(ref, to);
     }
 
-    private void linkParent(int ref, int entry) {
+    void linkParent(int ref, int entry) {
         if (ref >= 0) {
             parentEntries[ref] = entry;
         } else {
@@ -511,12 +599,12 @@ public final class DynamicAabbTree implements SpatialIndex {
     }
 
     /** Height of a reference: an internal node's stored height; 0 for an object or {@link #EMPTY}. */
-    private int heightOf(int ref) {
+    int heightOf(int ref) {
         return ref >= 0 ? heights[ref] : 0;
     }
 
     /** The header's height bounds the traversal stacks of the queries. */
-    private void updateHeaderHeight() {
+    void updateHeaderHeight() {
         heights[HEADER] = (short) (1 + heightOf(children[0]));
     }
 
@@ -531,7 +619,7 @@ public final class DynamicAabbTree implements SpatialIndex {
         return x * y + y * z + z * x;
     }
 
-    private double entryCost(int entry) {
+    double entryCost(int entry) {
         int o = entry * BOX;
         float[] b = bounds;
         return cost(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
@@ -545,7 +633,7 @@ public final class DynamicAabbTree implements SpatialIndex {
                 Math.max(b[o1 + 3], b[o2 + 3]), Math.max(b[o1 + 4], b[o2 + 4]), Math.max(b[o1 + 5], b[o2 + 5]));
     }
 
-    private int allocateNode() {
+    int allocateNode() {
         int node;
         if (freeNode >= 0) {
             node = freeNode;
@@ -561,7 +649,7 @@ public final class DynamicAabbTree implements SpatialIndex {
         return node;
     }
 
-    private void freeNode(int node) {
+    void freeNode(int node) {
         parentEntries[node] = freeNode;
         heights[node] = FREE;
         freeNode = node;
@@ -575,6 +663,7 @@ public final class DynamicAabbTree implements SpatialIndex {
         categories = categories == null ? new long[capacity * 2] : Arrays.copyOf(categories, capacity * 2);
         parentEntries = parentEntries == null ? new int[capacity] : Arrays.copyOf(parentEntries, capacity);
         heights = heights == null ? new short[capacity] : Arrays.copyOf(heights, capacity);
+        touched = touched == null ? new boolean[capacity] : Arrays.copyOf(touched, capacity);
     }
 
     private void growObjects(int capacity) {
@@ -838,7 +927,7 @@ public final class DynamicAabbTree implements SpatialIndex {
      */
     public long memoryBytes() {
         return arrayBytes(bounds.length, 4) + arrayBytes(children.length, 4) + arrayBytes(categories.length, 8)
-                + arrayBytes(parentEntries.length, 4) + arrayBytes(heights.length, 2)
+                + arrayBytes(parentEntries.length, 4) + arrayBytes(heights.length, 2) + arrayBytes(touched.length, 1)
                 + arrayBytes(tight.length, 4) + arrayBytes(userValues.length, 8) + arrayBytes(leafEntries.length, 4)
                 + handles.memoryBytes() + arrayBytes(heapKeys.length, 8) + arrayBytes(heapEntries.length, 4);
     }

@@ -1,0 +1,165 @@
+package dev.boxwood.index;
+
+/**
+ * Incremental optimisation of a {@link DynamicAabbTree} with a work budget per call, after Bittner, Hapala and
+ * Havran 2013, "Fast Insertion-Based Optimization of Bounding Volume Hierarchies": pick inefficient internal
+ * nodes, take each out of the tree together with its parent, and re-insert its two subtrees with the tree's own
+ * branch-and-bound insertion (which then rotates on the way up, Kopta et al. 2012).
+ *
+ * <p>Selection: the paper ranks all nodes by an inefficiency measure and updates the worst fraction per pass. A
+ * per-frame call cannot afford a pass over all nodes, so each call scores the next
+ * {@value #SCAN_PER_REINSERTION}{@code  * budget} node indices (round robin over the node array, so every node is
+ * scored every {@code nodes / (}{@value #SCAN_PER_REINSERTION}{@code  * budget)} calls) and re-inserts the
+ * {@code budget} worst of them, chosen by quickselect. The measure is the paper's combined one: a node's area,
+ * times its area over the mean of its children's, times its area over the smaller child's; it is large for big
+ * nodes whose children are small or far apart, which is where a rebuild would gain the most.
+ *
+ * <p>Allocation-free after warm-up: the candidate arrays grow to the largest scan seen, the tree's insertion
+ * scratch to its largest search.
+ */
+final class TreeOptimizer {
+
+    /** Node indices scanned per allowed re-insertion. */
+    static final int SCAN_PER_REINSERTION = 8;
+
+    private final DynamicAabbTree tree;
+    /** Next node index to scan. */
+    private int cursor = 1;
+    /** Inefficiency and node of each candidate scanned by the current call. */
+    private double[] keys = new double[16 * SCAN_PER_REINSERTION];
+    private int[] nodes = new int[16 * SCAN_PER_REINSERTION];
+
+    TreeOptimizer(DynamicAabbTree tree) {
+        this.tree = tree;
+    }
+
+    /** See {@link DynamicAabbTree#optimize(int)}. */
+    int optimize(int budget) {
+        if (budget <= 0 || tree.children[0] < 0) {
+            return 0;
+        }
+        int scan = (int) Math.min((long) budget * SCAN_PER_REINSERTION, tree.nodeHighWater - 1);
+        if (keys.length < scan) {
+            keys = new double[scan];
+            nodes = new int[scan];
+        }
+        int count = collectCandidates(scan);
+        int chosen = Math.min(budget, count);
+        selectWorst(count, chosen);
+        int done = 0;
+        for (int i = 0; i < chosen; i++) {
+            // An earlier re-insertion may have freed or moved this node: re-check it.
+            if (reinsertable(nodes[i])) {
+                reinsert(nodes[i]);
+                done++;
+            }
+        }
+        return done;
+    }
+
+    /** Scores the next {@code scan} node indices, round robin; returns the number of candidates among them. */
+    private int collectCandidates(int scan) {
+        int highWater = tree.nodeHighWater;
+        int count = 0;
+        int node = cursor;
+        for (int i = 0; i < scan; i++) {
+            if (node >= highWater) {
+                node = 1;
+            }
+            if (reinsertable(node)) {
+                keys[count] = inefficiency(node);
+                nodes[count++] = node;
+            }
+            node++;
+        }
+        cursor = node >= highWater ? 1 : node;
+        return count;
+    }
+
+    /**
+     * Moves the {@code k} largest keys of {@code [0, count)} to {@code [0, k)} (Hoare's quickselect, middle pivot):
+     * O(count) expected, in place.
+     */
+    private void selectWorst(int count, int k) {
+        int lo = 0;
+        int hi = count - 1;
+        while (lo < hi && k > lo && k <= hi) {
+            double pivot = keys[(lo + hi) >>> 1];
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (keys[i] > pivot) {
+                    i++;
+                }
+                while (keys[j] < pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    swap(i++, j--);
+                }
+            }
+            // Now [lo, j] >= pivot >= [i, hi]; keep narrowing on the side holding the boundary k.
+            if (k <= j) {
+                hi = j;
+            } else if (k >= i) {
+                lo = i;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void swap(int a, int b) {
+        double key = keys[a];
+        keys[a] = keys[b];
+        keys[b] = key;
+        int node = nodes[a];
+        nodes[a] = nodes[b];
+        nodes[b] = node;
+    }
+
+    /** An allocated internal node below the root (its parent is a real node, which the removal takes out too). */
+    private boolean reinsertable(int node) {
+        return node < tree.nodeHighWater && tree.heights[node] > 0
+                && (tree.parentEntries[node] >> 1) != DynamicAabbTree.HEADER;
+    }
+
+    /** Bittner et al. 2013, section 4.1: M_area * M_sum * M_min (areas as the tree's cost). */
+    private double inefficiency(int node) {
+        double area = tree.entryCost(tree.parentEntries[node]);
+        double a = tree.entryCost(2 * node);
+        double b = tree.entryCost(2 * node + 1);
+        double sum = area / Math.max(0.5 * (a + b), Double.MIN_NORMAL);
+        double min = area / Math.max(Math.min(a, b), Double.MIN_NORMAL);
+        return area * sum * min;
+    }
+
+    /**
+     * Removes {@code node} and its parent (the parent's other child takes the parent's place), then inserts the
+     * node's two subtrees anew, larger first; the two freed nodes are reused by the insertions.
+     */
+    private void reinsert(int node) {
+        DynamicAabbTree t = tree;
+        int first = 2 * node;
+        int larger = t.entryCost(first) >= t.entryCost(first + 1) ? first : first + 1;
+        int refA = t.children[larger];
+        int refB = t.children[larger ^ 1];
+        long catA = t.categories[larger];
+        long catB = t.categories[larger ^ 1];
+        float[] b = t.bounds;
+        int oa = larger * DynamicAabbTree.BOX;
+        float a0 = b[oa], a1 = b[oa + 1], a2 = b[oa + 2], a3 = b[oa + 3], a4 = b[oa + 4], a5 = b[oa + 5];
+        int ob = (larger ^ 1) * DynamicAabbTree.BOX;
+        float b0 = b[ob], b1 = b[ob + 1], b2 = b[ob + 2], b3 = b[ob + 3], b4 = b[ob + 4], b5 = b[ob + 5];
+        // Unlink the node from its parent entry (the parent goes too), then free the node itself.
+        t.detachEntry(t.parentEntries[node]);
+        t.freeNode(node);
+        t.insertReference(refA, catA, a0, a1, a2, a3, a4, a5);
+        t.insertReference(refB, catB, b0, b1, b2, b3, b4, b5);
+    }
+
+    /** Bytes of the scratch arrays. */
+    long memoryBytes() {
+        return 32L + 8L * keys.length + 4L * nodes.length;
+    }
+}

@@ -1,0 +1,213 @@
+package dev.boxwood.index;
+
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.TraversalStack;
+import dev.boxwood.testkit.BruteForceIndex;
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.SyntheticWorld;
+import dev.boxwood.testkit.scenes.WorldFrame;
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bulk build through the binned-SAH builder: structure, handles, per-object state, queries, bad input. */
+class TreeBuildTest {
+
+    private static final TreeConfig DENSE = TreeConfig.defaults().withMargin(0.05, 0.125);
+
+    /** A compact clustered world (100 m across) so objects overlap and queries hit many. */
+    private static BoxSet world(int n, long seed) {
+        return SyntheticWorld.clustered(n, seed, WorldFrame.scaled(0.01)).boxes();
+    }
+
+    private static long[] randomLongs(int n, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = random.nextInt(3) == 0 ? 1L << random.nextInt(64) : random.nextLong();
+        }
+        return values;
+    }
+
+    @Test
+    void shouldGiveEveryObjectTheStateAddWouldGiveItWithHandlesInInputOrder() {
+        BoxSet boxes = world(3000, 1);
+        long[] users = randomLongs(boxes.size(), 2);
+        long[] categories = randomLongs(boxes.size(), 3);
+        DynamicAabbTree built = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories);
+        built.validate();
+        DynamicAabbTree added = new DynamicAabbTree(DENSE);
+        for (int i = 0; i < boxes.size(); i++) {
+            assertEquals(i, added.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i],
+                    boxes.maxZ[i], users[i], categories[i]));
+        }
+        assertEquals(boxes.size(), built.size());
+        double[] expected = new double[6];
+        double[] actual = new double[6];
+        for (int i = 0; i < boxes.size(); i++) {
+            assertTrue(built.contains(i));
+            assertEquals(users[i], built.userValue(i));
+            assertEquals(categories[i], built.categoryBits(i));
+            added.getTightBox(i, expected);
+            built.getTightBox(i, actual);
+            assertArrayEquals(expected, actual, "tight box " + i);
+            added.getFatBox(i, expected);
+            built.getFatBox(i, actual);
+            assertArrayEquals(expected, actual, "fat box " + i);
+        }
+        assertFalse(built.contains(boxes.size()));
+    }
+
+    @Test
+    void shouldDefaultToUserValueZeroAndAllCategories() {
+        BoxSet boxes = world(50, 4);
+        DynamicAabbTree tree = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), null, null);
+        tree.validate();
+        for (int i = 0; i < boxes.size(); i++) {
+            assertEquals(0L, tree.userValue(i));
+            assertEquals(-1L, tree.categoryBits(i));
+        }
+    }
+
+    @Test
+    void shouldAnswerQueriesLikeBruteForce() {
+        BoxSet boxes = world(4000, 5);
+        long[] users = randomLongs(boxes.size(), 6);
+        long[] categories = randomLongs(boxes.size(), 7);
+        DynamicAabbTree tree = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories);
+        BruteForceIndex brute = new BruteForceIndex();
+        for (int i = 0; i < boxes.size(); i++) {
+            brute.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i],
+                    users[i], categories[i]);
+        }
+        compareQueries(tree, brute, world(300, 8), 9);
+    }
+
+    /** Box queries and closest-hit rays from the boxes of {@code probes}, random masks; returns nothing. */
+    static void compareQueries(DynamicAabbTree tree, BruteForceIndex brute, BoxSet probes, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        TraversalStack stack = new TraversalStack(4);
+        AllOverlaps a = new AllOverlaps();
+        AllOverlaps b = new AllOverlaps();
+        ClosestHit ca = new ClosestHit();
+        ClosestHit cb = new ClosestHit();
+        long hits = 0;
+        for (int q = 0; q < probes.size(); q++) {
+            long mask = random.nextInt(3) == 0 ? random.nextLong() : -1L;
+            double grow = random.nextDouble() * 3;
+            double x0 = probes.minX[q] - grow;
+            double y0 = probes.minY[q] - grow;
+            double z0 = probes.minZ[q] - grow;
+            double x1 = probes.maxX[q] + grow;
+            double y1 = probes.maxY[q] + grow;
+            double z1 = probes.maxZ[q] + grow;
+            a.reset();
+            b.reset();
+            tree.queryAabb(x0, y0, z0, x1, y1, z1, mask, a, stack);
+            brute.queryAabb(x0, y0, z0, x1, y1, z1, mask, b, stack);
+            a.sort();
+            b.sort();
+            assertEquals(b.count(), a.count(), "box query " + q);
+            for (int i = 0; i < b.count(); i++) {
+                assertEquals(b.handle(i), a.handle(i), "box query " + q);
+            }
+            hits += b.count();
+            double tx = (random.nextDouble() - 0.5) * 60;
+            double ty = (random.nextDouble() - 0.5) * 60;
+            double tz = (random.nextDouble() - 0.5) * 4;
+            tree.rayCast(x0, y0, z0, tx, ty, tz, 1.0, mask, ca, stack);
+            brute.rayCast(x0, y0, z0, tx, ty, tz, 1.0, mask, cb, stack);
+            assertEquals(cb.hasHit(), ca.hasHit(), "ray " + q);
+            assertEquals(cb.handle(), ca.handle(), "ray " + q);
+            assertEquals(cb.fraction(), ca.fraction(), "ray " + q);
+        }
+        assertTrue(hits > probes.size(), "queries should hit: " + hits);
+    }
+
+    @Test
+    void shouldMoveAndRemoveBuiltObjectsAndAddMore() {
+        BoxSet boxes = world(800, 10);
+        DynamicAabbTree tree = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), null, null);
+        SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < boxes.size(); i += 2) {
+            double d = random.nextDouble() * 5;
+            tree.move(i, boxes.minX[i] + d, boxes.minY[i], boxes.minZ[i], boxes.maxX[i] + d, boxes.maxY[i],
+                    boxes.maxZ[i], d, 0, 0);
+            tree.validate();
+        }
+        for (int i = 1; i < boxes.size(); i += 4) {
+            tree.remove(i);
+            tree.validate();
+            assertFalse(tree.contains(i));
+        }
+        int added = tree.add(0, 0, 0, 1, 1, 1, 7L, 1L);
+        tree.validate();
+        assertEquals(7L, tree.userValue(added));
+        assertEquals(boxes.size() - boxes.size() / 4 + 1, tree.size());
+    }
+
+    @Test
+    void shouldBuildEmptyAndOneObjectTrees() {
+        DynamicAabbTree empty = DynamicAabbTree.build(TreeConfig.defaults(), new double[0], new long[0], null);
+        empty.validate();
+        assertEquals(0, empty.size());
+        assertEquals(0, empty.add(0, 0, 0, 1, 1, 1, 0, -1L));
+        empty.validate();
+
+        DynamicAabbTree one = DynamicAabbTree.build(TreeConfig.defaults(), new double[] {1, 2, 3, 4, 5, 6},
+                new long[] {9}, new long[] {2});
+        one.validate();
+        assertEquals(1, one.size());
+        assertEquals(0, one.height());
+        assertEquals(9L, one.userValue(0));
+        assertEquals(2L, one.categoryBits(0));
+        one.remove(0);
+        one.validate();
+        assertEquals(0, one.size());
+    }
+
+    @Test
+    void shouldBuildPointAndCoincidentBoxes() {
+        double[] boxes = new double[6 * 100];
+        for (int i = 0; i < 100; i++) {
+            double x = i % 3;
+            boxes[6 * i] = x;
+            boxes[6 * i + 3] = x;
+        }
+        DynamicAabbTree tree = DynamicAabbTree.build(TreeConfig.defaults(), boxes, null, null);
+        tree.validate();
+        assertEquals(100, tree.size());
+    }
+
+    @Test
+    void shouldRejectBadInputNamingTheArgument() {
+        TreeConfig c = TreeConfig.defaults();
+        double[] good = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+        assertMessage("config", () -> DynamicAabbTree.build(null, good, null, null));
+        assertMessage("boxes", () -> DynamicAabbTree.build(c, null, null, null));
+        assertMessage("boxes", () -> DynamicAabbTree.build(c, new double[7], null, null));
+        double[] nan = good.clone();
+        nan[4] = Double.NaN;
+        assertMessage("boxes", () -> DynamicAabbTree.build(c, nan, null, null));
+        double[] infinite = good.clone();
+        infinite[9] = Double.POSITIVE_INFINITY;
+        assertMessage("boxes", () -> DynamicAabbTree.build(c, infinite, null, null));
+        double[] inverted = good.clone();
+        inverted[8] = 4;
+        assertMessage("boxes", () -> DynamicAabbTree.build(c, inverted, null, null));
+        assertMessage("userValues", () -> DynamicAabbTree.build(c, good, new long[3], null));
+        assertMessage("categories", () -> DynamicAabbTree.build(c, good, null, new long[1]));
+    }
+
+    private static void assertMessage(String argument, org.junit.jupiter.api.function.Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().contains(argument), e.getMessage());
+    }
+}

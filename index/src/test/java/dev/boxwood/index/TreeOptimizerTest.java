@@ -1,0 +1,105 @@
+package dev.boxwood.index;
+
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.SyntheticWorld;
+import dev.boxwood.testkit.scenes.WorldFrame;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.Comparator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Budgeted insertion-based optimisation: validity, exact queries, real improvement, no allocation. */
+class TreeOptimizerTest {
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    private static BoxSet world(int n, long seed) {
+        return SyntheticWorld.clustered(n, seed, WorldFrame.scaled(0.01)).boxes();
+    }
+
+    @Test
+    void shouldKeepTheTreeValidAndQueriesExactWhileOptimizing() {
+        Differential d = new Differential(world(2000, 31), TreeConfig.defaults(), 32);
+        for (int round = 0; round < 300; round++) {
+            d.run(5, 400, 1);
+            int budget = round % 7;
+            int done = d.tree.optimize(budget);
+            assertTrue(done <= budget, done + " re-insertions for budget " + budget);
+            d.tree.validate();
+            d.randomBoxQuery();
+            d.randomRay();
+        }
+        assertTrue(d.hitsSeen > d.queries / 10, "queries should mostly hit something: " + d.hitsSeen);
+    }
+
+    @Test
+    void shouldImproveATreeBuiltFromSortedInsertionsWithoutRotations() {
+        BoxSet boxes = world(5000, 33);
+        Integer[] order = new Integer[boxes.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        // Inserting in x order without rotations gives a poor, deep tree (dyn4j#49's complaint).
+        Arrays.sort(order, Comparator.comparingDouble(i -> boxes.minX[i]));
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withRotations(false));
+        for (int i : order) {
+            tree.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i],
+                    i, -1L);
+        }
+        double before = tree.areaRatio();
+        int done = 0;
+        for (int call = 0; call < 200; call++) {
+            done += tree.optimize(50);
+        }
+        tree.validate();
+        double after = tree.areaRatio();
+        double fresh = DynamicAabbTree.build(TreeConfig.defaults(), boxes.toInterleaved(), null, null).areaRatio();
+        assertTrue(done > 0);
+        assertTrue(after < before, "area ratio " + before + " -> " + after);
+        assertTrue(after - fresh < 0.5 * (before - fresh),
+                "optimisation should close at least half the gap to a fresh build: " + before + " -> " + after
+                        + ", fresh " + fresh);
+    }
+
+    @Test
+    void shouldDoNothingWithoutBudgetOrNodesToMove() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        assertEquals(0, tree.optimize(10));
+        tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
+        tree.add(2, 0, 0, 3, 1, 1, 0, -1L);
+        assertEquals(0, tree.optimize(10), "the root alone has no parent to take out");
+        tree.add(4, 0, 0, 5, 1, 1, 0, -1L);
+        assertEquals(0, tree.optimize(0));
+        tree.validate();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> tree.optimize(-1));
+        assertTrue(e.getMessage().contains("budget"), e.getMessage());
+    }
+
+    @Test
+    void shouldAllocateNothingAfterWarmUp() {
+        BoxSet boxes = world(4000, 34);
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < boxes.size(); i++) {
+            tree.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i],
+                    i, -1L);
+        }
+        int done = 0;
+        for (int call = 0; call < 300; call++) {
+            done += tree.optimize(16);
+        }
+        long before = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+        for (int call = 0; call < 100; call++) {
+            done += tree.optimize(16);
+        }
+        long allocated = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        tree.validate();
+        assertTrue(done > 0);
+        assertEquals(0, allocated, "bytes allocated by 100 optimize(16) calls");
+    }
+}
