@@ -25,7 +25,7 @@ final class QueryWorld {
     final BoxSet pool;
     final SplittableRandom random;
     final double scale;
-    final int[] live;
+    int[] live;
     int liveCount;
 
     QueryWorld(String name, BoxSet pool, TreeConfig config, long seed) {
@@ -78,6 +78,9 @@ final class QueryWorld {
                 user, category);
         assertEquals(h, brute.add(pool.minX[i], pool.minY[i], pool.minZ[i], pool.maxX[i], pool.maxY[i],
                 pool.maxZ[i], user, category));
+        if (liveCount == live.length) {
+            live = java.util.Arrays.copyOf(live, 2 * liveCount);
+        }
         live[liveCount++] = h;
         return h;
     }

@@ -2,6 +2,7 @@ package dev.boxwood.testkit;
 
 import dev.boxwood.geom.AabbAabb;
 import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.geom.SweepAabb;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.Handles;
@@ -294,5 +295,87 @@ public final class BruteForceIndex implements SpatialIndex {
                             OverlapVisitor visitor) {
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.acceptsConvex(region, mode, region.allPlanes(),
                 w[0], w[1], w[2], w[3], w[4], w[5]));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Swept queries: every live object in slot order, with the visitor protocol of rayCast.
+    // ---------------------------------------------------------------------------------------------------------
+
+    /**
+     * Reference of the box sweep: each object's time of impact by {@link SweepAabb#intersectMovingAabb} in
+     * tree-local coordinates over the whole frame, then the {@link RayCastVisitor} protocol (begin with the box
+     * centre and the displacement, maxFraction 1).
+     *
+     * @param minX box min x at the start
+     * @param minY box min y at the start
+     * @param minZ box min z at the start
+     * @param maxX box max x at the start
+     * @param maxY box max y at the start
+     * @param maxZ box max z at the start
+     * @param dx displacement x
+     * @param dy displacement y
+     * @param dz displacement z
+     * @param categoryMask categories of interest
+     * @param visitor receives the objects and steers the query
+     */
+    public void sweepBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                         double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor) {
+        visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
+        double x0 = minX - originX;
+        double y0 = minY - originY;
+        double z0 = minZ - originZ;
+        double x1 = maxX - originX;
+        double y1 = maxY - originY;
+        double z1 = maxZ - originZ;
+        double ix = SegmentAabb.inverse(dx);
+        double iy = SegmentAabb.inverse(dy);
+        double iz = SegmentAabb.inverse(dz);
+        scanCast(categoryMask, visitor, t -> SweepAabb.intersectMovingAabb(ix, iy, iz, 1.0, x0, y0, z0, x1, y1, z1,
+                tight[t], tight[t + 1], tight[t + 2], tight[t + 3], tight[t + 4], tight[t + 5]));
+    }
+
+    /**
+     * Reference of the sphere sweep: each object's time of impact by {@link SweepAabb#intersectMovingSphere} in
+     * tree-local coordinates over the whole frame, then the {@link RayCastVisitor} protocol.
+     *
+     * @param cx centre x at the start
+     * @param cy centre y at the start
+     * @param cz centre z at the start
+     * @param radius radius
+     * @param dx displacement x
+     * @param dy displacement y
+     * @param dz displacement z
+     * @param categoryMask categories of interest
+     * @param visitor receives the objects and steers the query
+     */
+    public void sweepSphere(double cx, double cy, double cz, double radius, double dx, double dy, double dz,
+                            long categoryMask, RayCastVisitor visitor) {
+        visitor.begin(cx, cy, cz, dx, dy, dz, 1.0);
+        double x = cx - originX;
+        double y = cy - originY;
+        double z = cz - originZ;
+        scanCast(categoryMask, visitor, t -> SweepAabb.intersectMovingSphere(x, y, z, radius, dx, dy, dz, 1.0,
+                tight[t], tight[t + 1], tight[t + 2], tight[t + 3], tight[t + 4], tight[t + 5]));
+    }
+
+    /** The visitor protocol over all objects; {@code contact} maps a tight-box offset to a time or a miss. */
+    private void scanCast(long categoryMask, RayCastVisitor visitor, java.util.function.IntToDoubleFunction contact) {
+        double max = 1.0;
+        for (int slot = 0; slot < handles.highWater(); slot++) {
+            if (!handles.isLiveSlot(slot) || (categoryBits[slot] & categoryMask) == 0) {
+                continue;
+            }
+            double fraction = contact.applyAsDouble(slot * BOX);
+            if (fraction < 0 || fraction > max) {
+                continue;
+            }
+            double steer = visitor.visit(handles.handleOf(slot), userValues[slot], fraction);
+            if (steer == 0.0) {
+                return;
+            }
+            if (steer > 0.0 && steer < max) {
+                max = steer;
+            }
+        }
     }
 }

@@ -1,0 +1,203 @@
+package dev.boxwood.index;
+
+import dev.boxwood.geom.Geom;
+import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.geom.SweepAabb;
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.TraversalStack;
+
+/**
+ * Swept queries on a {@link DynamicAabbTree}: a box or a sphere moving by a displacement over one frame, reporting
+ * each object it touches with the time of impact, following the protocol of {@link RayCastVisitor} (so
+ * {@link dev.boxwood.query.ClosestHit}, {@link dev.boxwood.query.AnyHit} and {@link dev.boxwood.query.AllHits}
+ * answer closest / any / all, and a visitor may stop, skip or clip).
+ *
+ * <p>Conventions: time is normalized over the frame, {@code u} in {@code [0, 1]}: the shape is at its start at
+ * {@code u = 0} and has moved by the whole displacement at {@code u = 1}; the fraction handed to the visitor is the
+ * first time of contact with the object's stored tight box (closed: touching counts), 0 for an object touched at
+ * the start. {@code visitor.begin} receives the shape's centre as the origin and the displacement as the
+ * translation, with {@code maxFraction = 1} (a collector's exact test, if set, sees that centre path). Objects
+ * take part only if {@code (categoryBits & categoryMask) != 0}; the collectors apply their filter and ignored
+ * handles. Times are computed against the whole frame (never a clipped one), so they do not depend on the visit
+ * order and the brute-force reference reports the same values.
+ *
+ * <p>Culling: a subtree is entered only if the centre's path meets its box grown by the shape (by the box's half
+ * extents: the Minkowski sum, or by the radius), with the robust slab test; near subtrees are visited first and
+ * entries beyond a clip are dropped when popped, as in {@link DynamicAabbTree#rayCast}. Nothing is allocated;
+ * queries only read the tree (any number of concurrent queries, each with its own stack, while nothing mutates).
+ */
+public final class SweepQueries {
+
+    private static final int BOX = 0;
+    private static final int SPHERE = 1;
+
+    private SweepQueries() {
+    }
+
+    /**
+     * Sweeps a box: each object whose tight box the moving box touches during the frame, with the first time of
+     * contact ({@link SweepAabb#intersectMovingAabb}, the first time of {@link dev.boxwood.geom.AabbAabb#sweep}).
+     *
+     * @param tree the tree
+     * @param minX box min x at the start
+     * @param minY box min y at the start
+     * @param minZ box min z at the start
+     * @param maxX box max x at the start
+     * @param maxY box max y at the start
+     * @param maxZ box max z at the start
+     * @param dx displacement over the frame, x
+     * @param dy displacement over the frame, y
+     * @param dz displacement over the frame, z
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor receives the objects and steers the query
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for a non-finite or inverted box, a non-finite displacement or null
+     *     arguments
+     */
+    public static void sweepBox(DynamicAabbTree tree, double minX, double minY, double minZ,
+                                double maxX, double maxY, double maxZ, double dx, double dy, double dz,
+                                long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireDisplacement(dx, dy, dz);
+        requireCommon(tree, visitor, stack);
+        visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
+        cast(tree, BOX, minX - tree.originX(), minY - tree.originY(), minZ - tree.originZ(),
+                maxX - tree.originX(), maxY - tree.originY(), maxZ - tree.originZ(), dx, dy, dz,
+                categoryMask, visitor, stack);
+    }
+
+    /**
+     * Sweeps a sphere: each object whose tight box the moving sphere touches during the frame, with the exact
+     * first time of contact ({@link SweepAabb#intersectMovingSphere}: the centre's path against the box rounded by
+     * the radius).
+     *
+     * @param tree the tree
+     * @param cx centre x at the start
+     * @param cy centre y at the start
+     * @param cz centre z at the start
+     * @param radius radius, finite, {@code >= 0}
+     * @param dx displacement over the frame, x
+     * @param dy displacement over the frame, y
+     * @param dz displacement over the frame, z
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor receives the objects and steers the query
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     */
+    public static void sweepSphere(DynamicAabbTree tree, double cx, double cy, double cz, double radius,
+                                   double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
+                                   TraversalStack stack) {
+        Arguments.requireFinite("cx", cx);
+        Arguments.requireFinite("cy", cy);
+        Arguments.requireFinite("cz", cz);
+        Arguments.requireFiniteNonNegative("radius", radius);
+        Arguments.requireDisplacement(dx, dy, dz);
+        requireCommon(tree, visitor, stack);
+        visitor.begin(cx, cy, cz, dx, dy, dz, 1.0);
+        cast(tree, SPHERE, cx - tree.originX(), cy - tree.originY(), cz - tree.originZ(), radius, 0, 0,
+                dx, dy, dz, categoryMask, visitor, stack);
+    }
+
+    private static void requireCommon(DynamicAabbTree tree, RayCastVisitor visitor, TraversalStack stack) {
+        Arguments.requireNonNull("tree", tree);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+    }
+
+    /**
+     * The first time of contact of the shape with a box (tree-local coordinates), within {@code max}: for a node
+     * box a conservative bound (the centre path against the box grown by the shape), for a tight box the exact
+     * time.
+     */
+    private static double contact(int kind, boolean exact, double p0, double p1, double p2, double p3, double p4,
+                                  double p5, double dx, double dy, double dz, double ix, double iy, double iz,
+                                  double max, double minX, double minY, double minZ,
+                                  double maxX, double maxY, double maxZ) {
+        if (kind == BOX) {
+            return SweepAabb.intersectMovingAabb(ix, iy, iz, max, p0, p1, p2, p3, p4, p5,
+                    minX, minY, minZ, maxX, maxY, maxZ);
+        }
+        if (exact) {
+            return SweepAabb.intersectMovingSphere(p0, p1, p2, p3, dx, dy, dz, max, minX, minY, minZ, maxX, maxY, maxZ);
+        }
+        return SegmentAabb.intersectInverse(p0, p1, p2, ix, iy, iz, max,
+                minX - p3, minY - p3, minZ - p3, maxX + p3, maxY + p3, maxZ + p3);
+    }
+
+    private static void cast(DynamicAabbTree tree, int kind, double p0, double p1, double p2, double p3, double p4,
+                             double p5, double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
+                             TraversalStack stack) {
+        final double ix = SegmentAabb.inverse(dx);
+        final double iy = SegmentAabb.inverse(dy);
+        final double iz = SegmentAabb.inverse(dz);
+        final float[] b = tree.bounds;
+        final int[] ch = tree.children;
+        final long[] cat = tree.categories;
+        final float[] tb = tree.tight;
+        final long[] uv = tree.userValues;
+        final int capacity = tree.heights[DynamicAabbTree.HEADER] + 3;
+        final int[] st = stack.references(capacity);
+        final double[] sf = stack.fractions(capacity);
+        double max = 1.0;
+        double popBound = Geom.ROBUST_FAR_SCALE;
+        int sp = 0;
+        st[sp] = DynamicAabbTree.HEADER;
+        sf[sp++] = 0.0;
+        long nodes = -1;
+        long leaves = 0;
+        while (sp > 0) {
+            sp--;
+            if (sf[sp] > popBound) {
+                continue;
+            }
+            int ref = st[sp];
+            if (ref < 0) {
+                int slot = ~ref;
+                int t = slot * DynamicAabbTree.BOX;
+                leaves++;
+                double fraction = contact(kind, true, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, 1.0,
+                        tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5]);
+                if (fraction < 0 || fraction > max) {
+                    continue;
+                }
+                double steer = visitor.visit(tree.handles.handleOf(slot), uv[slot], fraction);
+                if (steer == 0.0) {
+                    break;
+                }
+                if (steer > 0.0 && steer < max) {
+                    max = steer;
+                    popBound = steer * Geom.ROBUST_FAR_SCALE;
+                }
+                continue;
+            }
+            nodes++;
+            int e0 = 2 * ref;
+            int o = e0 * DynamicAabbTree.BOX;
+            double t0 = (cat[e0] & categoryMask) == 0 ? Geom.NO_HIT
+                    : contact(kind, false, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, max,
+                    b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
+            double t1 = (cat[e0 + 1] & categoryMask) == 0 ? Geom.NO_HIT
+                    : contact(kind, false, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, max,
+                    b[o + 6], b[o + 7], b[o + 8], b[o + 9], b[o + 10], b[o + 11]);
+            // push the far child first so the near one is popped next
+            boolean nearFirst = t1 >= 0 && (t0 < 0 || t1 < t0);
+            if (nearFirst) {
+                if (t0 >= 0) {
+                    st[sp] = ch[e0];
+                    sf[sp++] = t0;
+                }
+                st[sp] = ch[e0 + 1];
+                sf[sp++] = t1;
+            } else if (t0 >= 0) {
+                if (t1 >= 0) {
+                    st[sp] = ch[e0 + 1];
+                    sf[sp++] = t1;
+                }
+                st[sp] = ch[e0];
+                sf[sp++] = t0;
+            }
+        }
+        stack.countVisits(nodes, leaves);
+    }
+}
