@@ -57,7 +57,7 @@ public final class DynamicAabbTree implements SpatialIndex {
     /** Entry floats: minX, minY, minZ, maxX, maxY, maxZ. */
     static final int BOX = 6;
     /** Height mark of a node on the free list. */
-    private static final short FREE = -1;
+    private static final int FREE = -1;
     /** Re-insert a leaf whose fat box exceeds the tight box grown by this many margins and displacements. */
     private static final double SHRINK_FACTOR = 4.0;
 
@@ -80,7 +80,7 @@ public final class DynamicAabbTree implements SpatialIndex {
     /** Per node: the entry that references it ({@code -1} for the header); next free node for free nodes. */
     int[] parentEntries;
     /** Per node: 1 + the larger height of its children (objects have height 0); {@link #FREE} when free. */
-    short[] heights;
+    int[] heights;
     private int nodeCapacity;
     int nodeHighWater;
     int freeNode = -1;
@@ -486,52 +486,41 @@ public final class DynamicAabbTree implements SpatialIndex {
         b[o + 4] = Math.max(b[oa + 4], b[ob + 4]);
         b[o + 5] = Math.max(b[oa + 5], b[ob + 5]);
         categories[entry] = categories[a] | categories[a + 1];
-        heights[n] = (short) (1 + Math.max(heightOf(children[a]), heightOf(children[a + 1])));
+        heights[n] = 1 + Math.max(heightOf(children[a]), heightOf(children[a + 1]));
     }
 
     /**
      * Tree rotation at node A with entries B and C (Kopta, Ize, Spjut, Brunvand, Davis, Kensler 2012, "Fast,
      * Effective BVH Updates for Animated Scenes"; the four swaps of Box2D's {@code b2RotateNodes}): swapping B with
      * a child of C (or C with a child of B) changes only the box of the node that receives it; do the swap that
-     * shrinks that box's surface area the most, if any does.
+     * shrinks that box's surface area the most, if any does. When no swap changes the area but one lowers the node
+     * (identical or nested boxes), do that one: otherwise n identical boxes would form a chain of height n.
      */
     private void rotate(int a) {
-        int entryB = 2 * a;
-        int entryC = entryB + 1;
-        int nodeB = children[entryB];
-        int nodeC = children[entryC];
+        int first = 2 * a;
         double bestGain = 0;
+        int bestHeight = 1 + Math.max(heightOf(children[first]), heightOf(children[first + 1]));
         int swapFrom = -1;
         int swapTo = -1;
-        if (nodeC >= 0) {
-            double areaC = entryCost(entryC);
-            int f = 2 * nodeC;
-            double gainF = areaC - unionCost(entryB, f + 1);
-            double gainG = areaC - unionCost(entryB, f);
-            if (gainF > bestGain) {
-                bestGain = gainF;
-                swapFrom = entryB;
-                swapTo = f;
+        // Swap child 'from' with grandchild 'to' under the other child: that node's box becomes from u (to ^ 1).
+        for (int from = first; from <= first + 1; from++) {
+            int receiver = children[from ^ 1];
+            if (receiver < 0) {
+                continue;
             }
-            if (gainG > bestGain) {
-                bestGain = gainG;
-                swapFrom = entryB;
-                swapTo = f + 1;
-            }
-        }
-        if (nodeB >= 0) {
-            double areaB = entryCost(entryB);
-            int d = 2 * nodeB;
-            double gainD = areaB - unionCost(entryC, d + 1);
-            double gainE = areaB - unionCost(entryC, d);
-            if (gainD > bestGain) {
-                bestGain = gainD;
-                swapFrom = entryC;
-                swapTo = d;
-            }
-            if (gainE > bestGain) {
-                swapFrom = entryC;
-                swapTo = d + 1;
+            double receiverCost = entryCost(from ^ 1);
+            int fromHeight = heightOf(children[from]);
+            for (int to = 2 * receiver; to <= 2 * receiver + 1; to++) {
+                double gain = receiverCost - unionCost(from, to ^ 1);
+                int height = 1 + Math.max(heightOf(children[to]), 1 + Math.max(fromHeight, heightOf(children[to ^ 1])));
+                // The largest area gain; on an exact tie (identical or nested boxes, where the surface area cannot
+                // tell arrangements apart and insertion would build a chain) the lower tree, as an AVL rotation.
+                if (gain > bestGain || gain == bestGain && height < bestHeight) {
+                    bestGain = gain;
+                    bestHeight = height;
+                    swapFrom = from;
+                    swapTo = to;
+                }
             }
         }
         if (swapFrom < 0) {
@@ -605,7 +594,7 @@ public final class DynamicAabbTree implements SpatialIndex {
 
     /** The header's height bounds the traversal stacks of the queries. */
     void updateHeaderHeight() {
-        heights[HEADER] = (short) (1 + heightOf(children[0]));
+        heights[HEADER] = 1 + heightOf(children[0]);
     }
 
     /** Surface-area cost: half the surface area in 3D, the half perimeter in the 2D facade (Box2D). */
@@ -662,7 +651,7 @@ public final class DynamicAabbTree implements SpatialIndex {
         children = children == null ? new int[capacity * 2] : Arrays.copyOf(children, capacity * 2);
         categories = categories == null ? new long[capacity * 2] : Arrays.copyOf(categories, capacity * 2);
         parentEntries = parentEntries == null ? new int[capacity] : Arrays.copyOf(parentEntries, capacity);
-        heights = heights == null ? new short[capacity] : Arrays.copyOf(heights, capacity);
+        heights = heights == null ? new int[capacity] : Arrays.copyOf(heights, capacity);
         touched = touched == null ? new boolean[capacity] : Arrays.copyOf(touched, capacity);
     }
 
@@ -927,7 +916,7 @@ public final class DynamicAabbTree implements SpatialIndex {
      */
     public long memoryBytes() {
         return arrayBytes(bounds.length, 4) + arrayBytes(children.length, 4) + arrayBytes(categories.length, 8)
-                + arrayBytes(parentEntries.length, 4) + arrayBytes(heights.length, 2) + arrayBytes(touched.length, 1)
+                + arrayBytes(parentEntries.length, 4) + arrayBytes(heights.length, 4) + arrayBytes(touched.length, 1)
                 + arrayBytes(tight.length, 4) + arrayBytes(userValues.length, 8) + arrayBytes(leafEntries.length, 4)
                 + handles.memoryBytes() + arrayBytes(heapKeys.length, 8) + arrayBytes(heapEntries.length, 4);
     }
