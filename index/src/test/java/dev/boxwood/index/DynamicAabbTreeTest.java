@@ -171,6 +171,44 @@ class DynamicAabbTreeTest {
     }
 
     @Test
+    void shouldNotChainIdenticalBoxes() {
+        // Every placement of an identical box has the same surface area cost; the rotations' tie rule keeps the
+        // tree from degenerating into a chain (which the plain area rule builds: height n - 1).
+        DynamicAabbTree tree = new DynamicAabbTree();
+        int n = 3000;
+        for (int i = 0; i < n; i++) {
+            tree.add(5, 5, 5, 6, 6, 6, i, 1);
+        }
+        tree.validate();
+        assertTrue(tree.height() < 200, "height " + tree.height());
+        AllOverlaps all = new AllOverlaps();
+        tree.queryAabb(6, 6, 6, 7, 7, 7, -1L, all, new TraversalStack(1));
+        assertEquals(n, all.count());
+    }
+
+    @Test
+    void shouldHandleDeeplyNestedBoxes() {
+        // Nested boxes are a legitimate chain (each contains all smaller ones); queries and removals stay correct.
+        DynamicAabbTree tree = new DynamicAabbTree();
+        int[] handles = new int[2000];
+        for (int i = 0; i < handles.length; i++) {
+            handles[i] = tree.add(-i - 1, -i - 1, -i - 1, i + 1, i + 1, i + 1, i, 1);
+        }
+        tree.validate();
+        AllOverlaps all = new AllOverlaps();
+        TraversalStack stack = new TraversalStack(1);
+        tree.queryAabb(1000.5, 0, 0, 1000.5, 0, 0, -1L, all, stack);
+        assertEquals(handles.length - 1000, all.count());
+        for (int i = 0; i < handles.length; i += 2) {
+            tree.remove(handles[i]);
+        }
+        tree.validate();
+        all.reset();
+        tree.queryAabb(0, 0, 0, 0, 0, 0, -1L, all, stack);
+        assertEquals(handles.length / 2, all.count());
+    }
+
+    @Test
     void shouldEmptyAndRefillCleanly() {
         DynamicAabbTree tree = new DynamicAabbTree();
         SplittableRandom random = new SplittableRandom(9);
