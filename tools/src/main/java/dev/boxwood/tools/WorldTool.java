@@ -1,0 +1,278 @@
+package dev.boxwood.tools;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import dev.boxwood.index.build.FlatBvh;
+import dev.boxwood.query.AllHits;
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.TraversalStack;
+import dev.boxwood.serial.CorruptWorldFileException;
+import dev.boxwood.serial.MappedWorld;
+import dev.boxwood.serial.StaticWorldWriter;
+import dev.boxwood.serial.TileSetWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code boxwood} command-line tool for static world files: {@code build}, {@code info}, {@code verify} and
+ * {@code query}. Run it with {@code java -jar tools/target/boxwood-tools.jar <command> ...}; the jar's manifest
+ * carries the module flags Chronicle Bytes needs. Exit codes: 0 success, 1 a corrupt world, 2 bad usage, 3 any
+ * other I/O error.
+ */
+@Command(name = "boxwood", mixinStandardHelpOptions = true, version = "boxwood tools 0.1",
+        description = "Builds, inspects, verifies and queries static world files.",
+        subcommands = {WorldTool.Build.class, WorldTool.Info.class, WorldTool.Verify.class, WorldTool.Query.class})
+public final class WorldTool {
+
+    /** Exit code of a corrupt world file. */
+    public static final int EXIT_CORRUPT = 1;
+    /** Exit code of any other I/O failure. */
+    public static final int EXIT_IO = 3;
+
+    private WorldTool() {
+    }
+
+    /**
+     * Runs the tool and exits with its exit code.
+     *
+     * @param args the command line
+     */
+    public static void main(String[] args) {
+        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /**
+     * Runs the tool without exiting.
+     *
+     * @param out  standard output
+     * @param err  error output
+     * @param args the command line
+     * @return the exit code
+     */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new WorldTool());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("error: " + e.getMessage());
+            return e instanceof CorruptWorldFileException ? EXIT_CORRUPT : EXIT_IO;
+        });
+        return cli.execute(args);
+    }
+
+    /** Reads boxes from a text file: {@code minX minY minZ maxX maxY maxZ [categoryBits [userValue]]} per line. */
+    static final class BoxFile {
+        double[] boxes = new double[0];
+        long[] categories = new long[0];
+        long[] userValues = new long[0];
+        int count;
+
+        static BoxFile read(Path file) throws IOException {
+            BoxFile f = new BoxFile();
+            try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                int lineNumber = 0;
+                for (String line; (line = reader.readLine()) != null; ) {
+                    lineNumber++;
+                    line = line.strip();
+                    if (line.isEmpty() || line.startsWith("#")) {
+                        continue;
+                    }
+                    String[] parts = line.split("[\\s,]+");
+                    if (parts.length < 6 || parts.length > 8) {
+                        throw new IOException(file + ":" + lineNumber + ": expected 6 to 8 numbers, got "
+                                + parts.length);
+                    }
+                    f.grow();
+                    try {
+                        for (int a = 0; a < 6; a++) {
+                            f.boxes[6 * f.count + a] = Double.parseDouble(parts[a]);
+                        }
+                        f.categories[f.count] = parts.length > 6 ? Long.decode(parts[6]) : -1L;
+                        f.userValues[f.count] = parts.length > 7 ? Long.parseLong(parts[7]) : f.count;
+                    } catch (NumberFormatException e) {
+                        throw new IOException(file + ":" + lineNumber + ": " + e.getMessage(), e);
+                    }
+                    f.count++;
+                }
+            }
+            f.boxes = Arrays.copyOf(f.boxes, 6 * f.count);
+            f.categories = Arrays.copyOf(f.categories, f.count);
+            f.userValues = Arrays.copyOf(f.userValues, f.count);
+            return f;
+        }
+
+        private void grow() {
+            if (count == categories.length) {
+                int capacity = Math.max(1024, 2 * count);
+                boxes = Arrays.copyOf(boxes, 6 * capacity);
+                categories = Arrays.copyOf(categories, capacity);
+                userValues = Arrays.copyOf(userValues, capacity);
+            }
+        }
+    }
+
+    /** {@code build}: text boxes to a world file, or to a grid of tiles. */
+    @Command(name = "build", description = "Builds a world file (binned SAH) from a text file of boxes, one box per "
+            + "line: minX minY minZ maxX maxY maxZ [categoryBits [userValue]].")
+    static final class Build implements Callable<Integer> {
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(index = "0", description = "input text file")
+        Path input;
+        @Parameters(index = "1", description = "output world file (or, with --tile-size, output directory)")
+        Path output;
+        @Option(names = "--tile-size", description = "split into tiles of this edge length, one file per tile")
+        Double tileSize;
+
+        @Override
+        public Integer call() throws IOException {
+            BoxFile boxes = BoxFile.read(input);
+            PrintWriter out = spec.commandLine().getOut();
+            try {
+                if (tileSize != null) {
+                    Files.createDirectories(output);
+                    List<Path> tiles = TileSetWriter.writeGrid(output, "tile", boxes.boxes, boxes.categories,
+                            boxes.userValues, tileSize);
+                    out.printf(Locale.ROOT, "%d objects in %d tiles under %s%n", boxes.count, tiles.size(), output);
+                } else {
+                    FlatBvh tree = StaticWorldWriter.write(output, boxes.boxes, boxes.categories, boxes.userValues,
+                            null);
+                    out.printf(Locale.ROOT, "%d objects, height %d, area ratio %.3f, %d bytes -> %s%n",
+                            boxes.count, tree.height(), tree.areaRatio(), Files.size(output), output);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            return 0;
+        }
+    }
+
+    /** {@code info}: header summary. */
+    @Command(name = "info", description = "Prints the header of a world file (opens it without reading the rest).")
+    static final class Info implements Callable<Integer> {
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(index = "0", description = "world file")
+        Path file;
+
+        @Override
+        public Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            try (MappedWorld world = MappedWorld.open(file)) {
+                double[] b = new double[6];
+                world.getBounds(b);
+                out.printf(Locale.ROOT, "file        %s%n", file);
+                out.printf(Locale.ROOT, "bytes       %d (%.1f per object)%n", world.fileLength(),
+                        world.size() == 0 ? 0.0 : (double) world.fileLength() / world.size());
+                out.printf(Locale.ROOT, "objects     %d%n", world.size());
+                out.printf(Locale.ROOT, "nodes       %d, height %d%n", world.nodeCount(), world.height());
+                out.printf(Locale.ROOT, "origin      %s %s %s%n", world.originX(), world.originY(), world.originZ());
+                out.printf(Locale.ROOT, "bounds      %s %s %s .. %s %s %s%n", b[0], b[1], b[2], b[3], b[4], b[5]);
+                out.printf(Locale.ROOT, "payload     %d bytes%n", world.payloadLength());
+            }
+            return 0;
+        }
+    }
+
+    /** {@code verify}: every checksum and the tree structure. */
+    @Command(name = "verify", description = "Checks every checksum and the tree structure; exit code 1 if corrupt.")
+    static final class Verify implements Callable<Integer> {
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(arity = "1..*", description = "world files")
+        List<Path> files;
+
+        @Override
+        public Integer call() throws IOException {
+            int code = 0;
+            for (Path file : files) {
+                try (MappedWorld world = MappedWorld.open(file)) {
+                    world.verify();
+                    spec.commandLine().getOut().println("ok      " + file + " (" + world.size() + " objects)");
+                } catch (CorruptWorldFileException e) {
+                    spec.commandLine().getOut().println("CORRUPT " + e.getMessage());
+                    code = EXIT_CORRUPT;
+                }
+            }
+            return code;
+        }
+    }
+
+    /** {@code query}: a box query or a ray cast, printing handles, user values and fractions. */
+    @Command(name = "query", description = "Runs a box query (--box) or a ray cast (--ray) and prints the objects "
+            + "found: handle, user value (and entry fraction for rays).")
+    static final class Query implements Callable<Integer> {
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(index = "0", description = "world file")
+        Path file;
+        @Option(names = "--box", arity = "6", description = "minX minY minZ maxX maxY maxZ")
+        double[] box;
+        @Option(names = "--ray", arity = "6", description = "originX originY originZ translationX translationY "
+                + "translationZ")
+        double[] ray;
+        @Option(names = "--max-fraction", defaultValue = "1", description = "largest fraction of a ray (default 1)")
+        double maxFraction;
+        @Option(names = "--closest", description = "print only the closest hit of a ray")
+        boolean closest;
+        @Option(names = "--mask", defaultValue = "-1", converter = LongDecoder.class,
+                description = "category mask, decimal or 0x hex (default -1: all)")
+        long mask;
+
+        @Override
+        public Integer call() throws IOException {
+            if ((box == null) == (ray == null)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "give exactly one of --box and --ray");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            TraversalStack stack = new TraversalStack();
+            try (MappedWorld world = MappedWorld.open(file)) {
+                if (box != null) {
+                    AllOverlaps found = new AllOverlaps();
+                    world.queryAabb(box[0], box[1], box[2], box[3], box[4], box[5], mask, found, stack);
+                    found.sort();
+                    for (int i = 0; i < found.count(); i++) {
+                        out.println(found.handle(i) + " " + found.userValue(i));
+                    }
+                    out.println(found.count() + " objects");
+                } else if (closest) {
+                    ClosestHit hit = new ClosestHit();
+                    world.rayCast(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], maxFraction, mask, hit, stack);
+                    out.println(hit.hasHit() ? hit.handle() + " " + hit.userValue() + " " + hit.fraction() : "no hit");
+                } else {
+                    AllHits hits = new AllHits();
+                    world.rayCast(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], maxFraction, mask, hits, stack);
+                    hits.sort();
+                    for (int i = 0; i < hits.count(); i++) {
+                        out.println(hits.handle(i) + " " + hits.userValue(i) + " " + hits.fraction(i));
+                    }
+                    out.println(hits.count() + " hits");
+                }
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            return 0;
+        }
+    }
+
+    /** Parses decimal, {@code 0x} hex or negative longs. */
+    static final class LongDecoder implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return Long.decode(value);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.boxwood.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.LevelScenes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorldToolTest {
+
+    @TempDir
+    Path dir;
+
+    private String out;
+    private String err;
+
+    private int run(String... args) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = WorldTool.run(new PrintWriter(o, true), new PrintWriter(e, true), args);
+        out = o.toString();
+        err = e.toString();
+        return code;
+    }
+
+    private Path writeLevel() throws IOException {
+        BoxSet level = LevelScenes.load(LevelScenes.Level.BOUNDS01);
+        StringBuilder text = new StringBuilder("# bounds01\n");
+        for (int i = 0; i < level.size(); i++) {
+            text.append(String.format(Locale.ROOT, "%s %s %s %s %s %s %d %d%n", level.minX[i], level.minY[i],
+                    level.minZ[i], level.maxX[i], level.maxY[i], level.maxZ[i], 1L << (i % 3), 1000 + i));
+        }
+        Path input = dir.resolve("level.txt");
+        Files.writeString(input, text);
+        return input;
+    }
+
+    @Test
+    void shouldBuildInspectVerifyAndQueryAWorld() throws IOException {
+        Path input = writeLevel();
+        Path world = dir.resolve("level.bxw");
+        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        int objects = LevelScenes.load(LevelScenes.Level.BOUNDS01).size();
+        assertTrue(out.startsWith(objects + " objects"), out);
+        assertEquals(0, run("info", world.toString()), err);
+        assertTrue(out.contains("objects     " + objects), out);
+        assertEquals(0, run("verify", world.toString()), err);
+        assertTrue(out.startsWith("ok"), out);
+
+        BoxSet level = LevelScenes.load(LevelScenes.Level.BOUNDS01);
+        double[] b = level.bounds();
+        assertEquals(0, run("query", world.toString(), "--box", "" + b[0], "" + b[1], "" + b[2], "" + b[3],
+                "" + b[4], "" + b[5]), err);
+        assertTrue(out.endsWith(objects + " objects" + System.lineSeparator()), out);
+        assertTrue(out.startsWith("0 1000"), out);
+        assertEquals(0, run("query", world.toString(), "--box", "" + b[0], "" + b[1], "" + b[2], "" + b[3],
+                "" + b[4], "" + b[5], "--mask", "0x2"), err);
+        assertTrue(out.endsWith((objects + 1) / 3 + " objects" + System.lineSeparator()), out);
+        assertEquals(0, run("query", world.toString(), "--ray", "" + b[0], "" + b[1], "" + b[2],
+                "" + (b[3] - b[0]), "" + (b[4] - b[1]), "" + (b[5] - b[2]), "--closest"), err);
+        assertTrue(!out.isBlank(), out);
+    }
+
+    @Test
+    void shouldReportCorruptionAndBadUsageWithExitCodes() throws IOException {
+        Path input = writeLevel();
+        Path world = dir.resolve("level.bxw");
+        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        byte[] bytes = Files.readAllBytes(world);
+        bytes[bytes.length - 3] ^= 0x10;
+        Files.write(world, bytes);
+        assertEquals(WorldTool.EXIT_CORRUPT, run("verify", world.toString()));
+        assertTrue(out.contains("CORRUPT") && out.contains("checksum"), out);
+        bytes[0] ^= 1;
+        Files.write(world, bytes);
+        assertEquals(WorldTool.EXIT_CORRUPT, run("info", world.toString()));
+        assertTrue(err.contains("magic"), err);
+        assertEquals(2, run("query", world.toString()));
+        assertEquals(2, run("frobnicate"));
+    }
+
+    @Test
+    void shouldSplitIntoTiles() throws IOException {
+        Path input = writeLevel();
+        Path tiles = dir.resolve("tiles");
+        assertEquals(0, run("build", input.toString(), tiles.toString(), "--tile-size", "10"), err);
+        try (var files = Files.list(tiles)) {
+            long count = files.count();
+            assertTrue(count > 1, count + " tiles");
+            assertTrue(out.contains(count + " tiles"), out);
+        }
+    }
+}
