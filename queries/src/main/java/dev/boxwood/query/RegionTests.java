@@ -173,4 +173,28 @@ public final class RegionTests {
         }
         return mode == RegionMode.CROSSING_CONSERVATIVE || region.testBeyondPlanes(minX, minY, minZ, maxX, maxY, maxZ);
     }
+
+    /**
+     * The squared distance from a point to a closed box (0 inside): the per-axis distance outside the box is
+     * {@code max(min - p, 0) + max(p - max, 0)} (Arvo 1990, as {@link SphereAabb#testBranchFree}). Monotonic: a
+     * larger box is never farther. The key of the nearest-neighbour queries.
+     *
+     * @param x point x
+     * @param y point y
+     * @param z point z
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return the squared distance
+     */
+    public static double squaredDistance(double x, double y, double z,
+                                         double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        double ex = Math.max(minX - x, 0.0) + Math.max(x - maxX, 0.0);
+        double ey = Math.max(minY - y, 0.0) + Math.max(y - maxY, 0.0);
+        double ez = Math.max(minZ - z, 0.0) + Math.max(z - maxZ, 0.0);
+        return ex * ex + ey * ey + ez * ez;
+    }
 }

@@ -5,6 +5,7 @@ import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.geom.SweepAabb;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.DistanceFunction;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.OutwardFloat;
 import dev.boxwood.query.OverlapVisitor;
@@ -377,5 +378,61 @@ public final class BruteForceIndex implements SpatialIndex {
                 max = steer;
             }
         }
+    }
+
+    /**
+     * Reference of the k-nearest query: every object passing mask and filter gets its squared distance (to the
+     * tight box in local coordinates by {@link RegionTests#squaredDistance}, or the square of {@code exact}'s
+     * distance, dropped when negative); those within {@code maxDistance} are sorted by (squared distance, handle)
+     * and the first {@code k} are written to {@code handles} and {@code distances}.
+     *
+     * @param x point x
+     * @param y point y
+     * @param z point z
+     * @param k number wanted
+     * @param maxDistance largest distance reported
+     * @param categoryMask categories of interest
+     * @param filter predicate or null
+     * @param exact exact distance or null
+     * @param handlesOut receives the handles, nearest first (length {@code >= k} or the object count)
+     * @param distancesOut receives the distances
+     * @return the number of results
+     */
+    public int kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
+                        QueryFilter filter, DistanceFunction exact, int[] handlesOut, double[] distancesOut) {
+        int n = 0;
+        double[] keys = new double[handles.highWater()];
+        int[] found = new int[handles.highWater()];
+        for (int slot = 0; slot < handles.highWater(); slot++) {
+            if (!takesPart(slot, categoryMask, filter)) {
+                continue;
+            }
+            int s = slot * BOX;
+            double key = RegionTests.squaredDistance(x - originX, y - originY, z - originZ,
+                    tight[s], tight[s + 1], tight[s + 2], tight[s + 3], tight[s + 4], tight[s + 5]);
+            if (exact != null) {
+                double d = exact.distance(handles.handleOf(slot), userValues[slot], x, y, z);
+                if (!(d >= 0)) {
+                    continue;
+                }
+                key = d * d;
+            }
+            if (key <= maxDistance * maxDistance) {
+                keys[n] = key;
+                found[n++] = handles.handleOf(slot);
+            }
+        }
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> keys[a] != keys[b] ? Double.compare(keys[a], keys[b])
+                : Integer.compare(found[a], found[b]));
+        int count = Math.min(k, n);
+        for (int i = 0; i < count; i++) {
+            handlesOut[i] = found[order[i]];
+            distancesOut[i] = Math.sqrt(keys[order[i]]);
+        }
+        return count;
     }
 }

@@ -1,0 +1,149 @@
+package dev.boxwood.index;
+
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.DistanceFunction;
+import dev.boxwood.query.NearestNeighbours;
+import dev.boxwood.query.QueryFilter;
+import dev.boxwood.query.RegionTests;
+
+/**
+ * Nearest-neighbour queries on a {@link DynamicAabbTree}: the {@code k} objects closest to a point, by a
+ * best-first search (Hjaltason and Samet 1999, "Distance browsing in spatial databases") on a primitive min-heap
+ * kept in the caller's {@link NearestNeighbours}.
+ *
+ * <p>Conventions: the distance of an object is the Euclidean distance from the point to its stored tight box (0
+ * for a point inside or on it), computed in the tree's local coordinates ({@link RegionTests#squaredDistance} of
+ * {@code point - origin}); with a {@link DistanceFunction} it is the user's exact distance instead, which must not
+ * be below the box distance. Results come nearest first; equal distances are ordered by the lower handle, so the
+ * answer is deterministic and the same for every index. Only objects with
+ * {@code (categoryBits & categoryMask) != 0} that the filter accepts count, and they are filtered before the
+ * {@code k} limit. Objects farther than {@code maxDistance} are not reported ({@code maxDistance} is closed:
+ * an object at exactly that distance is). {@code k} larger than the number of objects returns all of them in
+ * order.
+ *
+ * <p>Nothing is allocated once the result list has grown; queries only read the tree (any number of concurrent
+ * queries, each with its own {@link NearestNeighbours}, while nothing mutates).
+ */
+public final class NearestQueries {
+
+    private static final long NODE = 0L;
+    private static final long UNRESOLVED = 1L << 32;
+    private static final long RESOLVED = 2L << 32;
+
+    private NearestQueries() {
+    }
+
+    /**
+     * The object nearest to the point (a {@code k = 1} query).
+     *
+     * @param tree the tree
+     * @param x point x
+     * @param y point y
+     * @param z point z
+     * @param maxDistance largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before the limit, or {@code null}
+     * @param exact the exact distance of each candidate, or {@code null} for the tight-box distance
+     * @param dest receives at most one result
+     * @throws IllegalArgumentException for non-finite coordinates, a negative or NaN maximum or null arguments
+     */
+    public static void nearest(DynamicAabbTree tree, double x, double y, double z, double maxDistance,
+                               long categoryMask, QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
+        kNearest(tree, x, y, z, 1, maxDistance, categoryMask, filter, exact, dest);
+    }
+
+    /**
+     * The {@code k} objects nearest to the point, nearest first (see the class comment).
+     *
+     * @param tree the tree
+     * @param x point x
+     * @param y point y
+     * @param z point z
+     * @param k number of objects wanted, {@code >= 0}
+     * @param maxDistance largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before the limit, or {@code null}
+     * @param exact the exact distance of each candidate, or {@code null} for the tight-box distance
+     * @param dest receives the results (cleared first)
+     * @throws IllegalArgumentException for non-finite coordinates, a negative {@code k}, a negative or NaN maximum
+     *     or null arguments
+     */
+    public static void kNearest(DynamicAabbTree tree, double x, double y, double z, int k, double maxDistance,
+                                long categoryMask, QueryFilter filter, DistanceFunction exact,
+                                NearestNeighbours dest) {
+        Arguments.requireNonNull("tree", tree);
+        Arguments.requireFinite("x", x);
+        Arguments.requireFinite("y", y);
+        Arguments.requireFinite("z", z);
+        if (k < 0) {
+            throw new IllegalArgumentException("k must be >= 0: " + k);
+        }
+        if (!(maxDistance >= 0)) {
+            throw new IllegalArgumentException("maxDistance must be >= 0: " + maxDistance);
+        }
+        Arguments.requireNonNull("dest", dest);
+        dest.clear();
+        final double px = x - tree.originX();
+        final double py = y - tree.originY();
+        final double pz = z - tree.originZ();
+        final double limit = maxDistance * maxDistance;
+        final float[] b = tree.bounds;
+        final int[] ch = tree.children;
+        final long[] cat = tree.categories;
+        final float[] tb = tree.tight;
+        final long[] uv = tree.userValues;
+        if (k == 0) {
+            return;
+        }
+        dest.push(0.0, NODE, DynamicAabbTree.HEADER);
+        while (!dest.heapIsEmpty() && dest.count() < k) {
+            double key = dest.topKey();
+            long tie = dest.topTie();
+            int ref = dest.topRef();
+            dest.pop();
+            if (key > limit) {
+                break;
+            }
+            if (tie >= RESOLVED) {
+                int slot = ~ref;
+                dest.addResult(tree.handles.handleOf(slot), uv[slot], Math.sqrt(key));
+                continue;
+            }
+            if (tie >= UNRESOLVED) {
+                int slot = ~ref;
+                int handle = tree.handles.handleOf(slot);
+                double d = exact.distance(handle, uv[slot], x, y, z);
+                if (d >= 0) {
+                    dest.push(d * d, RESOLVED | handle, ref);
+                }
+                continue;
+            }
+            for (int e = 2 * ref, end = e + 2; e < end; e++) {
+                if ((cat[e] & categoryMask) == 0) {
+                    continue;
+                }
+                int child = ch[e];
+                if (child >= 0) {
+                    int o = e * DynamicAabbTree.BOX;
+                    double d = RegionTests.squaredDistance(px, py, pz, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4],
+                            b[o + 5]);
+                    if (d <= limit) {
+                        dest.push(d, NODE, child);
+                    }
+                    continue;
+                }
+                int slot = ~child;
+                int handle = tree.handles.handleOf(slot);
+                if (filter != null && !filter.accept(handle, uv[slot])) {
+                    continue;
+                }
+                int t = slot * DynamicAabbTree.BOX;
+                double d = RegionTests.squaredDistance(px, py, pz, tb[t], tb[t + 1], tb[t + 2], tb[t + 3],
+                        tb[t + 4], tb[t + 5]);
+                if (d <= limit) {
+                    dest.push(d, (exact == null ? RESOLVED : UNRESOLVED) | handle, child);
+                }
+            }
+        }
+    }
+}

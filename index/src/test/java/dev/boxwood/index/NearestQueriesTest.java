@@ -1,0 +1,109 @@
+package dev.boxwood.index;
+
+import dev.boxwood.query.DistanceFunction;
+import dev.boxwood.query.NearestNeighbours;
+import dev.boxwood.query.QueryFilter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.Arrays;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Nearest and k-nearest queries against the brute-force oracle. */
+class NearestQueriesTest {
+
+    private final NearestNeighbours found = new NearestNeighbours();
+    private long reported;
+
+    static Stream<QueryWorld> worlds() {
+        return QueryWorld.worlds(47);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void shouldFindTheNearestLikeBruteForceThroughMutations(QueryWorld w) {
+        for (int op = 0; op < 400; op++) {
+            w.mutate(Math.min(400, w.pool.size()));
+            if (op % 4 == 0) {
+                compareRandomNearest(w);
+            }
+        }
+        w.addAll();
+        for (int q = 0; q < 40; q++) {
+            compareRandomNearest(w);
+        }
+        assertTrue(reported > 100, w + ": results " + reported);
+    }
+
+    private void compareRandomNearest(QueryWorld w) {
+        double[] p = new double[3];
+        w.randomPoint(p);
+        int[] ks = {0, 1, 1 + w.random.nextInt(8), 20 + w.random.nextInt(60), w.tree.size() + 3};
+        int k = ks[w.random.nextInt(ks.length)];
+        double max = w.random.nextBoolean() ? Double.POSITIVE_INFINITY : w.randomReach();
+        long mask = w.randomMask();
+        QueryFilter filter = w.random.nextInt(4) == 0 ? (handle, user) -> (user & 1) == 0 : null;
+        DistanceFunction exact = w.random.nextInt(3) == 0 ? inscribedSphere(w.tree) : null;
+        if (w.random.nextInt(5) == 0) {
+            // many ties: a point in a spot where several boxes are at distance 0
+            max = 0;
+        }
+        NearestQueries.kNearest(w.tree, p[0], p[1], p[2], k, max, mask, filter, exact, found);
+        int[] handles = new int[w.tree.size() + 1];
+        double[] distances = new double[w.tree.size() + 1];
+        int n = w.brute.kNearest(p[0], p[1], p[2], k, max, mask, filter, exact, handles, distances);
+        String where = w + " point " + Arrays.toString(p) + " k " + k + " max " + max + " exact " + (exact != null);
+        assertEquals(n, found.count(), where);
+        for (int i = 0; i < n; i++) {
+            assertEquals(handles[i], found.handle(i), where + " rank " + i);
+            assertEquals(distances[i], found.distance(i), where + " rank " + i);
+        }
+        reported += n;
+    }
+
+    /** The distance to the sphere inscribed in the object's box, never below the box distance. */
+    private static DistanceFunction inscribedSphere(DynamicAabbTree tree) {
+        double[] box = new double[6];
+        return (handle, user, x, y, z) -> {
+            tree.getTightBox(handle, box);
+            double cx = 0.5 * (box[0] + box[3]);
+            double cy = 0.5 * (box[1] + box[4]);
+            double cz = 0.5 * (box[2] + box[5]);
+            double r = 0.5 * Math.min(box[3] - box[0], Math.min(box[4] - box[1], box[5] - box[2]));
+            double toCentre = Math.sqrt((x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz));
+            double ex = Math.max(box[0] - x, 0) + Math.max(x - box[3], 0);
+            double ey = Math.max(box[1] - y, 0) + Math.max(y - box[4], 0);
+            double ez = Math.max(box[2] - z, 0) + Math.max(z - box[5], 0);
+            double boxDistance = Math.sqrt(ex * ex + ey * ey + ez * ez);
+            return (user & 7) == 0 ? -1 : Math.max(boxDistance, toCentre - r);
+        };
+    }
+
+    @Test
+    void shouldBreakTiesByTheLowerHandle() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        int[] handles = new int[6];
+        // six boxes all at distance exactly 1 from the origin, one along each axis direction, in shuffled order
+        int[] direction = {3, 0, 5, 1, 4, 2};
+        for (int i = 0; i < 6; i++) {
+            double[] c = new double[3];
+            c[direction[i] % 3] = direction[i] < 3 ? 2 : -2;
+            handles[i] = tree.add(c[0] - 1, c[1] - 1, c[2] - 1, c[0] + 1, c[1] + 1, c[2] + 1, i, 1);
+        }
+        NearestQueries.kNearest(tree, 0, 0, 0, 4, Double.POSITIVE_INFINITY, -1L, null, null, found);
+        assertEquals(4, found.count());
+        for (int i = 0; i < 4; i++) {
+            assertEquals(handles[i], found.handle(i));
+            assertEquals(1.0, found.distance(i));
+        }
+        assertThrows(IllegalArgumentException.class, () ->
+                NearestQueries.kNearest(tree, 0, 0, 0, -1, 1, -1L, null, null, found));
+        assertThrows(IllegalArgumentException.class, () ->
+                NearestQueries.kNearest(tree, 0, 0, 0, 1, Double.NaN, -1L, null, null, found));
+    }
+}
