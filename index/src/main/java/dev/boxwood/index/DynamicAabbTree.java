@@ -31,7 +31,7 @@ import java.util.Arrays;
  * <h2>Structure</h2>
  * A binary tree in flat primitive arrays: each internal node stores the boxes of <em>both</em> its children (12
  * floats, 48 bytes), their references and their category masks, so one visit of a node tests two children
- * from one cache line (as bepu v2 and Box2D since 2025 do). A child reference {@code >= 0} is an internal node, a
+ * from one cache line (as bepu v2 and recent Box2D do). A child reference {@code >= 0} is an internal node, a
  * negative one {@code ~slot} is an object; an object's fat box lives in its parent's child entry. A header node
  * 0 holds the root in its first entry, so the root needs no special case. Insertion chooses the sibling that
  * minimises the surface area heuristic by branch and bound (Bittner, Hapala, Havran 2013/2015), then rotates
