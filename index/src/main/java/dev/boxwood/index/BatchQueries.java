@@ -1,0 +1,270 @@
+package dev.boxwood.index;
+
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.AnyHit;
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.Handles;
+import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.TraversalStack;
+
+/**
+ * Many queries in one call, spread over the threads of a {@link QueryExecutor} against the same tree, with results
+ * written into caller-provided primitive arrays (the model of Unity's {@code RaycastCommand}): line of sight,
+ * closest ray hits, sphere region queries. Each thread has pre-allocated scratch (stack and collectors), so a
+ * warmed-up batch allocates nothing. Each query's answer is the one the single query gives (the same handles and
+ * fractions). The tree must not be mutated during a batch. One batch at a time per instance.
+ */
+public final class BatchQueries implements AutoCloseable {
+
+    private final QueryExecutor executor;
+    private final TraversalStack[] stacks;
+    private final AnyHit[] anyHits;
+    private final ClosestHit[] closestHits;
+    private final AllOverlaps[] overlaps;
+    private final LineOfSight lineOfSight = new LineOfSight();
+    private final ClosestRays closestRays = new ClosestRays();
+    private final Spheres spheres = new Spheres();
+
+    /**
+     * A batch runner on {@code threads} threads (the caller included).
+     *
+     * @param threads {@code >= 1}
+     */
+    public BatchQueries(int threads) {
+        executor = new QueryExecutor(threads);
+        int n = executor.threads();
+        stacks = new TraversalStack[n];
+        anyHits = new AnyHit[n];
+        closestHits = new ClosestHit[n];
+        overlaps = new AllOverlaps[n];
+        for (int i = 0; i < n; i++) {
+            stacks[i] = new TraversalStack();
+            anyHits[i] = new AnyHit();
+            closestHits[i] = new ClosestHit();
+            overlaps[i] = new AllOverlaps();
+        }
+    }
+
+    /** @return the number of threads a batch runs on */
+    public int threads() {
+        return executor.threads();
+    }
+
+    /**
+     * Line of sight for {@code count} segments: {@code visible[i]} is true when the segment from
+     * {@code from[3i..3i+2]} to {@code to[3i..3i+2]} (fraction in {@code [0, 1]}) enters no object's tight box other
+     * than {@code ignoreFirst[i]} and {@code ignoreSecond[i]} (the looker and its target; {@link Handles#NONE} for
+     * none) among the objects whose categories share a bit with {@code categoryMask}. An any-hit cast: it stops at
+     * the first blocker.
+     *
+     * @param tree the tree
+     * @param from segment starts, 3 per query
+     * @param to segment ends, 3 per query
+     * @param ignoreFirst first ignored handle per query, or null for none
+     * @param ignoreSecond second ignored handle per query, or null for none
+     * @param count number of queries
+     * @param categoryMask categories that block sight
+     * @param visible receives the answers
+     * @throws IllegalArgumentException for null or short arrays, or a bad segment (naming its index)
+     */
+    public void lineOfSight(DynamicAabbTree tree, double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
+                            int count, long categoryMask, boolean[] visible) {
+        Arguments.requireNonNull("tree", tree);
+        requireLength("from", from, 3 * count);
+        requireLength("to", to, 3 * count);
+        if (ignoreFirst != null && ignoreFirst.length < count || ignoreSecond != null && ignoreSecond.length < count) {
+            throw new IllegalArgumentException("ignore arrays must hold " + count + " handles");
+        }
+        Arguments.requireNonNull("visible", visible);
+        if (visible.length < count) {
+            throw new IllegalArgumentException("visible must hold " + count + " answers");
+        }
+        LineOfSight t = lineOfSight;
+        t.tree = tree;
+        t.from = from;
+        t.to = to;
+        t.ignoreFirst = ignoreFirst;
+        t.ignoreSecond = ignoreSecond;
+        t.mask = categoryMask;
+        t.visible = visible;
+        try {
+            executor.run(t, count);
+        } finally {
+            t.tree = null;
+        }
+    }
+
+    /**
+     * Closest hit of {@code count} rays: {@code handles[i]} and {@code fractions[i]} receive the closest object
+     * (ties by lower handle) of the segment {@code origins[3i..] + t * translations[3i..]}, {@code t} in
+     * {@code [0, maxFraction]}, or {@link Handles#NONE} and {@code -1} for a miss.
+     *
+     * @param tree the tree
+     * @param origins 3 per query
+     * @param translations 3 per query
+     * @param count number of queries
+     * @param maxFraction largest fraction, finite, {@code >= 0}
+     * @param categoryMask categories of interest
+     * @param handles receives the hit handles
+     * @param fractions receives the hit fractions
+     * @throws IllegalArgumentException for null or short arrays or a bad segment
+     */
+    public void closestRays(DynamicAabbTree tree, double[] origins, double[] translations, int count,
+                            double maxFraction, long categoryMask, int[] handles, double[] fractions) {
+        Arguments.requireNonNull("tree", tree);
+        requireLength("origins", origins, 3 * count);
+        requireLength("translations", translations, 3 * count);
+        Arguments.requireFiniteNonNegative("maxFraction", maxFraction);
+        Arguments.requireNonNull("handles", handles);
+        requireLength("fractions", fractions, count);
+        if (handles.length < count) {
+            throw new IllegalArgumentException("handles must hold " + count + " answers");
+        }
+        ClosestRays t = closestRays;
+        t.tree = tree;
+        t.origins = origins;
+        t.translations = translations;
+        t.maxFraction = maxFraction;
+        t.mask = categoryMask;
+        t.handles = handles;
+        t.fractions = fractions;
+        try {
+            executor.run(t, count);
+        } finally {
+            t.tree = null;
+        }
+    }
+
+    /**
+     * Sphere region queries ({@link RegionQueries#querySphere}): for query {@code i} with sphere
+     * {@code spheres[4i..4i+3]} (centre, radius), {@code counts[i]} receives the number of objects found and
+     * {@code handles[i * maxPerQuery ..]} the first {@code min(counts[i], maxPerQuery)} of them, sorted by handle
+     * (the count is the true count even when the slots overflow).
+     *
+     * @param tree the tree
+     * @param spheres 4 per query
+     * @param count number of queries
+     * @param mode selection mode
+     * @param categoryMask categories of interest
+     * @param maxPerQuery result slots per query, {@code >= 0}
+     * @param handles receives the handles, {@code count * maxPerQuery} slots
+     * @param counts receives the number found per query
+     * @throws IllegalArgumentException for null or short arrays or a bad sphere
+     */
+    public void spheres(DynamicAabbTree tree, double[] spheres, int count, RegionMode mode, long categoryMask,
+                        int maxPerQuery, int[] handles, int[] counts) {
+        Arguments.requireNonNull("tree", tree);
+        Arguments.requireNonNull("mode", mode);
+        requireLength("spheres", spheres, 4 * count);
+        if (maxPerQuery < 0) {
+            throw new IllegalArgumentException("maxPerQuery must be >= 0: " + maxPerQuery);
+        }
+        Arguments.requireNonNull("handles", handles);
+        Arguments.requireNonNull("counts", counts);
+        if (handles.length < (long) count * maxPerQuery || counts.length < count) {
+            throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
+        }
+        Spheres t = this.spheres;
+        t.tree = tree;
+        t.spheres = spheres;
+        t.mode = mode;
+        t.mask = categoryMask;
+        t.max = maxPerQuery;
+        t.handles = handles;
+        t.counts = counts;
+        try {
+            executor.run(t, count);
+        } finally {
+            t.tree = null;
+        }
+    }
+
+    private static void requireLength(String name, double[] array, int length) {
+        Arguments.requireNonNull(name, array);
+        if (array.length < length) {
+            throw new IllegalArgumentException(name + " must hold " + length + " values, has " + array.length);
+        }
+    }
+
+    /** Stops the worker threads. */
+    @Override
+    public void close() {
+        executor.close();
+    }
+
+    private final class LineOfSight implements QueryExecutor.Task {
+        DynamicAabbTree tree;
+        double[] from;
+        double[] to;
+        int[] ignoreFirst;
+        int[] ignoreSecond;
+        long mask;
+        boolean[] visible;
+
+        @Override
+        public void run(int worker, int start, int end) {
+            AnyHit hit = anyHits[worker];
+            TraversalStack stack = stacks[worker];
+            for (int i = start; i < end; i++) {
+                int a = 3 * i;
+                hit.setIgnored(ignoreFirst == null ? Handles.NONE : ignoreFirst[i],
+                        ignoreSecond == null ? Handles.NONE : ignoreSecond[i]);
+                tree.rayCast(from[a], from[a + 1], from[a + 2], to[a] - from[a], to[a + 1] - from[a + 1],
+                        to[a + 2] - from[a + 2], 1.0, mask, hit, stack);
+                visible[i] = !hit.hasHit();
+            }
+        }
+    }
+
+    private final class ClosestRays implements QueryExecutor.Task {
+        DynamicAabbTree tree;
+        double[] origins;
+        double[] translations;
+        double maxFraction;
+        long mask;
+        int[] handles;
+        double[] fractions;
+
+        @Override
+        public void run(int worker, int start, int end) {
+            ClosestHit hit = closestHits[worker];
+            TraversalStack stack = stacks[worker];
+            for (int i = start; i < end; i++) {
+                int a = 3 * i;
+                tree.rayCast(origins[a], origins[a + 1], origins[a + 2], translations[a], translations[a + 1],
+                        translations[a + 2], maxFraction, mask, hit, stack);
+                handles[i] = hit.hasHit() ? hit.handle() : Handles.NONE;
+                fractions[i] = hit.hasHit() ? hit.fraction() : -1.0;
+            }
+        }
+    }
+
+    private final class Spheres implements QueryExecutor.Task {
+        DynamicAabbTree tree;
+        double[] spheres;
+        RegionMode mode;
+        long mask;
+        int max;
+        int[] handles;
+        int[] counts;
+
+        @Override
+        public void run(int worker, int start, int end) {
+            AllOverlaps out = overlaps[worker];
+            TraversalStack stack = stacks[worker];
+            for (int i = start; i < end; i++) {
+                int a = 4 * i;
+                out.reset();
+                RegionQueries.querySphere(tree, spheres[a], spheres[a + 1], spheres[a + 2], spheres[a + 3], mode,
+                        mask, null, out, stack);
+                out.sort();
+                int n = out.count();
+                counts[i] = n;
+                for (int k = 0, m = Math.min(n, max); k < m; k++) {
+                    handles[i * max + k] = out.handle(k);
+                }
+            }
+        }
+    }
+}
