@@ -195,6 +195,38 @@ public final class DynamicAabbTree implements SpatialIndex {
     }
 
     /**
+     * Replaces an object's user value. O(1).
+     *
+     * @param handle a live handle
+     * @param userValue the new value
+     * @throws IllegalArgumentException for a stale handle
+     */
+    public void setUserValue(int handle, long userValue) {
+        userValues[handles.slotOf(handle, "handle")] = userValue;
+    }
+
+    /**
+     * Replaces an object's category bits; the category masks of its ancestors are updated on the way up, stopping
+     * as soon as one is unchanged. O(height) at most, no re-insertion.
+     *
+     * @param handle a live handle
+     * @param categoryBits the new categories
+     * @throws IllegalArgumentException for a stale handle
+     */
+    public void setCategoryBits(int handle, long categoryBits) {
+        int entry = leafEntries[handles.slotOf(handle, "handle")];
+        categories[entry] = categoryBits;
+        for (int node = entry >> 1; node != HEADER; node = entry >> 1) {
+            entry = parentEntries[node];
+            long mask = categories[2 * node] | categories[2 * node + 1];
+            if (categories[entry] == mask) {
+                return;
+            }
+            categories[entry] = mask;
+        }
+    }
+
+    /**
      * Builds a tree over many objects at once with the binned surface area heuristic (Wald 2007, through the shared
      * {@link dev.boxwood.index.build.BinnedSahBuilder}): much faster than {@link #add adding} them one by one, and
      * usually of better {@link #areaRatio() quality}. Each object gets the fat box {@link #add} would give it

@@ -171,6 +171,42 @@ class DynamicAabbTreeTest {
     }
 
     @Test
+    void shouldChangeUserValuesAndCategoriesInPlace() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        SplittableRandom random = new SplittableRandom(17);
+        int[] handles = new int[300];
+        long[] categories = new long[handles.length];
+        for (int i = 0; i < handles.length; i++) {
+            double x = random.nextDouble() * 30;
+            categories[i] = 1L << (i % 5);
+            handles[i] = tree.add(x, x, x, x + 1, x + 1, x + 1, i, categories[i]);
+        }
+        TraversalStack stack = new TraversalStack();
+        AllOverlaps found = new AllOverlaps();
+        for (int round = 0; round < 200; round++) {
+            int k = random.nextInt(handles.length);
+            categories[k] = 1L << random.nextInt(8);
+            tree.setCategoryBits(handles[k], categories[k]);
+            tree.setUserValue(handles[k], 1000 + round);
+            tree.validate();
+            assertEquals(categories[k], tree.categoryBits(handles[k]));
+            assertEquals(1000 + round, tree.userValue(handles[k]));
+            long mask = 1L << random.nextInt(8);
+            found.reset();
+            tree.queryAabb(-1, -1, -1, 40, 40, 40, mask, found, stack);
+            int expected = 0;
+            for (long c : categories) {
+                expected += (c & mask) != 0 ? 1 : 0;
+            }
+            assertEquals(expected, found.count(), "objects of category mask " + mask);
+        }
+        int stale = handles[0];
+        tree.remove(stale);
+        assertThrows(IllegalArgumentException.class, () -> tree.setCategoryBits(stale, 1));
+        assertThrows(IllegalArgumentException.class, () -> tree.setUserValue(stale, 1));
+    }
+
+    @Test
     void shouldNotChainIdenticalBoxes() {
         // Every placement of an identical box has the same surface area cost; the rotations' tie rule keeps the
         // tree from degenerating into a chain (which the plain area rule builds: height n - 1).
