@@ -7,7 +7,7 @@ public final class Contenders {
 
     /** Every contender name, the brute-force reference first. */
     public static final List<String> NAMES = List.of("brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree",
-            "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood");
+            "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-insert");
 
     private Contenders() {
     }
@@ -44,7 +44,9 @@ public final class Contenders {
             case "jolt":
                 return new JoltContender();
             case "boxwood":
-                return new BoxwoodContender();
+                return BoxwoodContender.bulkBuilt();
+            case "boxwood-insert":
+                return BoxwoodContender.insertBuilt();
             default:
                 throw new IllegalArgumentException("unknown contender: " + name);
         }
