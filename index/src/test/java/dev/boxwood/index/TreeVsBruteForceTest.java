@@ -2,6 +2,7 @@ package dev.boxwood.index;
 
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.LevelScenes;
+import dev.boxwood.testkit.scenes.MovingWorkload;
 import dev.boxwood.testkit.scenes.SegmentSet;
 import dev.boxwood.testkit.scenes.SyntheticWorld;
 import dev.boxwood.testkit.scenes.WorldFrame;
@@ -83,6 +84,41 @@ class TreeVsBruteForceTest {
                     segments.translationX[i], segments.translationY[i], segments.translationZ[i], 1.0, -1L);
         }
         assertTrue(d.hitsSeen > 1000, "scene queries should hit: " + d.hitsSeen);
+    }
+
+    @Test
+    void shouldAnswerLikeBruteForceWhileEverythingMovesWithPrediction() {
+        // A dense world (1 km) so objects crowd each other; every object moves every tick with its displacement as
+        // the prediction, exercising both the O(1) path and re-insertion with predictive fat boxes.
+        SyntheticWorld world = SyntheticWorld.clustered(3000, 71, WorldFrame.scaled(0.1));
+        MovingWorkload motion = world.moving(72);
+        BoxSet boxes = motion.boxes();
+        Differential d = new Differential(boxes, TreeConfig.defaults().withMargin(0.05, 0.125), 73);
+        int[] handles = new int[boxes.size()];
+        for (int i = 0; i < boxes.size(); i++) {
+            handles[i] = d.add(i);
+        }
+        SegmentSet segments = world.segments(40, 74);
+        BoxSet queries = world.boxQueries(40, 75);
+        for (int tick = 0; tick < 60; tick++) {
+            motion.tick();
+            for (int i = 0; i < boxes.size(); i++) {
+                d.tree.move(handles[i], boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i],
+                        boxes.maxZ[i], motion.displacementX[i], motion.displacementY[i], motion.displacementZ[i]);
+                d.brute.move(handles[i], boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i],
+                        boxes.maxZ[i]);
+            }
+            d.tree.validate();
+            for (int q = 0; q < 10; q++) {
+                int s = (tick * 10 + q) % segments.size();
+                d.compareRay(segments.originX[s], segments.originY[s], segments.originZ[s],
+                        segments.translationX[s], segments.translationY[s], segments.translationZ[s], 1.0, -1L);
+                d.compareBoxQuery(queries.minX[s], queries.minY[s], queries.minZ[s],
+                        queries.maxX[s], queries.maxY[s], queries.maxZ[s], -1L);
+                d.randomRay();
+            }
+        }
+        assertTrue(d.hitsSeen > 1000, "queries should hit: " + d.hitsSeen);
     }
 
     @Test
