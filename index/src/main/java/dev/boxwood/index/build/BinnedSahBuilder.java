@@ -268,6 +268,14 @@ public final class BinnedSahBuilder {
          * node's child boxes and references, returns the split position.
          */
         int splitNode(int s, int e, int node, Scratch sc) {
+            if (e - s == 2) {
+                // two objects: one leaf each, whatever the heuristic
+                System.arraycopy(boxes, 6 * idx[s], childBounds, 12 * node, 6);
+                System.arraycopy(boxes, 6 * idx[s + 1], childBounds, 12 * node + 6, 6);
+                childRefs[2 * node] = ~idx[s];
+                childRefs[2 * node + 1] = ~idx[s + 1];
+                return s + 1;
+            }
             float[] cmin = sc.centroidMin;
             float[] cmax = sc.centroidMax;
             centroidBounds(s, e, cmin, cmax);
@@ -323,7 +331,9 @@ public final class BinnedSahBuilder {
 
         /** Binned SAH over all three axes (Wald 2007); returns the split position, child boxes already written. */
         private int sahSplit(int s, int e, int node, Scratch sc) {
-            final int bins = binCount;
+            // small ranges get as many bins as objects (at least 4): clearing and sweeping 3 x binCount bins would
+            // otherwise dominate the cost of the many small nodes near the leaves
+            final int bins = Math.min(binCount, Math.max(4, e - s));
             final float[] b = boxes;
             final float[] cmin = sc.centroidMin;
             final float[] scale = sc.scale;
@@ -333,7 +343,7 @@ public final class BinnedSahBuilder {
                 float extent = sc.centroidMax[a] - cmin[a];
                 scale[a] = extent > 0f ? bins / extent : 0f;
             }
-            java.util.Arrays.fill(counts, 0);
+            java.util.Arrays.fill(counts, 0, 3 * bins, 0);
             for (int k = 0; k < 3 * bins; k++) {
                 Scratch.setEmpty(binBox, 6 * k);
             }
