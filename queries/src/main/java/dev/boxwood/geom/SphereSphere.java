@@ -84,8 +84,8 @@ public final class SphereSphere {
         double discriminant = a * r * r - (wx * wx + wy * wy + wz * wz);
         if (c <= 0.0) {
             // overlapping at the start: the later root is the separation time (the roots have opposite signs)
-            double root = Math.sqrt(Math.max(discriminant, 0.0));
-            double separation = h <= 0.0 ? (root - h) / a : -c / (h + root);
+            double q = Quadratic.q(h, Math.max(discriminant, 0.0));
+            double separation = h <= 0.0 ? q / a : c / q;
             // clamped to [0, 1]; max also turns the -0.0 of a touching start (c = 0) into 0
             return dest.set(0.0, Math.min(Math.max(separation, 0.0), 1.0));
         }
@@ -93,7 +93,7 @@ public final class SphereSphere {
             // moving apart (closest at u <= 0), or the paths never come within R
             return dest.miss();
         }
-        double q = Math.sqrt(discriminant) - h;
+        double q = Quadratic.q(h, discriminant);
         double first = c / q;
         if (first > 1.0) {
             return dest.miss();

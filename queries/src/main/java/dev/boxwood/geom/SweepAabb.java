@@ -56,8 +56,8 @@ public final class SweepAabb {
      * that entry is the answer. Else it entered near an edge or a corner, where the rounded box is smaller than
      * the grown box, and the answer is the earliest entry into the pieces of the rounded box: the three boxes grown
      * along one axis only, the twelve edge cylinders and the eight corner spheres. Quadratics use the discriminant
-     * in Lagrange's form and the root without cancellation (as {@link SphereSphere#sweep}). Exact up to rounding:
-     * a path within a few ulps of tangency may go either way.
+     * in Lagrange's form and the root without cancellation (the helper shared with {@link SphereSphere#sweep}).
+     * Exact up to rounding: a path within a few ulps of tangency may go either way.
      *
      * @param cx centre x at {@code u = 0}
      * @param cy centre y at {@code u = 0}
@@ -133,17 +133,10 @@ public final class SweepAabb {
         double a = dx * dx + dy * dy + dz * dz;
         double b = mx * dx + my * dy + mz * dz;
         double c = mx * mx + my * my + mz * mz - r * r;
-        if (a == 0.0 || b >= 0.0 || c <= 0.0) {
-            return Geom.NO_HIT;
-        }
         double wx = dy * mz - dz * my;
         double wy = dz * mx - dx * mz;
         double wz = dx * my - dy * mx;
-        double discriminant = a * r * r - (wx * wx + wy * wy + wz * wz);
-        if (discriminant < 0.0) {
-            return Geom.NO_HIT;
-        }
-        return c / (Math.sqrt(discriminant) - b);
+        return Quadratic.entry(a, b, c, a * r * r - (wx * wx + wy * wy + wz * wz));
     }
 
     /**
@@ -156,15 +149,11 @@ public final class SweepAabb {
         double a = di * di + dj * dj;
         double b = mi * di + mj * dj;
         double c = mi * mi + mj * mj - r * r;
-        if (a == 0.0 || b >= 0.0 || c <= 0.0) {
-            return Geom.NO_HIT;
-        }
         double cross = mi * dj - mj * di;
-        double discriminant = a * r * r - cross * cross;
-        if (discriminant < 0.0) {
+        double t = Quadratic.entry(a, b, c, a * r * r - cross * cross);
+        if (t < 0.0) {
             return Geom.NO_HIT;
         }
-        double t = c / (Math.sqrt(discriminant) - b);
         double along = s + t * ds;
         return along >= lo && along <= hi ? t : Geom.NO_HIT;
     }
