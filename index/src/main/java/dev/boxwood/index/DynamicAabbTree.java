@@ -101,6 +101,8 @@ public final class DynamicAabbTree implements SpatialIndex {
     private int[] heapEntries = new int[64];
     /** Fat box of the leaf being inserted. */
     private final float[] fatScratch = new float[BOX];
+    /** Objects added or moved since the last {@link PairQueries#movedPairs} call. */
+    final MovedSet moved = new MovedSet();
     /** Incremental optimisation state, created by the first {@link #optimize} call. */
     private TreeOptimizer optimizer;
 
@@ -154,6 +156,7 @@ public final class DynamicAabbTree implements SpatialIndex {
         storeTight(slot, minX, minY, minZ, maxX, maxY, maxZ);
         userValues[slot] = userValue;
         insertLeaf(slot, categoryBits, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, 1.0);
+        moved.mark(slot);
         return handle;
     }
 
@@ -176,6 +179,7 @@ public final class DynamicAabbTree implements SpatialIndex {
         Arguments.requireDisplacement(displacementX, displacementY, displacementZ);
         int slot = handles.slotOf(handle, "handle");
         storeTight(slot, minX, minY, minZ, maxX, maxY, maxZ);
+        moved.mark(slot);
         int entry = leafEntries[slot];
         if (fatBoxStillFits(slot, entry, minX, minY, minZ, maxX, maxY, maxZ,
                 displacementX, displacementY, displacementZ)) {
@@ -191,6 +195,7 @@ public final class DynamicAabbTree implements SpatialIndex {
     public void remove(int handle) {
         int slot = handles.slotOf(handle, "handle");
         removeLeaf(slot);
+        moved.unmark(slot);
         handles.free(handle);
     }
 

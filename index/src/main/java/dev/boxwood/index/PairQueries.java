@@ -1,0 +1,290 @@
+package dev.boxwood.index;
+
+import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.PairBuffer;
+import dev.boxwood.query.TraversalStack;
+
+/**
+ * Overlapping pairs: every pair of objects whose stored tight boxes overlap, within one tree (self pairs), between
+ * two trees (moving entities against a static world), or involving the objects that moved since the last call
+ * (the broad phase).
+ *
+ * <p>Conventions: boxes are closed (touching boxes form a pair) and compared in world coordinates (each tree's
+ * float boxes taken to {@code origin + float} in double, as the region queries do), so any two indexes that store
+ * the same boxes report the same pairs. An object takes part only if {@code (categoryBits & categoryMask) != 0}.
+ * The destination is cleared first, each pair appears once, and the pairs come sorted by {@code (first, second)}:
+ * for pairs within one tree {@code first < second} (handles of that tree); for two trees {@code first} is a handle
+ * of the first tree and {@code second} one of the second. The answer is deterministic: it does not depend on the
+ * tree's shape.
+ *
+ * <p>Self and tree-against-tree pairs descend both hierarchies at once (Ericson, "Real-Time Collision
+ * Detection" 6.3.3; Bullet's {@code btDbvt::collideTT}): each pair of subtrees is visited at most once, the larger
+ * box is split first, and pairs of entries whose fat boxes or category masks miss are dropped whole. Scratch lives
+ * in the caller's {@link TraversalStack}; nothing is allocated once the stack and the {@link PairBuffer} have grown.
+ * {@link #selfPairs} and {@link #treePairs} only read the trees (any number of concurrent calls while nothing
+ * mutates); {@link #movedPairs} clears the tree's moved set, so it is a mutation.
+ */
+public final class PairQueries {
+
+    /** Second half of a self task: pairs within one node's subtree. */
+    private static final int SELF = -1;
+
+    private PairQueries() {
+    }
+
+    /**
+     * All pairs of objects of one tree whose tight boxes overlap, {@code first < second}, sorted.
+     *
+     * @param tree the tree
+     * @param categoryMask categories taking part ({@code -1L}: all)
+     * @param dest receives the pairs (cleared first)
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for null arguments
+     */
+    public static void selfPairs(DynamicAabbTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
+        Arguments.requireNonNull("tree", tree);
+        requireCommon(dest, stack);
+        dest.clear();
+        descend(tree, categoryMask, tree, categoryMask, true, dest, stack);
+        dest.sort();
+    }
+
+    /**
+     * All pairs {@code (object of a, object of b)} whose tight boxes overlap, sorted. The trees may have different
+     * origins; passing the same tree twice gives every overlapping ordered pair, an object with itself included.
+     *
+     * @param a the first tree (for example the moving entities)
+     * @param maskA categories of {@code a} taking part
+     * @param b the second tree (for example the static world)
+     * @param maskB categories of {@code b} taking part
+     * @param dest receives the pairs (cleared first)
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for null arguments
+     */
+    public static void treePairs(DynamicAabbTree a, long maskA, DynamicAabbTree b, long maskB, PairBuffer dest,
+                                 TraversalStack stack) {
+        Arguments.requireNonNull("a", a);
+        Arguments.requireNonNull("b", b);
+        requireCommon(dest, stack);
+        dest.clear();
+        descend(a, maskA, b, maskB, false, dest, stack);
+        dest.sort();
+    }
+
+    /**
+     * The broad phase: all overlapping pairs within the tree that involve at least one object added or moved
+     * (every {@link DynamicAabbTree#move}, whether or not it re-inserted the leaf) since the previous call, each
+     * pair once even if both objects moved, {@code first < second}, sorted; then forgets the moved objects.
+     * Removed objects are forgotten at once; objects of a {@link DynamicAabbTree#build bulk-built} tree start
+     * unmarked (use {@link #selfPairs} for the first frame). Each moved object is looked up in the tree by its
+     * tight box against the fat boxes (Box2D's {@code b2UpdatePairs}). Moved objects outside the mask are
+     * forgotten too.
+     *
+     * @param tree the tree (its moved set is cleared: not concurrent with queries)
+     * @param categoryMask categories taking part ({@code -1L}: all)
+     * @param dest receives the pairs (cleared first)
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for null arguments
+     */
+    public static void movedPairs(DynamicAabbTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
+        Arguments.requireNonNull("tree", tree);
+        requireCommon(dest, stack);
+        dest.clear();
+        final MovedSet moved = tree.moved;
+        final double ox = tree.originX();
+        final double oy = tree.originY();
+        final double oz = tree.originZ();
+        final float[] b = tree.bounds;
+        final int[] ch = tree.children;
+        final long[] cat = tree.categories;
+        final float[] tb = tree.tight;
+        final int[] st = stack.references(tree.heights[DynamicAabbTree.HEADER] + 2);
+        long nodes = 0;
+        long leaves = 0;
+        for (int i = 0, n = moved.count(); i < n; i++) {
+            final int slot = moved.slot(i);
+            if ((cat[tree.leafEntries[slot]] & categoryMask) == 0) {
+                continue;
+            }
+            final int handle = tree.handles.handleOf(slot);
+            final int t = slot * DynamicAabbTree.BOX;
+            int sp = 0;
+            st[sp++] = DynamicAabbTree.HEADER;
+            while (sp > 0) {
+                int node = st[--sp];
+                nodes++;
+                for (int e = 2 * node, end = e + 2; e < end; e++) {
+                    if ((cat[e] & categoryMask) == 0) {
+                        continue;
+                    }
+                    if (!overlap(b, e * DynamicAabbTree.BOX, ox, oy, oz, tb, t, ox, oy, oz)) {
+                        continue;
+                    }
+                    int ref = ch[e];
+                    if (ref >= 0) {
+                        st[sp++] = ref;
+                        continue;
+                    }
+                    int other = ~ref;
+                    if (other == slot) {
+                        continue;
+                    }
+                    int otherHandle = tree.handles.handleOf(other);
+                    // both moved: the one with the lower handle reports the pair
+                    if (otherHandle < handle && moved.contains(other)) {
+                        continue;
+                    }
+                    leaves++;
+                    if (overlap(tb, other * DynamicAabbTree.BOX, ox, oy, oz, tb, t, ox, oy, oz)) {
+                        dest.add(Math.min(handle, otherHandle), Math.max(handle, otherHandle));
+                    }
+                }
+            }
+        }
+        moved.clear();
+        stack.countVisits(nodes, leaves);
+        dest.sort();
+    }
+
+    /**
+     * The number of objects added or moved since the last {@link #movedPairs} call (and not removed since).
+     *
+     * @param tree the tree
+     * @return the size of its moved set
+     */
+    public static int movedCount(DynamicAabbTree tree) {
+        Arguments.requireNonNull("tree", tree);
+        return tree.moved.count();
+    }
+
+    private static void requireCommon(PairBuffer dest, TraversalStack stack) {
+        Arguments.requireNonNull("dest", dest);
+        Arguments.requireNonNull("stack", stack);
+    }
+
+    /**
+     * Simultaneous descent over pairs of entries {@code (entry of a, entry of b)}; with {@code self}, a task
+     * {@code (node, SELF)} stands for the pairs within one subtree: those of each child subtree plus those between
+     * the two children, so each unordered pair of objects is met once, at its lowest common ancestor.
+     */
+    private static void descend(DynamicAabbTree a, long maskA, DynamicAabbTree b, long maskB, boolean self,
+                                PairBuffer dest, TraversalStack stack) {
+        final double ax = a.originX();
+        final double ay = a.originY();
+        final double az = a.originZ();
+        final double bx = b.originX();
+        final double by = b.originY();
+        final double bz = b.originZ();
+        final float[] ba = a.bounds;
+        final float[] bb = b.bounds;
+        final int[] cha = a.children;
+        final int[] chb = b.children;
+        final long[] cata = a.categories;
+        final long[] catb = b.categories;
+        final float[] ta = a.tight;
+        final float[] tbb = b.tight;
+        final int ha = a.heights[DynamicAabbTree.HEADER];
+        final int hb = b.heights[DynamicAabbTree.HEADER];
+        // A path of the task tree has at most ha self steps and ha + hb split steps; a self step pushes 3 tasks,
+        // a split 2, so at most 1 + 2 ha + (ha + hb) tasks are pending; 2 ints each.
+        final int[] st = stack.references(2 * (3 * ha + hb + 4));
+        int sp = 0;
+        if (self) {
+            if (cha[0] >= 0 && (cata[0] & maskA) != 0) {
+                st[sp++] = cha[0];
+                st[sp++] = SELF;
+            }
+        } else if ((cata[0] & maskA) != 0 && (catb[0] & maskB) != 0 && overlap(ba, 0, ax, ay, az, bb, 0, bx, by, bz)) {
+            st[sp++] = 0;
+            st[sp++] = 0;
+        }
+        long nodes = 0;
+        long leaves = 0;
+        while (sp > 0) {
+            final int eb = st[--sp];
+            final int ea = st[--sp];
+            if (eb == SELF) {
+                nodes++;
+                int e0 = 2 * ea;
+                int e1 = e0 + 1;
+                boolean in0 = (cata[e0] & maskA) != 0;
+                boolean in1 = (cata[e1] & maskA) != 0;
+                if (in0 && in1 && overlap(ba, e0 * DynamicAabbTree.BOX, ax, ay, az, ba, e1 * DynamicAabbTree.BOX,
+                        ax, ay, az)) {
+                    st[sp++] = e0;
+                    st[sp++] = e1;
+                }
+                if (in0 && cha[e0] >= 0) {
+                    st[sp++] = cha[e0];
+                    st[sp++] = SELF;
+                }
+                if (in1 && cha[e1] >= 0) {
+                    st[sp++] = cha[e1];
+                    st[sp++] = SELF;
+                }
+                continue;
+            }
+            final int ra = cha[ea];
+            final int rb = chb[eb];
+            if (ra < 0 && rb < 0) {
+                leaves++;
+                int sa = ~ra;
+                int sb = ~rb;
+                if (overlap(ta, sa * DynamicAabbTree.BOX, ax, ay, az, tbb, sb * DynamicAabbTree.BOX, bx, by, bz)) {
+                    int handleA = a.handles.handleOf(sa);
+                    int handleB = b.handles.handleOf(sb);
+                    if (self && handleB < handleA) {
+                        dest.add(handleB, handleA);
+                    } else {
+                        dest.add(handleA, handleB);
+                    }
+                }
+                continue;
+            }
+            nodes++;
+            final int oa = ea * DynamicAabbTree.BOX;
+            final int ob = eb * DynamicAabbTree.BOX;
+            // split the internal side; when both are internal, the one with the larger box (Ericson 6.3.3)
+            boolean splitA = rb < 0 || ra >= 0 && halfArea(ba, oa) >= halfArea(bb, ob);
+            if (splitA) {
+                int c = 2 * ra;
+                for (int e = c; e < c + 2; e++) {
+                    if ((cata[e] & maskA) != 0
+                            && overlap(ba, e * DynamicAabbTree.BOX, ax, ay, az, bb, ob, bx, by, bz)) {
+                        st[sp++] = e;
+                        st[sp++] = eb;
+                    }
+                }
+            } else {
+                int c = 2 * rb;
+                for (int e = c; e < c + 2; e++) {
+                    if ((catb[e] & maskB) != 0
+                            && overlap(ba, oa, ax, ay, az, bb, e * DynamicAabbTree.BOX, bx, by, bz)) {
+                        st[sp++] = ea;
+                        st[sp++] = e;
+                    }
+                }
+            }
+        }
+        stack.countVisits(nodes, leaves);
+    }
+
+    /**
+     * Closed overlap of box {@code p[o..o+5]} (origin {@code px, py, pz}) and box {@code q[r..r+5]} (origin
+     * {@code qx, qy, qz}), both taken to world coordinates in double.
+     */
+    private static boolean overlap(float[] p, int o, double px, double py, double pz,
+                                   float[] q, int r, double qx, double qy, double qz) {
+        return AabbAabb.test(px + p[o], py + p[o + 1], pz + p[o + 2], px + p[o + 3], py + p[o + 4], pz + p[o + 5],
+                qx + q[r], qy + q[r + 1], qz + q[r + 2], qx + q[r + 3], qy + q[r + 4], qz + q[r + 5]);
+    }
+
+    /** Half the surface area of the box at {@code o}: the split heuristic. */
+    private static double halfArea(float[] bounds, int o) {
+        double x = bounds[o + 3] - bounds[o];
+        double y = bounds[o + 4] - bounds[o + 1];
+        double z = bounds[o + 5] - bounds[o + 2];
+        return x * y + y * z + z * x;
+    }
+}

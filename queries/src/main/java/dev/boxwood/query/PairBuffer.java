@@ -1,0 +1,126 @@
+package dev.boxwood.query;
+
+import java.util.Arrays;
+
+/**
+ * A growable list of handle pairs {@code (first, second)}, the output of pair queries (overlapping objects within
+ * one index or between two). Two parallel {@code int} arrays that grow by doubling and are then reused, so a
+ * warmed-up buffer allocates nothing. Pairs accumulate until {@link #clear()}; {@link #sort()} orders them by
+ * {@code (first, second)} in place. Not thread-safe.
+ */
+public final class PairBuffer {
+
+    private int[] first;
+    private int[] second;
+    private int size;
+
+    /** An empty buffer with room for 64 pairs. */
+    public PairBuffer() {
+        this(64);
+    }
+
+    /**
+     * An empty buffer.
+     *
+     * @param initialCapacity initial room in pairs, {@code >= 1}
+     * @throws IllegalArgumentException if {@code initialCapacity < 1}
+     */
+    public PairBuffer(int initialCapacity) {
+        if (initialCapacity < 1) {
+            throw new IllegalArgumentException("initialCapacity must be >= 1: " + initialCapacity);
+        }
+        first = new int[initialCapacity];
+        second = new int[initialCapacity];
+    }
+
+    /**
+     * Appends a pair.
+     *
+     * @param a the first handle
+     * @param b the second handle
+     */
+    public void add(int a, int b) {
+        if (size == first.length) {
+            first = Arrays.copyOf(first, 2 * size);
+            second = Arrays.copyOf(second, 2 * size);
+        }
+        first[size] = a;
+        second[size] = b;
+        size++;
+    }
+
+    /** Removes every pair (keeps the arrays). */
+    public void clear() {
+        size = 0;
+    }
+
+    /** @return the number of pairs */
+    public int size() {
+        return size;
+    }
+
+    /**
+     * @param i index in {@code [0, size())}
+     * @return the first handle of pair {@code i}
+     */
+    public int first(int i) {
+        checkIndex(i);
+        return first[i];
+    }
+
+    /**
+     * @param i index in {@code [0, size())}
+     * @return the second handle of pair {@code i}
+     */
+    public int second(int i) {
+        checkIndex(i);
+        return second[i];
+    }
+
+    /** Heapsort by {@code (first, second)}: in place, no allocation, no recursion (Williams 1964). */
+    public void sort() {
+        for (int i = size / 2 - 1; i >= 0; i--) {
+            siftDown(i, size);
+        }
+        for (int end = size - 1; end > 0; end--) {
+            swap(0, end);
+            siftDown(0, end);
+        }
+    }
+
+    private void checkIndex(int i) {
+        if (i < 0 || i >= size) {
+            throw new IndexOutOfBoundsException("pair index " + i + " out of [0, " + size + ")");
+        }
+    }
+
+    private void siftDown(int i, int end) {
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= end) {
+                return;
+            }
+            if (child + 1 < end && less(child, child + 1)) {
+                child++;
+            }
+            if (!less(i, child)) {
+                return;
+            }
+            swap(i, child);
+            i = child;
+        }
+    }
+
+    private boolean less(int i, int j) {
+        return first[i] < first[j] || first[i] == first[j] && second[i] < second[j];
+    }
+
+    private void swap(int i, int j) {
+        int t = first[i];
+        first[i] = first[j];
+        first[j] = t;
+        t = second[i];
+        second[i] = second[j];
+        second[j] = t;
+    }
+}
