@@ -2,6 +2,7 @@ package dev.boxwood.index;
 
 import dev.boxwood.geom.FrustumAabb;
 import dev.boxwood.geom.Geom;
+import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
@@ -123,7 +124,7 @@ public final class RegionQueries {
      */
     public static void queryObb(DynamicAabbTree tree, double[] obb, int offset, RegionMode mode, long categoryMask,
                                 QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
-        requireObb(obb, offset);
+        Obb.validate("obb", obb, offset);
         requireCommon(tree, mode, visitor, stack);
         traverse(tree, OBB, 0, 0, 0, 0, 0, 0, obb, offset, null, mode, categoryMask, filter, visitor, stack);
     }
@@ -161,30 +162,6 @@ public final class RegionQueries {
         Arguments.requireNonNull("mode", mode);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-    }
-
-    /** Validates an oriented box in {@link ObbLayout} as {@link dev.boxwood.geom.Obb}'s constructor does. */
-    static void requireObb(double[] obb, int offset) {
-        Arguments.requireNonNull("obb", obb);
-        if (offset < 0 || offset > obb.length - ObbLayout.STRIDE) {
-            throw new IllegalArgumentException("obb must hold " + ObbLayout.STRIDE + " doubles from offset "
-                    + offset + ", length " + obb.length);
-        }
-        for (int i = 0; i < ObbLayout.STRIDE; i++) {
-            Arguments.requireFinite("obb[" + (offset + i) + "]", obb[offset + i]);
-        }
-        for (int i = 0; i < 3; i++) {
-            Arguments.requireFiniteNonNegative("obb half extent " + i, obb[offset + ObbLayout.HALF_EXTENTS + i]);
-            for (int j = i; j < 3; j++) {
-                int a = offset + ObbLayout.AXES + 3 * i;
-                int b = offset + ObbLayout.AXES + 3 * j;
-                double dot = obb[a] * obb[b] + obb[a + 1] * obb[b + 1] + obb[a + 2] * obb[b + 2];
-                if (!(Math.abs(dot - (i == j ? 1.0 : 0.0)) <= dev.boxwood.geom.Obb.ORTHONORMAL_TOLERANCE)) {
-                    throw new IllegalArgumentException("obb axes " + i + " and " + j
-                            + " are not orthonormal: dot product " + dot);
-                }
-            }
-        }
     }
 
     /**

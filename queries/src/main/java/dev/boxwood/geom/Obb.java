@@ -44,20 +44,7 @@ public final class Obb {
         data[1] = Check.finite(cy, "cy");
         data[2] = Check.finite(cz, "cz");
         double[] a = {axis0x, axis0y, axis0z, axis1x, axis1y, axis1z, axis2x, axis2y, axis2z};
-        for (int i = 0; i < 9; i++) {
-            Check.finite(a[i], "axis" + i / 3 + "xyz".charAt(i % 3));
-        }
-        for (int i = 0; i < 3; i++) {
-            for (int j = i; j < 3; j++) {
-                double dot = a[3 * i] * a[3 * j] + a[3 * i + 1] * a[3 * j + 1] + a[3 * i + 2] * a[3 * j + 2];
-                double expected = i == j ? 1.0 : 0.0;
-                if (!(Math.abs(dot - expected) <= ORTHONORMAL_TOLERANCE)) {
-                    throw new IllegalArgumentException(i == j
-                            ? "axis" + i + " must have unit length, has squared length " + dot
-                            : "axis" + i + " and axis" + j + " must be orthogonal, dot product " + dot);
-                }
-            }
-        }
+        checkAxes("", a, 0);
         // Gram-Schmidt: axis i minus its components along the axes before it, normalized
         for (int i = 0; i < 3; i++) {
             for (int j = 0; j < i; j++) {
@@ -103,6 +90,70 @@ public final class Obb {
         return new Obb(src[offset], src[offset + 1], src[offset + 2],
                 src[a], src[a + 1], src[a + 2], src[a + 3], src[a + 4], src[a + 5], src[a + 6], src[a + 7], src[a + 8],
                 src[h], src[h + 1], src[h + 2]);
+    }
+
+    /**
+     * Checks a box stored in {@link ObbLayout} as the constructor does (finite centre and axes, axes orthonormal
+     * within {@link #ORTHONORMAL_TOLERANCE}, half extents finite and {@code >= 0}), without reading it into an
+     * object and without allocating unless it throws: for entry points that take oriented boxes as flat arrays
+     * and pass them on to the kernels. The axes are not re-orthonormalized.
+     *
+     * @param name the argument's name, at the start of every message
+     * @param src array holding the box
+     * @param offset where the box starts
+     * @throws IllegalArgumentException naming {@code name} and the offending value: a null array, too few values
+     *     from {@code offset}, a non-finite value, a negative half extent or axes that are not orthonormal
+     */
+    public static void validate(String name, double[] src, int offset) {
+        if (src == null) {
+            throw new IllegalArgumentException(name + " must not be null");
+        }
+        if (offset < 0 || offset > src.length - ObbLayout.STRIDE) {
+            throw new IllegalArgumentException(name + " must hold " + ObbLayout.STRIDE + " doubles from offset "
+                    + offset + ", length " + src.length);
+        }
+        for (int i = 0; i < 3; i++) {
+            double c = src[offset + i];
+            if (!Double.isFinite(c)) {
+                throw new IllegalArgumentException(name + " c" + "xyz".charAt(i) + " must be finite, was " + c);
+            }
+            double h = src[offset + ObbLayout.HALF_EXTENTS + i];
+            if (!(h >= 0.0) || !Double.isFinite(h)) {
+                throw new IllegalArgumentException(name + " half" + i + " must be finite and >= 0, was " + h);
+            }
+        }
+        checkAxes(name, src, offset + ObbLayout.AXES);
+    }
+
+    /**
+     * The axes' checks shared by the constructor and {@link #validate}: finite, unit length and mutually orthogonal
+     * within the tolerance. {@code name} (empty for the constructor) starts each message; strings are built only
+     * on failure.
+     */
+    private static void checkAxes(String name, double[] a, int at) {
+        for (int i = 0; i < 9; i++) {
+            if (!Double.isFinite(a[at + i])) {
+                throw new IllegalArgumentException(prefix(name) + "axis" + i / 3 + "xyz".charAt(i % 3)
+                        + " must be finite, was " + a[at + i]);
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            for (int j = i; j < 3; j++) {
+                int u = at + 3 * i;
+                int v = at + 3 * j;
+                double dot = a[u] * a[v] + a[u + 1] * a[v + 1] + a[u + 2] * a[v + 2];
+                double expected = i == j ? 1.0 : 0.0;
+                if (!(Math.abs(dot - expected) <= ORTHONORMAL_TOLERANCE)) {
+                    throw new IllegalArgumentException(prefix(name) + (i == j
+                            ? "axis" + i + " must have unit length, has squared length " + dot
+                            : "axis" + i + " and axis" + j + " must be orthogonal, dot product " + dot));
+                }
+            }
+        }
+    }
+
+    private static String prefix(String name) {
+        return name.isEmpty() ? "" : name + " ";
     }
 
     /**

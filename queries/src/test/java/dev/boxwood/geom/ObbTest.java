@@ -2,6 +2,7 @@ package dev.boxwood.geom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
@@ -330,5 +331,40 @@ class ObbTest {
             }
         }
         assertTrue(hits > cases / 8, "hits " + hits);
+    }
+
+    @Test
+    void shouldValidateFlatBoxesLikeTheConstructor() {
+        SplittableRandom random = new SplittableRandom(0x0BB0_0001L);
+        for (int n = 0; n < 200; n++) {
+            double[] obb = randomObb(random, 1e6, 100, 10);
+            Obb.validate("obb", obb, 0);
+            Obb.read(obb, 0).writeTo(obb, 0);
+            Obb.validate("obb", obb, 0);
+        }
+        double[] good = new double[ObbLayout.STRIDE + 2];
+        new Obb(1, 2, 3, 1, 0, 0, 0, 1, 0, 0, 0, 1, 4, 5, 6).writeTo(good, 2);
+        Obb.validate("box", good, 2);
+        rejects("box", () -> Obb.validate("box", null, 0));
+        rejects("box", () -> Obb.validate("box", good, 3));
+        rejects("box", () -> Obb.validate("box", good, -1));
+        double[] skewed = good.clone();
+        skewed[2 + ObbLayout.AXES + 3] = 0.1; // axis 1 no longer orthogonal to axis 0
+        rejects("box axis0 and axis1", () -> Obb.validate("box", skewed, 2));
+        rejects("axis0 and axis1", () -> Obb.read(skewed, 2));
+        double[] negative = good.clone();
+        negative[2 + ObbLayout.HALF_EXTENTS + 1] = -1;
+        rejects("box half1", () -> Obb.validate("box", negative, 2));
+        double[] nan = good.clone();
+        nan[2 + ObbLayout.AXES + 7] = Double.NaN;
+        rejects("box axis2y", () -> Obb.validate("box", nan, 2));
+        double[] far = good.clone();
+        far[2] = Double.POSITIVE_INFINITY;
+        rejects("box cx", () -> Obb.validate("box", far, 2));
+    }
+
+    private static void rejects(String message, Runnable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
+        assertTrue(e.getMessage().startsWith(message), e.getMessage());
     }
 }
