@@ -209,8 +209,7 @@ final class TreeBuild {
                     categories[first + side] = categories[c] | categories[c + 1];
                 }
             }
-            tree.heights[node] = (short) (1 + Math.max(tree.heightOf(children[first]),
-                    tree.heightOf(children[first + 1])));
+            tree.heights[node] = 1 + Math.max(tree.heightOf(children[first]), tree.heightOf(children[first + 1]));
             tree.touched[node] = false;
         }
         int rootRef = bvh.rootRef();
