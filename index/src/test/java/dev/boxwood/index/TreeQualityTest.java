@@ -34,8 +34,8 @@ class TreeQualityTest {
     }
 
     @Test
-    void shouldStayNearAFreshBuildThrough200TicksOf20kMovingObjects() {
-        moveAround(20_000, 200);
+    void shouldStayNearAFreshBuildThrough200TicksOf10kMovingObjects() {
+        moveAround(10_000, 200);
     }
 
     @Test
