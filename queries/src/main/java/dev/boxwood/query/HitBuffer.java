@@ -3,7 +3,7 @@ package dev.boxwood.query;
 import java.util.Arrays;
 
 /** Growable parallel arrays (handle, user value, fraction) behind {@link AllHits} and {@link AllOverlaps}. */
-final class HitBuffer {
+final class HitBuffer extends HeapSorted {
 
     int[] handles;
     long[] userValues;
@@ -38,37 +38,16 @@ final class HitBuffer {
 
     /** Heapsort by (fraction, handle): in place, no allocation, no recursion (Williams 1964). */
     void sort() {
-        for (int i = count / 2 - 1; i >= 0; i--) {
-            siftDown(i, count);
-        }
-        for (int end = count - 1; end > 0; end--) {
-            swap(0, end);
-            siftDown(0, end);
-        }
+        heapSort(count);
     }
 
-    private void siftDown(int i, int end) {
-        while (true) {
-            int child = 2 * i + 1;
-            if (child >= end) {
-                return;
-            }
-            if (child + 1 < end && less(child, child + 1)) {
-                child++;
-            }
-            if (!less(i, child)) {
-                return;
-            }
-            swap(i, child);
-            i = child;
-        }
-    }
-
-    private boolean less(int a, int b) {
+    @Override
+    boolean less(int a, int b) {
         return fractions[a] < fractions[b] || (fractions[a] == fractions[b] && handles[a] < handles[b]);
     }
 
-    private void swap(int a, int b) {
+    @Override
+    void swap(int a, int b) {
         int h = handles[a];
         handles[a] = handles[b];
         handles[b] = h;

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * warmed-up buffer allocates nothing. Pairs accumulate until {@link #clear()}; {@link #sort()} orders them by
  * {@code (first, second)} in place. Not thread-safe.
  */
-public final class PairBuffer {
+public final class PairBuffer extends HeapSorted {
 
     private int[] first;
     private int[] second;
@@ -79,13 +79,7 @@ public final class PairBuffer {
 
     /** Heapsort by {@code (first, second)}: in place, no allocation, no recursion (Williams 1964). */
     public void sort() {
-        for (int i = size / 2 - 1; i >= 0; i--) {
-            siftDown(i, size);
-        }
-        for (int end = size - 1; end > 0; end--) {
-            swap(0, end);
-            siftDown(0, end);
-        }
+        heapSort(size);
     }
 
     private void checkIndex(int i) {
@@ -94,28 +88,13 @@ public final class PairBuffer {
         }
     }
 
-    private void siftDown(int i, int end) {
-        while (true) {
-            int child = 2 * i + 1;
-            if (child >= end) {
-                return;
-            }
-            if (child + 1 < end && less(child, child + 1)) {
-                child++;
-            }
-            if (!less(i, child)) {
-                return;
-            }
-            swap(i, child);
-            i = child;
-        }
-    }
-
-    private boolean less(int i, int j) {
+    @Override
+    boolean less(int i, int j) {
         return first[i] < first[j] || first[i] == first[j] && second[i] < second[j];
     }
 
-    private void swap(int i, int j) {
+    @Override
+    void swap(int i, int j) {
         int t = first[i];
         first[i] = first[j];
         first[j] = t;
