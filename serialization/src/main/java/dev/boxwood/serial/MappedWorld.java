@@ -44,7 +44,8 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  *
  * <p>Threads: the world holds no per-query state; any number of threads may query it at once, each with its own
  * {@link TraversalStack}. {@link #close()} unmaps at once: it must happen after every query has returned (the
- * caller orders this); a query or accessor called after close throws {@link IllegalStateException}.
+ * caller orders this); a query, or an accessor that reads the file, called after close throws
+ * {@link IllegalStateException} (plain header values such as {@link #originX()} stay readable).
  *
  * <p>Requires a little-endian platform (x86-64, AArch64): the mapping is read in native order.
  */
