@@ -173,27 +173,9 @@ public final class BruteForceIndex implements SpatialIndex {
         double ix = SegmentAabb.inverse(translationX);
         double iy = SegmentAabb.inverse(translationY);
         double iz = SegmentAabb.inverse(translationZ);
-        double max = maxFraction;
-        long tested = 0;
-        for (int slot = 0; slot < handles.highWater(); slot++) {
-            if (!handles.isLiveSlot(slot) || (categoryBits[slot] & categoryMask) == 0) {
-                continue;
-            }
-            tested++;
-            int s = slot * BOX;
-            double fraction = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction,
-                    tight[s], tight[s + 1], tight[s + 2], tight[s + 3], tight[s + 4], tight[s + 5]);
-            if (fraction < 0 || fraction > max) {
-                continue;
-            }
-            double steer = visitor.visit(handles.handleOf(slot), userValues[slot], fraction);
-            if (steer == 0.0) {
-                break;
-            }
-            if (steer > 0.0 && steer < max) {
-                max = steer;
-            }
-        }
+        long tested = scanCast(maxFraction, categoryMask, visitor, s -> SegmentAabb.intersectInverse(ox, oy, oz,
+                ix, iy, iz, maxFraction, tight[s], tight[s + 1], tight[s + 2], tight[s + 3], tight[s + 4],
+                tight[s + 5]));
         stack.countVisits(0, tested);
     }
 
@@ -331,7 +313,7 @@ public final class BruteForceIndex implements SpatialIndex {
         double ix = SegmentAabb.inverse(dx);
         double iy = SegmentAabb.inverse(dy);
         double iz = SegmentAabb.inverse(dz);
-        scanCast(categoryMask, visitor, t -> SweepAabb.intersectMovingAabb(ix, iy, iz, 1.0, x0, y0, z0, x1, y1, z1,
+        scanCast(1.0, categoryMask, visitor, t -> SweepAabb.intersectMovingAabb(ix, iy, iz, 1.0, x0, y0, z0, x1, y1, z1,
                 tight[t], tight[t + 1], tight[t + 2], tight[t + 3], tight[t + 4], tight[t + 5]));
     }
 
@@ -355,29 +337,37 @@ public final class BruteForceIndex implements SpatialIndex {
         double x = cx - originX;
         double y = cy - originY;
         double z = cz - originZ;
-        scanCast(categoryMask, visitor, t -> SweepAabb.intersectMovingSphere(x, y, z, radius, dx, dy, dz, 1.0,
+        scanCast(1.0, categoryMask, visitor, t -> SweepAabb.intersectMovingSphere(x, y, z, radius, dx, dy, dz, 1.0,
                 tight[t], tight[t + 1], tight[t + 2], tight[t + 3], tight[t + 4], tight[t + 5]));
     }
 
-    /** The visitor protocol over all objects; {@code contact} maps a tight-box offset to a time or a miss. */
-    private void scanCast(long categoryMask, RayCastVisitor visitor, java.util.function.IntToDoubleFunction contact) {
-        double max = 1.0;
+    /**
+     * The {@link RayCastVisitor} protocol over all objects in slot order, starting from {@code maxFraction};
+     * {@code contact} maps a tight-box offset to a fraction or a miss (always against the cast's initial bound,
+     * never a clipped one). Returns the number of objects tested.
+     */
+    private long scanCast(double maxFraction, long categoryMask, RayCastVisitor visitor,
+                          java.util.function.IntToDoubleFunction contact) {
+        double max = maxFraction;
+        long tested = 0;
         for (int slot = 0; slot < handles.highWater(); slot++) {
             if (!handles.isLiveSlot(slot) || (categoryBits[slot] & categoryMask) == 0) {
                 continue;
             }
+            tested++;
             double fraction = contact.applyAsDouble(slot * BOX);
             if (fraction < 0 || fraction > max) {
                 continue;
             }
             double steer = visitor.visit(handles.handleOf(slot), userValues[slot], fraction);
             if (steer == 0.0) {
-                return;
+                break;
             }
             if (steer > 0.0 && steer < max) {
                 max = steer;
             }
         }
+        return tested;
     }
 
     /**
