@@ -58,7 +58,7 @@ public final class BatchQueries implements AutoCloseable {
      * none) among the objects whose categories share a bit with {@code categoryMask}. An any-hit cast: it stops at
      * the first blocker.
      *
-     * @param tree the tree
+     * @param tree the tree, or a {@link ReadView} of one
      * @param from segment starts, 3 per query
      * @param to segment ends, 3 per query
      * @param ignoreFirst first ignored handle per query, or null for none
@@ -68,7 +68,7 @@ public final class BatchQueries implements AutoCloseable {
      * @param visible receives the answers
      * @throws IllegalArgumentException for null or short arrays, or a bad segment (naming its index)
      */
-    public void lineOfSight(DynamicAabbTree tree, double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
+    public void lineOfSight(ReadableTree tree, double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
                             int count, long categoryMask, boolean[] visible) {
         Arguments.requireNonNull("tree", tree);
         requireLength("from", from, 3 * count);
@@ -81,7 +81,7 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("visible must hold " + count + " answers");
         }
         LineOfSight t = lineOfSight;
-        t.tree = tree;
+        t.tree = tree.storage();
         t.from = from;
         t.to = to;
         t.ignoreFirst = ignoreFirst;
@@ -100,7 +100,7 @@ public final class BatchQueries implements AutoCloseable {
      * (ties by lower handle) of the segment {@code origins[3i..] + t * translations[3i..]}, {@code t} in
      * {@code [0, maxFraction]}, or {@link Handles#NONE} and {@code -1} for a miss.
      *
-     * @param tree the tree
+     * @param tree the tree, or a {@link ReadView} of one
      * @param origins 3 per query
      * @param translations 3 per query
      * @param count number of queries
@@ -110,7 +110,7 @@ public final class BatchQueries implements AutoCloseable {
      * @param fractions receives the hit fractions
      * @throws IllegalArgumentException for null or short arrays or a bad segment
      */
-    public void closestRays(DynamicAabbTree tree, double[] origins, double[] translations, int count,
+    public void closestRays(ReadableTree tree, double[] origins, double[] translations, int count,
                             double maxFraction, long categoryMask, int[] handles, double[] fractions) {
         Arguments.requireNonNull("tree", tree);
         requireLength("origins", origins, 3 * count);
@@ -122,7 +122,7 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("handles must hold " + count + " answers");
         }
         ClosestRays t = closestRays;
-        t.tree = tree;
+        t.tree = tree.storage();
         t.origins = origins;
         t.translations = translations;
         t.maxFraction = maxFraction;
@@ -142,7 +142,7 @@ public final class BatchQueries implements AutoCloseable {
      * {@code handles[i * maxPerQuery ..]} the first {@code min(counts[i], maxPerQuery)} of them, sorted by handle
      * (the count is the true count even when the slots overflow).
      *
-     * @param tree the tree
+     * @param tree the tree, or a {@link ReadView} of one
      * @param spheres 4 per query
      * @param count number of queries
      * @param mode selection mode
@@ -152,7 +152,7 @@ public final class BatchQueries implements AutoCloseable {
      * @param counts receives the number found per query
      * @throws IllegalArgumentException for null or short arrays or a bad sphere
      */
-    public void spheres(DynamicAabbTree tree, double[] spheres, int count, RegionMode mode, long categoryMask,
+    public void spheres(ReadableTree tree, double[] spheres, int count, RegionMode mode, long categoryMask,
                         int maxPerQuery, int[] handles, int[] counts) {
         Arguments.requireNonNull("tree", tree);
         Arguments.requireNonNull("mode", mode);
@@ -166,7 +166,7 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
         }
         Spheres t = this.spheres;
-        t.tree = tree;
+        t.tree = tree.storage();
         t.spheres = spheres;
         t.mode = mode;
         t.mask = categoryMask;

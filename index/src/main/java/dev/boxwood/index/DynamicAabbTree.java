@@ -48,7 +48,7 @@ import java.util.Arrays;
  * anything and throws {@link IllegalArgumentException} naming the argument; a rejected call leaves the tree
  * unchanged. {@link #validate()} checks every structural invariant.
  */
-public final class DynamicAabbTree implements SpatialIndex {
+public final class DynamicAabbTree extends ReadableTree implements SpatialIndex {
 
     /** The header node; its entry 0 holds the root, its entry 1 is always empty. */
     static final int HEADER = 0;
@@ -869,6 +869,11 @@ public final class DynamicAabbTree implements SpatialIndex {
     // =================================================================================================
     // Accessors
     // =================================================================================================
+
+    @Override
+    DynamicAabbTree storage() {
+        return this;
+    }
 
     @Override
     public int size() {

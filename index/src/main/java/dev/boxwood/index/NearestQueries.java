@@ -36,7 +36,7 @@ public final class NearestQueries {
     /**
      * The object nearest to the point (a {@code k = 1} query).
      *
-     * @param tree the tree
+     * @param tree the tree, or a {@link ReadView} of one
      * @param x point x
      * @param y point y
      * @param z point z
@@ -47,7 +47,7 @@ public final class NearestQueries {
      * @param dest receives at most one result
      * @throws IllegalArgumentException for non-finite coordinates, a negative or NaN maximum or null arguments
      */
-    public static void nearest(DynamicAabbTree tree, double x, double y, double z, double maxDistance,
+    public static void nearest(ReadableTree tree, double x, double y, double z, double maxDistance,
                                long categoryMask, QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
         kNearest(tree, x, y, z, 1, maxDistance, categoryMask, filter, exact, dest);
     }
@@ -55,7 +55,7 @@ public final class NearestQueries {
     /**
      * The {@code k} objects nearest to the point, nearest first (see the class comment).
      *
-     * @param tree the tree
+     * @param view the tree, or a {@link ReadView} of one
      * @param x point x
      * @param y point y
      * @param z point z
@@ -68,10 +68,11 @@ public final class NearestQueries {
      * @throws IllegalArgumentException for non-finite coordinates, a negative {@code k}, a negative or NaN maximum
      *     or null arguments
      */
-    public static void kNearest(DynamicAabbTree tree, double x, double y, double z, int k, double maxDistance,
+    public static void kNearest(ReadableTree view, double x, double y, double z, int k, double maxDistance,
                                 long categoryMask, QueryFilter filter, DistanceFunction exact,
                                 NearestNeighbours dest) {
-        Arguments.requireNonNull("tree", tree);
+        Arguments.requireNonNull("tree", view);
+        DynamicAabbTree tree = view.storage();
         Arguments.requireFinite("x", x);
         Arguments.requireFinite("y", y);
         Arguments.requireFinite("z", z);

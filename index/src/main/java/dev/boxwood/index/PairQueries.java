@@ -36,17 +36,17 @@ public final class PairQueries {
     /**
      * All pairs of objects of one tree whose tight boxes overlap, {@code first < second}, sorted.
      *
-     * @param tree the tree
+     * @param tree the tree, or a {@link ReadView} of one
      * @param categoryMask categories taking part ({@code -1L}: all)
      * @param dest receives the pairs (cleared first)
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for null arguments
      */
-    public static void selfPairs(DynamicAabbTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
+    public static void selfPairs(ReadableTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
         Arguments.requireNonNull("tree", tree);
         requireCommon(dest, stack);
         dest.clear();
-        descend(tree, categoryMask, tree, categoryMask, true, dest, stack);
+        descend(tree.storage(), categoryMask, tree.storage(), categoryMask, true, dest, stack);
         dest.sort();
     }
 
@@ -54,21 +54,21 @@ public final class PairQueries {
      * All pairs {@code (object of a, object of b)} whose tight boxes overlap, sorted. The trees may have different
      * origins; passing the same tree twice gives every overlapping ordered pair, an object with itself included.
      *
-     * @param a the first tree (for example the moving entities)
+     * @param a the first tree or a {@link ReadView} (for example the moving entities)
      * @param maskA categories of {@code a} taking part
-     * @param b the second tree (for example the static world)
+     * @param b the second tree or a {@link ReadView} (for example the static world)
      * @param maskB categories of {@code b} taking part
      * @param dest receives the pairs (cleared first)
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for null arguments
      */
-    public static void treePairs(DynamicAabbTree a, long maskA, DynamicAabbTree b, long maskB, PairBuffer dest,
+    public static void treePairs(ReadableTree a, long maskA, ReadableTree b, long maskB, PairBuffer dest,
                                  TraversalStack stack) {
         Arguments.requireNonNull("a", a);
         Arguments.requireNonNull("b", b);
         requireCommon(dest, stack);
         dest.clear();
-        descend(a, maskA, b, maskB, false, dest, stack);
+        descend(a.storage(), maskA, b.storage(), maskB, false, dest, stack);
         dest.sort();
     }
 

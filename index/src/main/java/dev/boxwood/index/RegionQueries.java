@@ -22,9 +22,11 @@ import dev.boxwood.query.TraversalStack;
  * {@code (categoryBits & categoryMask) != 0} and the {@link QueryFilter} (may be {@code null}: all) accepts it,
  * both applied before the visitor sees it; the visitor returns {@code false} to stop. Visit order is unspecified
  * (sort an {@link dev.boxwood.query.AllOverlaps} by handle for a deterministic order). Coordinates are world
- * coordinates; the tree's float boxes are taken to world coordinates ({@code origin + float}, in double) before
- * each test, so every index that stores the same boxes reports the same objects
- * ({@link dev.boxwood.query.RegionTests} holds the shared per-box decisions).
+ * coordinates; as in every query of the tree, the shape is moved into the tree's frame ({@code world - origin},
+ * in double; a convex region by {@link ConvexRegion#translated}) and tested against the stored floats, so every
+ * index that stores the same boxes relative to the same origin reports the same objects
+ * ({@link dev.boxwood.query.RegionTests} holds the shared per-box decisions; {@code docs/conventions.md}, "Large
+ * worlds").
  *
  * <p>Hierarchical culling: a subtree whose box is outside the shape is skipped; a subtree whose box is inside the
  * shape is taken whole, its objects reported without any further geometric test (Bullet's
@@ -53,7 +55,7 @@ public final class RegionQueries {
      * same here) or lies inside ({@link RegionMode#WINDOW}) the closed sphere. Overlap is the canonical
      * {@link dev.boxwood.geom.SphereAabb#test}; containment puts the box's farthest corner within the radius.
      *
-     * @param tree the tree
+     * @param tree the tree, or a {@link ReadView} of one
      * @param cx centre x
      * @param cy centre y
      * @param cz centre z
@@ -65,7 +67,7 @@ public final class RegionQueries {
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
      */
-    public static void querySphere(DynamicAabbTree tree, double cx, double cy, double cz, double radius,
+    public static void querySphere(ReadableTree tree, double cx, double cy, double cz, double radius,
                                    RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
                                    TraversalStack stack) {
         Arguments.requireFinite("cx", cx);
@@ -73,7 +75,8 @@ public final class RegionQueries {
         Arguments.requireFinite("cz", cz);
         Arguments.requireFiniteNonNegative("radius", radius);
         requireCommon(tree, mode, visitor, stack);
-        traverse(tree, SPHERE, cx, cy, cz, radius, 0, 0, null, 0, null, mode, categoryMask, filter, visitor, stack);
+        traverse(tree.storage(), SPHERE, cx, cy, cz, radius, 0, 0, null, 0, null, mode, categoryMask, filter, visitor,
+                stack);
     }
 
     /**
@@ -81,7 +84,7 @@ public final class RegionQueries {
      * orthographic window selection; the crossing modes give the same objects as
      * {@link DynamicAabbTree#queryAabb} (plus the filter).
      *
-     * @param tree the tree
+     * @param tree the tree, or a {@link ReadView} of one
      * @param minX query min x
      * @param minY query min y
      * @param minZ query min z
@@ -95,13 +98,13 @@ public final class RegionQueries {
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for a non-finite or inverted box or null arguments
      */
-    public static void queryBox(DynamicAabbTree tree, double minX, double minY, double minZ,
+    public static void queryBox(ReadableTree tree, double minX, double minY, double minZ,
                                 double maxX, double maxY, double maxZ, RegionMode mode, long categoryMask,
                                 QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
         Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
         requireCommon(tree, mode, visitor, stack);
-        traverse(tree, BOX, minX, minY, minZ, maxX, maxY, maxZ, null, 0, null, mode, categoryMask, filter, visitor,
-                stack);
+        traverse(tree.storage(), BOX, minX, minY, minZ, maxX, maxY, maxZ, null, 0, null, mode, categoryMask, filter,
+                visitor, stack);
     }
 
     /**
@@ -111,7 +114,7 @@ public final class RegionQueries {
      * oriented one as a pre-cull, then the 15-axis separating axis test of {@link dev.boxwood.geom.ObbAabb#test}
      * (conservative by its epsilon, about {@code 1e-10} of the extents). Both crossing modes are the same.
      *
-     * @param tree the tree
+     * @param tree the tree, or a {@link ReadView} of one
      * @param obb array holding the oriented box
      * @param offset where it starts
      * @param mode selection mode
@@ -122,11 +125,12 @@ public final class RegionQueries {
      * @throws IllegalArgumentException if the layout holds a non-finite value, a negative half extent or axes that
      *     are not orthonormal within {@link dev.boxwood.geom.Obb#ORTHONORMAL_TOLERANCE}, or for null arguments
      */
-    public static void queryObb(DynamicAabbTree tree, double[] obb, int offset, RegionMode mode, long categoryMask,
+    public static void queryObb(ReadableTree tree, double[] obb, int offset, RegionMode mode, long categoryMask,
                                 QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
         Obb.validate("obb", obb, offset);
         requireCommon(tree, mode, visitor, stack);
-        traverse(tree, OBB, 0, 0, 0, 0, 0, 0, obb, offset, null, mode, categoryMask, filter, visitor, stack);
+        traverse(tree.storage(), OBB, 0, 0, 0, 0, 0, 0, obb, offset, null, mode, categoryMask, filter, visitor,
+                stack);
     }
 
     /**
@@ -137,7 +141,7 @@ public final class RegionQueries {
      * edge or corner that miss the region; never misses one that meets it); {@link RegionMode#WINDOW} takes boxes
      * inside every plane.
      *
-     * @param tree the tree
+     * @param tree the tree, or a {@link ReadView} of one
      * @param region the prepared region
      * @param mode selection mode
      * @param categoryMask categories of interest ({@code -1L}: all)
@@ -146,7 +150,7 @@ public final class RegionQueries {
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for null arguments, or {@link RegionMode#CROSSING} with an unbounded region
      */
-    public static void queryConvex(DynamicAabbTree tree, ConvexRegion region, RegionMode mode, long categoryMask,
+    public static void queryConvex(ReadableTree tree, ConvexRegion region, RegionMode mode, long categoryMask,
                                    QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
         Arguments.requireNonNull("region", region);
         requireCommon(tree, mode, visitor, stack);
@@ -154,10 +158,11 @@ public final class RegionQueries {
             throw new IllegalArgumentException("region must be bounded for the exact CROSSING mode; use"
                     + " CROSSING_CONSERVATIVE or add planes");
         }
-        traverse(tree, CONVEX, 0, 0, 0, 0, 0, 0, null, 0, region, mode, categoryMask, filter, visitor, stack);
+        traverse(tree.storage(), CONVEX, 0, 0, 0, 0, 0, 0, null, 0, region, mode, categoryMask, filter, visitor,
+                stack);
     }
 
-    static void requireCommon(DynamicAabbTree tree, RegionMode mode, OverlapVisitor visitor, TraversalStack stack) {
+    static void requireCommon(ReadableTree tree, RegionMode mode, OverlapVisitor visitor, TraversalStack stack) {
         Arguments.requireNonNull("tree", tree);
         Arguments.requireNonNull("mode", mode);
         Arguments.requireNonNull("visitor", visitor);
@@ -190,9 +195,31 @@ public final class RegionQueries {
                                  double p0, double p1, double p2, double p3, double p4, double p5,
                                  double[] obb, int obbOffset, ConvexRegion region, RegionMode mode,
                                  long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
+        // the shape moved into the tree's frame: the frame rule of every query ("Large worlds" in the conventions)
         final double ox = tree.originX();
         final double oy = tree.originY();
         final double oz = tree.originZ();
+        if (kind == SPHERE || kind == BOX) {
+            p0 -= ox;
+            p1 -= oy;
+            p2 -= oz;
+            if (kind == BOX) {
+                p3 -= ox;
+                p4 -= oy;
+                p5 -= oz;
+            }
+        } else if (kind == OBB) {
+            // a copy in the stack's double scratch, which region queries do not use otherwise
+            double[] local = stack.fractions(ObbLayout.STRIDE);
+            System.arraycopy(obb, obbOffset, local, 0, ObbLayout.STRIDE);
+            local[0] -= ox;
+            local[1] -= oy;
+            local[2] -= oz;
+            obb = local;
+            obbOffset = 0;
+        } else {
+            region = region.translated(ox, oy, oz);
+        }
         final float[] b = tree.bounds;
         final int[] ch = tree.children;
         final long[] cat = tree.categories;
@@ -218,8 +245,7 @@ public final class RegionQueries {
                 if (state != 0) {
                     int o = e * DynamicAabbTree.BOX;
                     childState = classify(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, state,
-                            ref >= 0,
-                            ox + b[o], oy + b[o + 1], oz + b[o + 2], ox + b[o + 3], oy + b[o + 4], oz + b[o + 5]);
+                            ref >= 0, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
                     if (childState == FrustumAabb.CULLED) {
                         continue;
                     }
@@ -233,12 +259,12 @@ public final class RegionQueries {
                 if (childState != 0) {
                     int t = slot * DynamicAabbTree.BOX;
                     leaves++;
-                    double x0 = ox + tb[t];
-                    double y0 = oy + tb[t + 1];
-                    double z0 = oz + tb[t + 2];
-                    double x1 = ox + tb[t + 3];
-                    double y1 = oy + tb[t + 4];
-                    double z1 = oz + tb[t + 5];
+                    double x0 = tb[t];
+                    double y0 = tb[t + 1];
+                    double z0 = tb[t + 2];
+                    double x1 = tb[t + 3];
+                    double y1 = tb[t + 4];
+                    double z1 = tb[t + 5];
                     boolean accepted = kind == CONVEX
                             ? RegionTests.acceptsConvex(region, mode, childState, x0, y0, z0, x1, y1, z1)
                             : RegionTests.accepts(mode, classification(kind, p0, p1, p2, p3, p4, p5, obb,

@@ -39,7 +39,7 @@ public final class SweepQueries {
      * Sweeps a box: each object whose tight box the moving box touches during the frame, with the first time of
      * contact ({@link SweepAabb#intersectMovingAabb}, the first time of {@link dev.boxwood.geom.AabbAabb#sweep}).
      *
-     * @param tree the tree
+     * @param view the tree, or a {@link ReadView} of one
      * @param minX box min x at the start
      * @param minY box min y at the start
      * @param minZ box min z at the start
@@ -55,12 +55,13 @@ public final class SweepQueries {
      * @throws IllegalArgumentException for a non-finite or inverted box, a non-finite displacement or null
      *     arguments
      */
-    public static void sweepBox(DynamicAabbTree tree, double minX, double minY, double minZ,
+    public static void sweepBox(ReadableTree view, double minX, double minY, double minZ,
                                 double maxX, double maxY, double maxZ, double dx, double dy, double dz,
                                 long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
         Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
         Arguments.requireDisplacement(dx, dy, dz);
-        requireCommon(tree, visitor, stack);
+        requireCommon(view, visitor, stack);
+        DynamicAabbTree tree = view.storage();
         visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
         cast(tree, BOX, minX - tree.originX(), minY - tree.originY(), minZ - tree.originZ(),
                 maxX - tree.originX(), maxY - tree.originY(), maxZ - tree.originZ(), dx, dy, dz,
@@ -72,7 +73,7 @@ public final class SweepQueries {
      * first time of contact ({@link SweepAabb#intersectMovingSphere}: the centre's path against the box rounded by
      * the radius).
      *
-     * @param tree the tree
+     * @param view the tree, or a {@link ReadView} of one
      * @param cx centre x at the start
      * @param cy centre y at the start
      * @param cz centre z at the start
@@ -85,7 +86,7 @@ public final class SweepQueries {
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
      */
-    public static void sweepSphere(DynamicAabbTree tree, double cx, double cy, double cz, double radius,
+    public static void sweepSphere(ReadableTree view, double cx, double cy, double cz, double radius,
                                    double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
                                    TraversalStack stack) {
         Arguments.requireFinite("cx", cx);
@@ -93,13 +94,14 @@ public final class SweepQueries {
         Arguments.requireFinite("cz", cz);
         Arguments.requireFiniteNonNegative("radius", radius);
         Arguments.requireDisplacement(dx, dy, dz);
-        requireCommon(tree, visitor, stack);
+        requireCommon(view, visitor, stack);
+        DynamicAabbTree tree = view.storage();
         visitor.begin(cx, cy, cz, dx, dy, dz, 1.0);
         cast(tree, SPHERE, cx - tree.originX(), cy - tree.originY(), cz - tree.originZ(), radius, 0, 0,
                 dx, dy, dz, categoryMask, visitor, stack);
     }
 
-    private static void requireCommon(DynamicAabbTree tree, RayCastVisitor visitor, TraversalStack stack) {
+    private static void requireCommon(ReadableTree tree, RayCastVisitor visitor, TraversalStack stack) {
         Arguments.requireNonNull("tree", tree);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);

@@ -170,6 +170,23 @@ public final class Handles {
     }
 
     /**
+     * Makes this allocator an exact copy of {@code source} (same live slots, generations and free list), reusing
+     * this one's array when it is large enough; copies the used prefix only. For read-only snapshots of an index.
+     *
+     * @param source the allocator to copy
+     */
+    public void copyFrom(Handles source) {
+        if (state.length < source.used) {
+            state = new int[source.state.length];
+        }
+        System.arraycopy(source.state, 0, state, 0, source.used);
+        used = source.used;
+        live = source.live;
+        freeHead = source.freeHead;
+        freeTail = source.freeTail;
+    }
+
+    /**
      * Checks the allocator's invariants: the free list visits every free slot once, in order, and the counts
      * agree.
      *
