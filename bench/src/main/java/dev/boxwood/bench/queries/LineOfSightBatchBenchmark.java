@@ -1,0 +1,76 @@
+package dev.boxwood.bench.queries;
+
+import dev.boxwood.index.BatchQueries;
+import dev.boxwood.index.DynamicAabbTree;
+import dev.boxwood.index.TreeConfig;
+import dev.boxwood.testkit.scenes.SegmentSet;
+import dev.boxwood.testkit.scenes.SyntheticWorld;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Line-of-sight throughput: segments per second answered by {@link BatchQueries#lineOfSight} (any-hit casts) on
+ * the 100k-object clustered world, on one thread and on two (the caller plus one worker).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class LineOfSightBatchBenchmark {
+
+    private static final int SEGMENTS = 4096;
+
+    @Param({"1", "2"})
+    public int threads;
+
+    private DynamicAabbTree tree;
+    private BatchQueries batch;
+    private final double[] from = new double[3 * SEGMENTS];
+    private final double[] to = new double[3 * SEGMENTS];
+    private final boolean[] visible = new boolean[SEGMENTS];
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        SyntheticWorld world = SyntheticWorld.clustered(100_000, 11);
+        tree = DynamicAabbTree.build(TreeConfig.defaults(), world.boxes().toInterleaved(), null, null);
+        SegmentSet s = world.segments(SEGMENTS, 12);
+        for (int i = 0; i < SEGMENTS; i++) {
+            from[3 * i] = s.originX[i];
+            from[3 * i + 1] = s.originY[i];
+            from[3 * i + 2] = s.originZ[i];
+            to[3 * i] = s.originX[i] + s.translationX[i];
+            to[3 * i + 1] = s.originY[i] + s.translationY[i];
+            to[3 * i + 2] = s.originZ[i] + s.translationZ[i];
+        }
+        batch = new BatchQueries(threads);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        batch.close();
+    }
+
+    /** @return whether the first segment is clear (keeps the answers alive) */
+    @Benchmark
+    @OperationsPerInvocation(SEGMENTS)
+    public boolean lineOfSight() {
+        batch.lineOfSight(tree, from, to, null, null, SEGMENTS, -1L, visible);
+        return visible[0];
+    }
+}
