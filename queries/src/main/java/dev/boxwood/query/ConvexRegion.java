@@ -56,6 +56,15 @@ public final class ConvexRegion {
     private final double[] axes;
     private final int axisCount;
     private final double tolerance;
+    /**
+     * The last {@link #translated} copy (null until asked for); a racing pair of queries may both build one, and
+     * either copy is right, so the field needs only safe publication.
+     */
+    private volatile ConvexRegion lastTranslated;
+    /** In a translated copy: the origin it was translated by (set before the copy is published). */
+    private double shiftX;
+    private double shiftY;
+    private double shiftZ;
 
     /**
      * A region from a {@link Frustum}'s planes.
@@ -337,6 +346,37 @@ public final class ConvexRegion {
             }
         }
         return true;
+    }
+
+    /**
+     * This region in a frame whose origin is at {@code (ox, oy, oz)}: the same planes with
+     * {@code d' = d - n · origin}, prepared again. Indexes that store boxes relative to an origin test them against
+     * this copy (the query is moved into the index's frame, never the stored boxes into the world). Returns
+     * {@code this} for the origin 0; the last copy is kept, so repeated queries on one index allocate nothing.
+     *
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @return the translated region
+     */
+    public ConvexRegion translated(double ox, double oy, double oz) {
+        if (ox == 0.0 && oy == 0.0 && oz == 0.0) {
+            return this;
+        }
+        ConvexRegion last = lastTranslated;
+        if (last != null && last.shiftX == ox && last.shiftY == oy && last.shiftZ == oz) {
+            return last;
+        }
+        double[] shifted = planes.clone();
+        for (int at = 0; at < shifted.length; at += FrustumAabb.PLANE_STRIDE) {
+            shifted[at + 3] -= shifted[at] * ox + shifted[at + 1] * oy + shifted[at + 2] * oz;
+        }
+        ConvexRegion copy = new ConvexRegion(shifted, planeCount);
+        copy.shiftX = ox;
+        copy.shiftY = oy;
+        copy.shiftZ = oz;
+        lastTranslated = copy;
+        return copy;
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package dev.boxwood.testkit;
 
 import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.geom.SweepAabb;
 import dev.boxwood.query.Arguments;
@@ -181,15 +182,10 @@ public final class BruteForceIndex implements SpatialIndex {
 
     // ---------------------------------------------------------------------------------------------------------
     // Region queries with shapes: every live object in slot order, decided by the shared RegionTests on the
-    // stored tight box taken to world coordinates (origin + float), as the tree does.
+    // stored tight box, with the shape moved into the index's frame (world - origin), as the tree does.
     // ---------------------------------------------------------------------------------------------------------
 
-    /** The stored tight box of a slot in world coordinates. */
-    private void worldBox(int slot, double[] dest) {
-        OutwardFloat.loadBox(tight, slot * BOX, originX, originY, originZ, dest);
-    }
-
-    /** Visits, in slot order, the objects passing the mask and filter whose world tight box {@code accepts}. */
+    /** Visits, in slot order, the objects passing the mask and filter whose stored tight box {@code accepts}. */
     private void scanRegion(long categoryMask, QueryFilter filter, OverlapVisitor visitor,
                             java.util.function.Predicate<double[]> accepts) {
         double[] w = new double[6];
@@ -197,7 +193,9 @@ public final class BruteForceIndex implements SpatialIndex {
             if (!takesPart(slot, categoryMask, filter)) {
                 continue;
             }
-            worldBox(slot, w);
+            for (int i = 0; i < BOX; i++) {
+                w[i] = tight[slot * BOX + i];
+            }
             if (accepts.test(w) && !visitor.visit(handles.handleOf(slot), userValues[slot])) {
                 return;
             }
@@ -225,8 +223,11 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void querySphere(double cx, double cy, double cz, double radius, RegionMode mode, long categoryMask,
                             QueryFilter filter, OverlapVisitor visitor) {
+        double x = cx - originX;
+        double y = cy - originY;
+        double z = cz - originZ;
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
-                RegionTests.classifySphere(cx, cy, cz, radius, w[0], w[1], w[2], w[3], w[4], w[5])));
+                RegionTests.classifySphere(x, y, z, radius, w[0], w[1], w[2], w[3], w[4], w[5])));
     }
 
     /**
@@ -245,8 +246,14 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void queryBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                          RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor) {
+        double x0 = minX - originX;
+        double y0 = minY - originY;
+        double z0 = minZ - originZ;
+        double x1 = maxX - originX;
+        double y1 = maxY - originY;
+        double z1 = maxZ - originZ;
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
-                RegionTests.classifyBox(minX, minY, minZ, maxX, maxY, maxZ, w[0], w[1], w[2], w[3], w[4], w[5])));
+                RegionTests.classifyBox(x0, y0, z0, x1, y1, z1, w[0], w[1], w[2], w[3], w[4], w[5])));
     }
 
     /**
@@ -261,8 +268,12 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void queryObb(double[] obb, int offset, RegionMode mode, long categoryMask, QueryFilter filter,
                          OverlapVisitor visitor) {
+        double[] local = Arrays.copyOfRange(obb, offset, offset + ObbLayout.STRIDE);
+        local[0] -= originX;
+        local[1] -= originY;
+        local[2] -= originZ;
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
-                RegionTests.classifyObb(obb, offset, w[0], w[1], w[2], w[3], w[4], w[5])));
+                RegionTests.classifyObb(local, 0, w[0], w[1], w[2], w[3], w[4], w[5])));
     }
 
     /**
@@ -276,7 +287,8 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
                             OverlapVisitor visitor) {
-        scanRegion(categoryMask, filter, visitor, w -> RegionTests.acceptsConvex(region, mode, region.allPlanes(),
+        ConvexRegion local = region.translated(originX, originY, originZ);
+        scanRegion(categoryMask, filter, visitor, w -> RegionTests.acceptsConvex(local, mode, local.allPlanes(),
                 w[0], w[1], w[2], w[3], w[4], w[5]));
     }
 

@@ -1,0 +1,52 @@
+package dev.boxwood.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** {@link ConvexRegion#translated}: the same solid in a frame whose origin is elsewhere. */
+class ConvexRegionTranslationTest {
+
+    /** The cube [-1, 1]^3 around (cx, cy, cz) cut by the plane x + y + z <= cx + cy + cz + 1. */
+    private static ConvexRegion cutCube(double cx, double cy, double cz) {
+        double s = 1 / Math.sqrt(3);
+        return new ConvexRegion(new double[] {
+            1, 0, 0, cx + 1, -1, 0, 0, -cx + 1,
+            0, 1, 0, cy + 1, 0, -1, 0, -cy + 1,
+            0, 0, 1, cz + 1, 0, 0, -1, -cz + 1,
+            s, s, s, s * (cx + cy + cz + 1)}, 7);
+    }
+
+    @Test
+    void shouldDecideBoxesMovedIntoTheNewFrameLikeTheOriginalRegion() {
+        double ox = 1e6 + 0.25;
+        double oy = -3e5;
+        double oz = 42;
+        ConvexRegion world = cutCube(ox + 3, oy - 2, oz + 1);
+        ConvexRegion local = world.translated(ox, oy, oz);
+        ConvexRegion expected = cutCube(3, -2, 1);
+        assertSame(local, world.translated(ox, oy, oz), "the copy is kept");
+        assertSame(world, world.translated(0, 0, 0));
+        assertEquals(world.vertexCount(), local.vertexCount());
+        SplittableRandom random = new SplittableRandom(0xC0_4E);
+        int inside = 0;
+        int crossing = 0;
+        for (int n = 0; n < 5000; n++) {
+            double x = 3 + random.nextDouble(-2.5, 2.5);
+            double y = -2 + random.nextDouble(-2.5, 2.5);
+            double z = 1 + random.nextDouble(-2.5, 2.5);
+            double h = random.nextDouble(0, 0.7);
+            int want = expected.cull(expected.allPlanes(), x - h, y - h, z - h, x + h, y + h, z + h);
+            int got = local.cull(local.allPlanes(), x - h, y - h, z - h, x + h, y + h, z + h);
+            assertEquals(want, got, "box at " + x + ", " + y + ", " + z + " half " + h);
+            assertEquals(expected.testBox(x - h, y - h, z - h, x + h, y + h, z + h),
+                    local.testBox(x - h, y - h, z - h, x + h, y + h, z + h));
+            inside += got == 0 ? 1 : 0;
+            crossing += got > 0 ? 1 : 0;
+        }
+        assertTrue(inside > 30 && crossing > 100, "inside " + inside + ", crossing " + crossing);
+    }
+}
