@@ -182,23 +182,7 @@ public final class SweepQueries {
             double t1 = (cat[e0 + 1] & categoryMask) == 0 ? Geom.NO_HIT
                     : contact(kind, false, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, max,
                     b[o + 6], b[o + 7], b[o + 8], b[o + 9], b[o + 10], b[o + 11]);
-            // push the far child first so the near one is popped next
-            boolean nearFirst = t1 >= 0 && (t0 < 0 || t1 < t0);
-            if (nearFirst) {
-                if (t0 >= 0) {
-                    st[sp] = ch[e0];
-                    sf[sp++] = t0;
-                }
-                st[sp] = ch[e0 + 1];
-                sf[sp++] = t1;
-            } else if (t0 >= 0) {
-                if (t1 >= 0) {
-                    st[sp] = ch[e0 + 1];
-                    sf[sp++] = t1;
-                }
-                st[sp] = ch[e0];
-                sf[sp++] = t0;
-            }
+            sp = OrderedCast.pushNearLast(st, sf, sp, ch[e0], t0, ch[e0 + 1], t1);
         }
         stack.countVisits(nodes, leaves);
     }
