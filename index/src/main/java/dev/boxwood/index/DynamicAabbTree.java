@@ -3,6 +3,7 @@ package dev.boxwood.index;
 import dev.boxwood.geom.AabbAabb;
 import dev.boxwood.geom.Geom;
 import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.index.build.FlatBvh;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.OutwardFloat;
@@ -96,9 +97,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /** Per slot: the entry that holds the object's fat box and category bits. */
     int[] leafEntries;
 
-    // ---- Insertion scratch (mutations are single-threaded): a binary min-heap of (lower bound, entry). ----
+    // ---- Insertion scratch (mutations are single-threaded): a binary min-heap of (inherited cost, node). ----
     private double[] heapKeys = new double[64];
-    private int[] heapEntries = new int[64];
+    private int[] heapNodes = new int[64];
     /** Fat box of the leaf being inserted. */
     private final float[] fatScratch = new float[BOX];
     /** Objects added or moved since the last {@link PairQueries#movedPairs} call. */
@@ -253,6 +254,37 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     /**
+     * Adds a prebuilt hierarchy as one subtree (for example a static world tile read back with
+     * {@code MappedWorld.readTree()} and {@code readObjectBoxes()}): its internal nodes are copied as they are
+     * (O(n), no rebuild) and its root is inserted like a single object, by the branch-and-bound sibling search,
+     * with a new parent node joining it to the tree and refits and rotations on the way up (Bittner et al. 2013,
+     * Kopta et al. 2012). Only the subtree's references are used: its boxes are recomputed from
+     * {@code objectBoxes}.
+     *
+     * <p>Frames: {@code objectBoxes} are floats relative to the subtree's origin. When it differs from this tree's
+     * origin, each box is taken in world coordinates ({@code subtree origin + float}, in double) and stored
+     * relative to this tree's origin rounded outward, exactly as {@link #add} would store that world box; with the
+     * same origin the floats are copied unchanged. The objects are static: their fat box is their tight box (no
+     * margin). They can be moved and removed like any other object (a move out of the box re-inserts the object
+     * with the usual margin), and are marked moved for {@link PairQueries#movedPairs}.
+     *
+     * @param subtree the hierarchy, over objects {@code 0 .. m-1}
+     * @param objectBoxes the objects' tight boxes, stride 6, relative to {@code subtree}'s origin; finite,
+     *                    {@code min <= max}
+     * @param userValues one user value per object, or {@code null} for all 0
+     * @param categories one set of category bits per object, or {@code null} for all categories ({@code -1L})
+     * @return the handles of the new objects: element {@code i} is object {@code i} of the subtree
+     * @throws IllegalArgumentException naming the argument, and changing nothing: {@code subtree} null,
+     *         {@code objectBoxes} not 6 finite, non-inverted floats per object, {@code userValues} or
+     *         {@code categories} not one per object, or more objects in all than {@link Handles#MAX_SLOTS}
+     *         {@code - 1}
+     */
+    public int[] spliceSubtree(FlatBvh subtree, float[] objectBoxes, long[] userValues,
+                               long[] categories) {
+        return TreeBuild.splice(this, subtree, objectBoxes, userValues, categories);
+    }
+
+    /**
      * Rebuilds the hierarchy with the binned surface area heuristic (Wald 2007) from the current fat boxes. Only
      * internal nodes change: handles, fat and tight boxes, user values and categories stay as they are.
      *
@@ -383,48 +415,76 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /**
      * Branch and bound over candidate siblings ordered by their inherited cost (Bittner et al. 2013, section 3.2):
      * choosing entry X costs SA(X u L) plus the growth SA(A u L) - SA(A) of every ancestor A; a subtree is
-     * pruned when its inherited cost plus SA(L) cannot beat the best cost found.
+     * pruned when its inherited cost plus SA(L) cannot beat the best cost found. The heap holds internal nodes,
+     * not entries: a popped node scores both its entries from its own child boxes (one cache line of the
+     * node-pair layout) and pushes only the children whose bound can still win, so each pop costs one node visit
+     * and a losing child is never loaded.
      *
      * @return the entry of the best sibling
      */
     private int findBestSibling(float f0, float f1, float f2, float f3, float f4, float f5) {
         final float[] b = bounds;
-        double leafCost = cost(f0, f1, f2, f3, f4, f5);
+        final int[] ch = children;
+        final double leafCost = cost(f0, f1, f2, f3, f4, f5);
+        // The root entry first: it is the only entry not held by an internal node.
+        double rootUnion = cost(Math.min(f0, b[0]), Math.min(f1, b[1]), Math.min(f2, b[2]),
+                Math.max(f3, b[3]), Math.max(f4, b[4]), Math.max(f5, b[5]));
         int best = 0;
-        double bestCost = Double.POSITIVE_INFINITY;
-        int size = 0;
-        size = heapPush(size, 0.0, 0);
+        double bestCost = rootUnion;
+        int root = ch[0];
+        if (root < 0) {
+            return best;
+        }
+        double rootInherited = rootUnion - cost(b[0], b[1], b[2], b[3], b[4], b[5]);
+        if (rootInherited + leafCost >= bestCost) {
+            return best;
+        }
+        int size = heapPush(0, rootInherited, root);
         while (size > 0) {
             double inherited = heapKeys[0];
-            int entry = heapEntries[0];
+            int node = heapNodes[0];
             size = heapPop(size);
             if (inherited + leafCost >= bestCost) {
                 break;
             }
-            int o = entry * BOX;
-            double unionCost = cost(Math.min(f0, b[o]), Math.min(f1, b[o + 1]), Math.min(f2, b[o + 2]),
+            int e0 = 2 * node;
+            int o = e0 * BOX;
+            double union0 = cost(Math.min(f0, b[o]), Math.min(f1, b[o + 1]), Math.min(f2, b[o + 2]),
                     Math.max(f3, b[o + 3]), Math.max(f4, b[o + 4]), Math.max(f5, b[o + 5]));
-            double total = unionCost + inherited;
-            if (total < bestCost) {
-                bestCost = total;
-                best = entry;
+            double union1 = cost(Math.min(f0, b[o + 6]), Math.min(f1, b[o + 7]), Math.min(f2, b[o + 8]),
+                    Math.max(f3, b[o + 9]), Math.max(f4, b[o + 10]), Math.max(f5, b[o + 11]));
+            double total0 = inherited + union0;
+            double total1 = inherited + union1;
+            if (total0 < bestCost) {
+                bestCost = total0;
+                best = e0;
             }
-            int child = children[entry];
-            if (child >= 0) {
-                double childInherited = total - cost(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
-                if (childInherited + leafCost < bestCost) {
-                    size = heapPush(size, childInherited, 2 * child);
-                    size = heapPush(size, childInherited, 2 * child + 1);
+            if (total1 < bestCost) {
+                bestCost = total1;
+                best = e0 + 1;
+            }
+            int c0 = ch[e0];
+            int c1 = ch[e0 + 1];
+            if (c0 >= 0) {
+                double below = total0 - cost(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
+                if (below + leafCost < bestCost) {
+                    size = heapPush(size, below, c0);
+                }
+            }
+            if (c1 >= 0) {
+                double below = total1 - cost(b[o + 6], b[o + 7], b[o + 8], b[o + 9], b[o + 10], b[o + 11]);
+                if (below + leafCost < bestCost) {
+                    size = heapPush(size, below, c1);
                 }
             }
         }
         return best;
     }
 
-    private int heapPush(int size, double key, int entry) {
+    private int heapPush(int size, double key, int node) {
         if (size == heapKeys.length) {
             heapKeys = Arrays.copyOf(heapKeys, size * 2);
-            heapEntries = Arrays.copyOf(heapEntries, size * 2);
+            heapNodes = Arrays.copyOf(heapNodes, size * 2);
         }
         int i = size;
         while (i > 0) {
@@ -433,18 +493,18 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 break;
             }
             heapKeys[i] = heapKeys[parent];
-            heapEntries[i] = heapEntries[parent];
+            heapNodes[i] = heapNodes[parent];
             i = parent;
         }
         heapKeys[i] = key;
-        heapEntries[i] = entry;
+        heapNodes[i] = node;
         return size + 1;
     }
 
     private int heapPop(int size) {
         int last = size - 1;
         double key = heapKeys[last];
-        int entry = heapEntries[last];
+        int node = heapNodes[last];
         int i = 0;
         while (true) {
             int child = 2 * i + 1;
@@ -458,11 +518,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 break;
             }
             heapKeys[i] = heapKeys[child];
-            heapEntries[i] = heapEntries[child];
+            heapNodes[i] = heapNodes[child];
             i = child;
         }
         heapKeys[i] = key;
-        heapEntries[i] = entry;
+        heapNodes[i] = node;
         return last;
     }
 
@@ -493,22 +553,46 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     /**
-     * Walks from {@code node} to the root, optionally rotating each node (Kopta et al. 2012), then writing its box
-     * (union of its entries), category mask and height into the entry that references it.
+     * Walks from {@code node} towards the root, optionally rotating each node (Kopta et al. 2012), then writing its
+     * box (union of its entries), category mask and height into the entry that references it. The walk stops once
+     * nothing changes any more: an unchanged entry leaves every box, mask and height above it as it was, and a
+     * rotation only looks two levels down, so after two quiet levels (one without rotations) no ancestor has
+     * anything new to see. In a large tree most insertions stop a few levels above the leaf instead of refitting
+     * (and missing the cache on) the whole path. The ancestors above are then only marked touched, up to the first
+     * one already marked (Box2D's enlarged flag).
      */
     private void refitUpward(int node, boolean rotate) {
+        int quietLimit = rotate ? 2 : 1;
+        // The first level never counts as quiet: its node is new, or lost a child, so the level above must see it
+        // even when its box and height happen to come out as before.
+        int quiet = -1;
         int n = node;
         while (n != HEADER) {
-            if (rotate) {
-                rotate(n);
+            boolean swapped = rotate && rotate(n);
+            int entry = parentEntries[n];
+            if (refitEntry(entry) || swapped) {
+                quiet = 0;
+            } else if (++quiet == quietLimit) {
+                markTouchedFrom(entry >> 1);
+                return;
             }
-            refitEntry(parentEntries[n]);
-            n = parentEntries[n] >> 1;
+            n = entry >> 1;
         }
     }
 
-    /** Recomputes the box, mask and node height of the internal node referenced by {@code entry}. */
-    private void refitEntry(int entry) {
+    /** Marks {@code node} and its ancestors touched, up to the first one already touched (all above it are too). */
+    private void markTouchedFrom(int node) {
+        for (int n = node; n != HEADER && !touched[n]; n = parentEntries[n] >> 1) {
+            touched[n] = true;
+        }
+    }
+
+    /**
+     * Recomputes the box, mask and node height of the internal node referenced by {@code entry}.
+     *
+     * @return whether any of them changed
+     */
+    private boolean refitEntry(int entry) {
         int n = children[entry];
         touched[n] = true;
         int a = 2 * n;
@@ -516,14 +600,25 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int o = entry * BOX;
         int oa = a * BOX;
         int ob = oa + BOX;
-        b[o] = Math.min(b[oa], b[ob]);
-        b[o + 1] = Math.min(b[oa + 1], b[ob + 1]);
-        b[o + 2] = Math.min(b[oa + 2], b[ob + 2]);
-        b[o + 3] = Math.max(b[oa + 3], b[ob + 3]);
-        b[o + 4] = Math.max(b[oa + 4], b[ob + 4]);
-        b[o + 5] = Math.max(b[oa + 5], b[ob + 5]);
-        categories[entry] = categories[a] | categories[a + 1];
-        heights[n] = 1 + Math.max(heightOf(children[a]), heightOf(children[a + 1]));
+        float x0 = Math.min(b[oa], b[ob]);
+        float y0 = Math.min(b[oa + 1], b[ob + 1]);
+        float z0 = Math.min(b[oa + 2], b[ob + 2]);
+        float x1 = Math.max(b[oa + 3], b[ob + 3]);
+        float y1 = Math.max(b[oa + 4], b[ob + 4]);
+        float z1 = Math.max(b[oa + 5], b[ob + 5]);
+        long mask = categories[a] | categories[a + 1];
+        int height = 1 + Math.max(heightOf(children[a]), heightOf(children[a + 1]));
+        boolean changed = x0 != b[o] || y0 != b[o + 1] || z0 != b[o + 2] || x1 != b[o + 3] || y1 != b[o + 4]
+                || z1 != b[o + 5] || mask != categories[entry] || height != heights[n];
+        b[o] = x0;
+        b[o + 1] = y0;
+        b[o + 2] = z0;
+        b[o + 3] = x1;
+        b[o + 4] = y1;
+        b[o + 5] = z1;
+        categories[entry] = mask;
+        heights[n] = height;
+        return changed;
     }
 
     /**
@@ -533,10 +628,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * shrinks that box's surface area the most, if any does. When no swap changes the area but one lowers the node
      * (identical or nested boxes), do that one: otherwise n identical boxes would form a chain of height n.
      */
-    private void rotate(int a) {
+    private boolean rotate(int a) {
         int first = 2 * a;
         double bestGain = 0;
-        int bestHeight = 1 + Math.max(heightOf(children[first]), heightOf(children[first + 1]));
+        // Heights only break exact ties, so they are read only then: each one is a load from another node.
+        int bestHeight = -1;
         int swapFrom = -1;
         int swapTo = -1;
         // Swap child 'from' with grandchild 'to' under the other child: that node's box becomes from u (to ^ 1).
@@ -546,25 +642,45 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 continue;
             }
             double receiverCost = entryCost(from ^ 1);
-            int fromHeight = heightOf(children[from]);
             for (int to = 2 * receiver; to <= 2 * receiver + 1; to++) {
                 double gain = receiverCost - unionCost(from, to ^ 1);
-                int height = 1 + Math.max(heightOf(children[to]), 1 + Math.max(fromHeight, heightOf(children[to ^ 1])));
                 // The largest area gain; on an exact tie (identical or nested boxes, where the surface area cannot
                 // tell arrangements apart and insertion would build a chain) the lower tree, as an AVL rotation.
-                if (gain > bestGain || gain == bestGain && height < bestHeight) {
+                if (gain > bestGain) {
                     bestGain = gain;
-                    bestHeight = height;
+                    bestHeight = -1;
                     swapFrom = from;
                     swapTo = to;
+                } else if (gain == bestGain) {
+                    if (bestHeight < 0) {
+                        bestHeight = arrangementHeight(first, swapFrom, swapTo);
+                    }
+                    int height = arrangementHeight(first, from, to);
+                    if (height < bestHeight) {
+                        bestHeight = height;
+                        swapFrom = from;
+                        swapTo = to;
+                    }
                 }
             }
         }
         if (swapFrom < 0) {
-            return;
+            return false;
         }
         swapEntries(swapFrom, swapTo);
         refitEntry(swapFrom ^ 1);
+        return true;
+    }
+
+    /**
+     * Height of node {@code 2 * first}'s subtree after swapping entry {@code from} with grandchild entry {@code to}
+     * ({@code from < 0}: as it is now).
+     */
+    private int arrangementHeight(int first, int from, int to) {
+        if (from < 0) {
+            return 1 + Math.max(heightOf(children[first]), heightOf(children[first + 1]));
+        }
+        return 1 + Math.max(heightOf(children[to]), 1 + Math.max(heightOf(children[from]), heightOf(children[to ^ 1])));
     }
 
     private void swapEntries(int e1, int e2) {
@@ -692,7 +808,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         touched = touched == null ? new boolean[capacity] : Arrays.copyOf(touched, capacity);
     }
 
-    private void growObjects(int capacity) {
+    void growObjects(int capacity) {
         tight = tight == null ? new float[capacity * BOX] : Arrays.copyOf(tight, capacity * BOX);
         userValues = userValues == null ? new long[capacity] : Arrays.copyOf(userValues, capacity);
         leafEntries = leafEntries == null ? new int[capacity] : Arrays.copyOf(leafEntries, capacity);
@@ -840,28 +956,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             double t1 = (cat[e0 + 1] & categoryMask) == 0 ? Geom.NO_HIT
                     : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max,
                     b[o + 6], b[o + 7], b[o + 8], b[o + 9], b[o + 10], b[o + 11]);
-            if (t0 >= 0) {
-                if (t1 >= 0) {
-                    // Push the far child first so the near one is popped next.
-                    if (t1 < t0) {
-                        st[sp] = ch[e0];
-                        sf[sp++] = t0;
-                        st[sp] = ch[e0 + 1];
-                        sf[sp++] = t1;
-                    } else {
-                        st[sp] = ch[e0 + 1];
-                        sf[sp++] = t1;
-                        st[sp] = ch[e0];
-                        sf[sp++] = t0;
-                    }
-                } else {
-                    st[sp] = ch[e0];
-                    sf[sp++] = t0;
-                }
-            } else if (t1 >= 0) {
-                st[sp] = ch[e0 + 1];
-                sf[sp++] = t1;
-            }
+            sp = OrderedCast.pushNearLast(st, sf, sp, ch[e0], t0, ch[e0 + 1], t1);
         }
         stack.countVisits(nodes, leaves);
     }
@@ -960,7 +1055,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         return arrayBytes(bounds.length, 4) + arrayBytes(children.length, 4) + arrayBytes(categories.length, 8)
                 + arrayBytes(parentEntries.length, 4) + arrayBytes(heights.length, 4) + arrayBytes(touched.length, 1)
                 + arrayBytes(tight.length, 4) + arrayBytes(userValues.length, 8) + arrayBytes(leafEntries.length, 4)
-                + handles.memoryBytes() + arrayBytes(heapKeys.length, 8) + arrayBytes(heapEntries.length, 4);
+                + handles.memoryBytes() + arrayBytes(heapKeys.length, 8) + arrayBytes(heapNodes.length, 4);
     }
 
     private static long arrayBytes(int length, int elementBytes) {
