@@ -13,10 +13,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.boxwood.index.BatchQueries;
 import dev.boxwood.index.DynamicAabbTree;
-import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.index.NearestQueries;
+import dev.boxwood.index.ReadView;
+import dev.boxwood.index.TreeSnapshots;
 import dev.boxwood.query.AnyHit;
-import dev.boxwood.query.Handles;
+import dev.boxwood.query.NearestNeighbours;
+import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.samples.support.City;
 import dev.boxwood.samples.support.Palette;
@@ -33,12 +37,21 @@ import dev.boxwood.serial.StaticWorldWriter;
  *
  * <p>The city never changes, so it is written once as a static world file and memory-mapped
  * ({@link StaticWorldWriter}, {@link MappedWorld}); the agents move every tick, so they live in a
- * {@link DynamicAabbTree}. A tick has two phases, which is what makes the queries safe to run on many threads:
- * first one thread moves every agent (mutations), then all threads query (reads only, each with its own
- * {@link TraversalStack} and collectors). A line of sight from an agent's eyes to a target's chest is blocked by
- * a building, a prop, or another agent's body; the segment cast against the agents ignores the looker and the
- * target themselves ({@link AnyHit#setIgnored}). Trees, lamp posts and benches are see-through: their category is
- * simply left out of the query mask.
+ * {@link DynamicAabbTree}. The game thread moves the agents and then publishes a frozen copy of the tree
+ * ({@link TreeSnapshots#publish()}); the AI thread thinks about that tick on the copy ({@link ReadView}) while the
+ * game thread already moves everybody for the next tick, so neither waits for the other.
+ *
+ * <p>The AI of one tick, on the read view:
+ * <ol>
+ *   <li>per agent, its nearest enemies within range ({@link NearestQueries#kNearest}: distance from the eyes to
+ *       the enemy's body box, enemies picked by category mask), and the line from its eyes to each target's chest
+ *       cast against the city ({@link SpatialQueries#rayCast} on the mapped world, any hit). This runs on a few
+ *       threads, each with its own {@link TraversalStack}, {@link AnyHit} and {@link NearestNeighbours};</li>
+ *   <li>the lines the city did not block, in one {@link BatchQueries#lineOfSight} call against the agents' bodies,
+ *       ignoring the looker and its target: the batch spreads them over its threads and writes the answers into
+ *       the caller's arrays.</li>
+ * </ol>
+ * Trees, lamp posts and benches are see-through: their category is simply left out of the city query's mask.
  *
  * <p>Run on its own: {@code java <Chronicle flags> -cp samples/target/boxwood-samples.jar
  * dev.boxwood.samples.LineOfSightSample [--quick] [folder]} (flags: see {@code demo.sh}).
@@ -92,8 +105,8 @@ public final class LineOfSightSample {
      * @param segments lines of sight cast over all ticks
      * @param visible of those, the visible ones
      * @param segmentsPerSecond query throughput over all ticks
-     * @param agentBoxes the agents' boxes at the last tick, stride 6, in agent order (handles were allocated in
-     *     that order)
+     * @param agentBoxes the agents' stored boxes in the read view of the last tick, stride 6, in agent order
+     *     (handles were allocated in that order)
      * @param targets per agent {@code nearest} slots at the last tick: the targets' agent indices, nearest first,
      *     -1 for an empty slot
      * @param visibleAtLastTick bit {@code agent * nearest + slot}: that line of sight was clear
@@ -150,8 +163,10 @@ public final class LineOfSightSample {
         System.out.printf(Locale.ROOT, "Line of sight: %d agents in a %d-object city, %d nearest enemies within %.0f m,"
                         + " %d threads%n", settings.agents(), scene.size(), settings.nearest(), settings.range(),
                 settings.threads());
+        ExecutorService aiThread = Executors.newSingleThreadExecutor();
         ExecutorService pool = Executors.newFixedThreadPool(settings.threads());
-        try (MappedWorld world = MappedWorld.open(worldFile)) {
+        try (MappedWorld world = MappedWorld.open(worldFile);
+             BatchQueries batch = new BatchQueries(settings.threads())) {
             StreetWalkers agents = new StreetWalkers(city, settings.agents(), new SplittableRandom(SEED));
             DynamicAabbTree tree = new DynamicAabbTree();
             int[] handles = new int[settings.agents()];
@@ -159,64 +174,46 @@ public final class LineOfSightSample {
                 double[] b = agents.box(i, HALF_WIDTH, HEIGHT);
                 handles[i] = tree.add(b[0], b[1], b[2], b[3], b[4], b[5], i, TEAM_0 << Result.team(i));
             }
-            int k = settings.nearest();
-            int[] targets = new int[settings.agents() * k];
-            BitSet visibleBits = new BitSet(targets.length);
-            List<Sight> workers = new ArrayList<>();
-            int chunk = (settings.agents() + settings.threads() - 1) / settings.threads();
-            for (int t = 0; t < settings.threads(); t++) {
-                workers.add(new Sight(world, tree, handles, settings, t * chunk,
-                        Math.min(settings.agents(), (t + 1) * chunk), targets));
-            }
-            long segments = 0;
-            long visible = 0;
-            long queryNanos = 0;
+            TreeSnapshots snapshots = new TreeSnapshots(tree);
+            Ai ai = new Ai(world, snapshots, batch, pool, handles, settings);
+            long moveNanos = 0;
+            Future<Void> thinking = null;
             for (int tick = 1; tick <= settings.ticks(); tick++) {
-                // Phase 1, one thread: move every agent. The predicted displacement lets the tree fatten the
-                // leaf ahead of the motion, so most moves cost nothing.
+                // The game thread moves every agent, while the AI thread still thinks about the previous tick on
+                // its read view. The predicted displacement lets the tree fatten the leaf ahead of the motion, so
+                // most moves cost nothing.
+                long start = System.nanoTime();
                 agents.step();
                 for (int i = 0; i < handles.length; i++) {
                     double[] b = agents.box(i, HALF_WIDTH, HEIGHT);
                     tree.move(handles[i], b[0], b[1], b[2], b[3], b[4], b[5],
                             agents.velocityX[i], 0, agents.velocityZ[i]);
                 }
-                // Phase 2, all threads: read-only queries.
-                long start = System.nanoTime();
-                List<Future<long[]>> futures = pool.invokeAll(workers);
-                long tickSegments = 0;
-                long tickVisible = 0;
-                visibleBits.clear();
-                for (int w = 0; w < futures.size(); w++) {
-                    long[] counts = get(futures.get(w));
-                    tickSegments += counts[0];
-                    tickVisible += counts[1];
-                    visibleBits.or(workers.get(w).visible);
+                moveNanos += System.nanoTime() - start;
+                if (thinking != null) {
+                    get(thinking);
                 }
-                long nanos = System.nanoTime() - start;
-                queryNanos += nanos;
-                segments += tickSegments;
-                visible += tickVisible;
-                System.out.printf(Locale.ROOT, "  tick %2d: %6d lines of sight, %6d visible, %6d blocked,"
-                                + " %6.1f ms, %,10.0f lines/s%n", tick, tickSegments, tickVisible,
-                        tickSegments - tickVisible, nanos / 1e6, tickSegments / (nanos / 1e9));
+                snapshots.publish();
+                ai.tick = tick;
+                thinking = aiThread.submit(ai);
             }
-            double perSecond = segments / (queryNanos / 1e9);
-            System.out.printf(Locale.ROOT, "  total: %d lines of sight, %d visible (%.0f %%), %,.0f lines/s%n",
-                    segments, visible, 100.0 * visible / Math.max(1, segments), perSecond);
-            double[] agentBoxes = new double[6 * settings.agents()];
-            for (int i = 0; i < settings.agents(); i++) {
-                System.arraycopy(agents.box(i, HALF_WIDTH, HEIGHT), 0, agentBoxes, 6 * i, 6);
-            }
+            get(thinking);
+            double perSecond = ai.segments / (ai.queryNanos / 1e9);
+            System.out.printf(Locale.ROOT, "  total: %d lines of sight, %d visible (%.0f %%), %,.0f lines/s;"
+                            + " the game thread moved %d agents per tick in %.1f ms on average, during the AI%n",
+                    ai.segments, ai.visible, 100.0 * ai.visible / Math.max(1, ai.segments), perSecond,
+                    settings.agents(), moveNanos / 1e6 / settings.ticks());
             Path picture = out.resolve("line-of-sight.png");
-            draw(picture, city, scene, settings, agentBoxes, targets, visibleBits);
-            return new Result(settings, scene.size(), segments, visible, perSecond, agentBoxes, targets,
-                    visibleBits, worldFile, picture);
+            draw(picture, city, scene, settings, ai.agentBoxes, ai.targets, ai.visibleBits);
+            return new Result(settings, scene.size(), ai.segments, ai.visible, perSecond, ai.agentBoxes,
+                    ai.targets, ai.visibleBits, worldFile, picture);
         } finally {
             pool.shutdown();
+            aiThread.shutdown();
         }
     }
 
-    private static long[] get(Future<long[]> future) throws InterruptedException {
+    private static <T> T get(Future<T> future) throws InterruptedException {
         try {
             return future.get();
         } catch (ExecutionException e) {
@@ -225,115 +222,167 @@ public final class LineOfSightSample {
     }
 
     /**
-     * One query thread's share of the agents. Everything it needs per query is a field, so the queries allocate
-     * nothing: its own traversal stack, its own collectors, its own scratch for the neighbour search.
+     * The AI thread's work for one tick, on the latest read view. Its arrays are the results of the last tick
+     * thought about; they are reused from tick to tick, so the queries allocate nothing once warmed up.
      */
-    private static final class Sight implements Callable<long[]> {
-        private final MappedWorld world;
-        private final DynamicAabbTree tree;
+    private static final class Ai implements Callable<Void> {
+        private final SpatialQueries world;
+        private final TreeSnapshots snapshots;
+        private final BatchQueries batch;
+        private final ExecutorService pool;
         private final int[] handles;
         private final Settings settings;
-        private final int from;
-        private final int to;
-        private final int[] targets;
-        private final BitSet visible = new BitSet();
-        private final TraversalStack stack = new TraversalStack();
-        private final AnyHit staticBlocker = new AnyHit();
-        private final AnyHit bodyBlocker = new AnyHit();
-        private final AllOverlaps nearby = new AllOverlaps();
-        private final double[] box = new double[6];
-        private final double[] nearestDistance;
+        private final List<Sight> workers = new ArrayList<>();
+        // per slot (agent * nearest + slot): the target, the line of sight, whether the city leaves it clear
+        final int[] targets;
+        final double[] eyes;
+        final double[] chests;
+        final boolean[] cityClear;
+        // the lines the city left clear, compacted for the batch against the bodies
+        private final double[] from;
+        private final double[] to;
+        private final int[] lookers;
+        private final int[] looked;
+        private final int[] slotOf;
+        private final boolean[] bodiesClear;
+        final BitSet visibleBits;
+        final double[] agentBoxes;
+        int tick;
+        long segments;
+        long visible;
+        long queryNanos;
 
-        Sight(MappedWorld world, DynamicAabbTree tree, int[] handles, Settings settings, int from, int to,
-              int[] targets) {
+        Ai(SpatialQueries world, TreeSnapshots snapshots, BatchQueries batch, ExecutorService pool, int[] handles,
+           Settings settings) {
             this.world = world;
-            this.tree = tree;
+            this.snapshots = snapshots;
+            this.batch = batch;
+            this.pool = pool;
             this.handles = handles;
             this.settings = settings;
-            this.from = from;
-            this.to = to;
-            this.targets = targets;
-            this.nearestDistance = new double[settings.nearest()];
+            int slots = settings.agents() * settings.nearest();
+            targets = new int[slots];
+            eyes = new double[3 * slots];
+            chests = new double[3 * slots];
+            cityClear = new boolean[slots];
+            from = new double[3 * slots];
+            to = new double[3 * slots];
+            lookers = new int[slots];
+            looked = new int[slots];
+            slotOf = new int[slots];
+            bodiesClear = new boolean[slots];
+            visibleBits = new BitSet(slots);
+            agentBoxes = new double[6 * settings.agents()];
+            int chunk = (settings.agents() + settings.threads() - 1) / settings.threads();
+            for (int t = 0; t < settings.threads(); t++) {
+                workers.add(new Sight(this, t * chunk, Math.min(settings.agents(), (t + 1) * chunk)));
+            }
         }
 
         @Override
-        public long[] call() {
-            long segments = 0;
-            long clear = 0;
-            int k = settings.nearest();
-            visible.clear();
+        public Void call() throws InterruptedException {
+            try (ReadView view = snapshots.acquire()) {
+                long start = System.nanoTime();
+                for (Sight w : workers) {
+                    w.view = view;
+                }
+                // Phase 1, a few threads: nearest enemies, and their lines of sight against the city.
+                for (Future<Void> f : pool.invokeAll(workers)) {
+                    get(f);
+                }
+                // Phase 2, one batch: the lines the city left clear, against everybody's body but the two agents'.
+                int k = settings.nearest();
+                int count = 0;
+                long lines = 0;
+                for (int s = 0; s < targets.length; s++) {
+                    if (targets[s] < 0) {
+                        continue;
+                    }
+                    lines++;
+                    if (cityClear[s]) {
+                        System.arraycopy(eyes, 3 * s, from, 3 * count, 3);
+                        System.arraycopy(chests, 3 * s, to, 3 * count, 3);
+                        lookers[count] = handles[s / k];
+                        looked[count] = handles[targets[s]];
+                        slotOf[count++] = s;
+                    }
+                }
+                batch.lineOfSight(view, from, to, lookers, looked, count, -1L, bodiesClear);
+                visibleBits.clear();
+                for (int i = 0; i < count; i++) {
+                    if (bodiesClear[i]) {
+                        visibleBits.set(slotOf[i]);
+                    }
+                }
+                long nanos = System.nanoTime() - start;
+                int seen = visibleBits.cardinality();
+                queryNanos += nanos;
+                segments += lines;
+                visible += seen;
+                System.out.printf(Locale.ROOT, "  tick %2d: %6d lines of sight, %6d visible, %6d blocked (%5d by the"
+                                + " city), %6.1f ms, %,10.0f lines/s%n", tick, lines, seen, lines - seen,
+                        lines - count, nanos / 1e6, lines / (nanos / 1e9));
+                double[] box = new double[6];
+                for (int i = 0; i < handles.length; i++) {
+                    view.getTightBox(handles[i], box);
+                    System.arraycopy(box, 0, agentBoxes, 6 * i, 6);
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * One thread's share of the agents in phase 1. Everything it needs per query is a field, so the queries
+     * allocate nothing: its own traversal stack, hit collector and nearest-neighbour list.
+     */
+    private static final class Sight implements Callable<Void> {
+        private final Ai ai;
+        private final int from;
+        private final int to;
+        private final TraversalStack stack = new TraversalStack();
+        private final AnyHit cityBlocker = new AnyHit();
+        private final NearestNeighbours enemies = new NearestNeighbours();
+        private final double[] box = new double[6];
+        ReadView view;
+
+        Sight(Ai ai, int from, int to) {
+            this.ai = ai;
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public Void call() {
+            int k = ai.settings.nearest();
             for (int agent = from; agent < to; agent++) {
-                tree.getTightBox(handles[agent], box);
+                view.getTightBox(ai.handles[agent], box);
                 double x = (box[0] + box[3]) / 2;
                 double z = (box[2] + box[5]) / 2;
-                findNearestEnemies(agent, x, z, k);
+                long enemyTeam = TEAM_0 << (1 - Result.team(agent));
+                NearestQueries.kNearest(view, x, EYE, z, k, ai.settings.range(), enemyTeam, null, null, enemies);
                 for (int slot = 0; slot < k; slot++) {
-                    int target = targets[agent * k + slot];
-                    if (target < 0) {
-                        break;
+                    int s = agent * k + slot;
+                    if (slot >= enemies.count()) {
+                        ai.targets[s] = -1;
+                        continue;
                     }
-                    segments++;
-                    if (canSee(agent, x, z, target)) {
-                        clear++;
-                        visible.set(agent * k + slot);
-                    }
+                    ai.targets[s] = (int) enemies.userValue(slot);
+                    view.getTightBox(enemies.handle(slot), box);
+                    double tx = (box[0] + box[3]) / 2;
+                    double tz = (box[2] + box[5]) / 2;
+                    ai.eyes[3 * s] = x;
+                    ai.eyes[3 * s + 1] = EYE;
+                    ai.eyes[3 * s + 2] = z;
+                    ai.chests[3 * s] = tx;
+                    ai.chests[3 * s + 1] = CHEST;
+                    ai.chests[3 * s + 2] = tz;
+                    // Eyes to chest through the city: buildings and props block, furniture does not.
+                    ai.world.rayCast(x, EYE, z, tx - x, CHEST - EYE, tz - z, 1.0, OPAQUE, cityBlocker, stack);
+                    ai.cityClear[s] = !cityBlocker.hasHit();
                 }
             }
-            return new long[]{segments, clear};
-        }
-
-        /**
-         * The k nearest agents of the other team within range, nearest first (ties: lower index), into this
-         * agent's slots of {@code targets}: a box query around the agent, then a small insertion sort.
-         */
-        private void findNearestEnemies(int agent, double x, double z, int k) {
-            double range = settings.range();
-            long enemies = TEAM_0 << (1 - Result.team(agent));
-            nearby.reset();
-            tree.queryAabb(x - range, 0, z - range, x + range, HEIGHT, z + range, enemies, nearby, stack);
-            int found = 0;
-            for (int n = 0; n < nearby.count(); n++) {
-                int other = (int) nearby.userValue(n);
-                tree.getTightBox(nearby.handle(n), box);
-                double dx = (box[0] + box[3]) / 2 - x;
-                double dz = (box[2] + box[5]) / 2 - z;
-                double d = dx * dx + dz * dz;
-                if (d > range * range) {
-                    continue;
-                }
-                int at = Math.min(found, k);
-                while (at > 0 && (d < nearestDistance[at - 1]
-                        || d == nearestDistance[at - 1] && other < targets[agent * k + at - 1])) {
-                    if (at < k) {
-                        nearestDistance[at] = nearestDistance[at - 1];
-                        targets[agent * k + at] = targets[agent * k + at - 1];
-                    }
-                    at--;
-                }
-                if (at < k) {
-                    nearestDistance[at] = d;
-                    targets[agent * k + at] = other;
-                    found = Math.min(k, found + 1);
-                }
-            }
-            for (int slot = found; slot < k; slot++) {
-                targets[agent * k + slot] = -1;
-            }
-        }
-
-        /** Eyes to chest: blocked by an opaque part of the city, or by anybody's body but the two agents'. */
-        private boolean canSee(int agent, double x, double z, int target) {
-            tree.getTightBox(handles[target], box);
-            double dx = (box[0] + box[3]) / 2 - x;
-            double dz = (box[2] + box[5]) / 2 - z;
-            double dy = CHEST - EYE;
-            world.rayCast(x, EYE, z, dx, dy, dz, 1.0, OPAQUE, staticBlocker, stack);
-            if (staticBlocker.hasHit()) {
-                return false;
-            }
-            bodyBlocker.setIgnored(handles[agent], handles[target]);
-            tree.rayCast(x, EYE, z, dx, dy, dz, 1.0, -1L, bodyBlocker, stack);
-            return !bodyBlocker.hasHit();
+            return null;
         }
     }
 

@@ -57,9 +57,11 @@ class LineOfSightSampleTest {
         }
         double[] centreX = new double[agents];
         double[] centreZ = new double[agents];
+        double[] stored = new double[6 * agents];
         double[] box = new double[6];
         for (int i = 0; i < agents; i++) {
             bodies.getTightBox(handles[i], box);
+            System.arraycopy(box, 0, stored, 6 * i, 6);
             centreX[i] = (box[0] + box[3]) / 2;
             centreZ[i] = (box[2] + box[5]) / 2;
         }
@@ -70,7 +72,8 @@ class LineOfSightSampleTest {
         AnyHit hit = new AnyHit();
         double range = settings.range();
         for (int i = 0; i < agents; i++) {
-            // Every enemy within range, by distance then index: the k first.
+            // Every enemy within range, by the distance from the eyes to its body's stored box, then by index:
+            // the k first.
             for (int slot = 0; slot < k; slot++) {
                 int best = -1;
                 double bestDistance = Double.POSITIVE_INFINITY;
@@ -78,9 +81,7 @@ class LineOfSightSampleTest {
                     if (Result.team(j) == Result.team(i) || taken(expectedTargets, i * k, slot, j)) {
                         continue;
                     }
-                    double dx = centreX[j] - centreX[i];
-                    double dz = centreZ[j] - centreZ[i];
-                    double d = dx * dx + dz * dz;
+                    double d = squaredDistanceToBox(centreX[i], LineOfSightSample.EYE, centreZ[i], stored, j);
                     if (d <= range * range && d < bestDistance) {
                         best = j;
                         bestDistance = d;
@@ -113,6 +114,19 @@ class LineOfSightSampleTest {
         }
         assertTrue(expectedVisible.cardinality() > lines / 10 && expectedVisible.cardinality() < lines * 9 / 10,
                 expectedVisible.cardinality() + " of " + lines + " visible");
+    }
+
+    /** The squared distance from a point to box {@code j} of {@code boxes} (0 inside), axis by axis. */
+    private static double squaredDistanceToBox(double x, double y, double z, double[] boxes, int j) {
+        double squared = 0;
+        double[] point = {x, y, z};
+        for (int axis = 0; axis < 3; axis++) {
+            double below = boxes[6 * j + axis] - point[axis];
+            double above = point[axis] - boxes[6 * j + 3 + axis];
+            double gap = below > 0 ? below : above > 0 ? above : 0;
+            squared += gap * gap;
+        }
+        return squared;
     }
 
     private static boolean taken(int[] targets, int first, int slots, int candidate) {
