@@ -125,6 +125,34 @@ class TreeRebuildTest {
     }
 
     @Test
+    void shouldRebuildAndOptimizeThe2dFacadesTree() {
+        BoxSet boxes = world(2000, 25);
+        DynamicAabbTree2D planar = new DynamicAabbTree2D();
+        for (int i = 0; i < boxes.size(); i++) {
+            planar.add(boxes.minX[i], boxes.minY[i], boxes.maxX[i], boxes.maxY[i], i, 1L << (i & 63));
+        }
+        DynamicAabbTree tree = planar.tree();
+        for (int round = 0; round < 20; round++) {
+            for (int k = 0; k < 50; k++) {
+                int i = (round * 50 + k) % boxes.size();
+                int j = (i * 7 + 3) % boxes.size();
+                planar.move(i, boxes.minX[j], boxes.minY[j], boxes.maxX[j], boxes.maxY[j]);
+            }
+            tree.optimize(10);
+            tree.validate();
+            tree.rebuild(round % 4 == 0);
+            tree.validate();
+        }
+        double[] fat = new double[6];
+        for (int i = 0; i < boxes.size(); i++) {
+            tree.getFatBox(i, fat);
+            assertEquals(0.0, fat[2], "no margin along z in the plane");
+            assertEquals(0.0, fat[5], "no margin along z in the plane");
+            assertEquals(i, tree.userValue(i));
+        }
+    }
+
+    @Test
     void shouldRebuildEmptyAndTinyTrees() {
         DynamicAabbTree tree = new DynamicAabbTree();
         tree.rebuild(true);
