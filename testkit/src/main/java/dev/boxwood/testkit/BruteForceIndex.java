@@ -105,6 +105,12 @@ public final class BruteForceIndex implements SpatialIndex {
         OutwardFloat.storeBox(tight, slot * BOX, originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
     }
 
+    /** A query box moved into this index's frame ({@code world - origin}, in double): the one frame rule. */
+    private double[] toFrame(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        return new double[] {minX - originX, minY - originY, minZ - originZ,
+                maxX - originX, maxY - originY, maxZ - originZ};
+    }
+
     @Override
     public int size() {
         return handles.size();
@@ -138,12 +144,7 @@ public final class BruteForceIndex implements SpatialIndex {
         Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-        double x0 = minX - originX;
-        double y0 = minY - originY;
-        double z0 = minZ - originZ;
-        double x1 = maxX - originX;
-        double y1 = maxY - originY;
-        double z1 = maxZ - originZ;
+        double[] q = toFrame(minX, minY, minZ, maxX, maxY, maxZ);
         long tested = 0;
         for (int slot = 0; slot < handles.highWater(); slot++) {
             if (!handles.isLiveSlot(slot) || (categoryBits[slot] & categoryMask) == 0) {
@@ -152,7 +153,7 @@ public final class BruteForceIndex implements SpatialIndex {
             tested++;
             int s = slot * BOX;
             boolean overlap = AabbAabb.test(tight[s], tight[s + 1], tight[s + 2], tight[s + 3], tight[s + 4],
-                    tight[s + 5], x0, y0, z0, x1, y1, z1);
+                    tight[s + 5], q[0], q[1], q[2], q[3], q[4], q[5]);
             if (overlap && !visitor.visit(handles.handleOf(slot), userValues[slot])) {
                 break;
             }
@@ -246,14 +247,9 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void queryBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                          RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor) {
-        double x0 = minX - originX;
-        double y0 = minY - originY;
-        double z0 = minZ - originZ;
-        double x1 = maxX - originX;
-        double y1 = maxY - originY;
-        double z1 = maxZ - originZ;
+        double[] q = toFrame(minX, minY, minZ, maxX, maxY, maxZ);
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
-                RegionTests.classifyBox(x0, y0, z0, x1, y1, z1, w[0], w[1], w[2], w[3], w[4], w[5])));
+                RegionTests.classifyBox(q[0], q[1], q[2], q[3], q[4], q[5], w[0], w[1], w[2], w[3], w[4], w[5])));
     }
 
     /**
@@ -316,16 +312,12 @@ public final class BruteForceIndex implements SpatialIndex {
     public void sweepBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                          double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor) {
         visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
-        double x0 = minX - originX;
-        double y0 = minY - originY;
-        double z0 = minZ - originZ;
-        double x1 = maxX - originX;
-        double y1 = maxY - originY;
-        double z1 = maxZ - originZ;
+        double[] q = toFrame(minX, minY, minZ, maxX, maxY, maxZ);
         double ix = SegmentAabb.inverse(dx);
         double iy = SegmentAabb.inverse(dy);
         double iz = SegmentAabb.inverse(dz);
-        scanCast(1.0, categoryMask, visitor, t -> SweepAabb.intersectMovingAabb(ix, iy, iz, 1.0, x0, y0, z0, x1, y1, z1,
+        scanCast(1.0, categoryMask, visitor, t -> SweepAabb.intersectMovingAabb(ix, iy, iz, 1.0,
+                q[0], q[1], q[2], q[3], q[4], q[5],
                 tight[t], tight[t + 1], tight[t + 2], tight[t + 3], tight[t + 4], tight[t + 5]));
     }
 
