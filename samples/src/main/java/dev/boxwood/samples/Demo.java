@@ -59,13 +59,15 @@ public final class Demo {
         if (!a.quick()) {
             StreamingServerSample.Settings s = streaming;
             streaming = new StreamingServerSample.Settings(s.tiles(), s.blocksPerTile(), s.players(), s.peoplePerTile(),
-                    30, s.viewRadius(), s.budget(), s.interestRadius(), s.lookDistance());
+                    30, s.viewRadius(), s.budgetBytes(), s.interestRadius(), s.lookDistance());
         }
         StreamingServerSample.Result server = StreamingServerSample.run(out, streaming);
         summary.add(String.format(Locale.ROOT, "streaming server: %d tiles (%,d static objects, %s), %d ticks,"
-                        + " %d maps / %d unmaps, %d handovers, %,d queries", streaming.tiles() * streaming.tiles(),
-                server.worldObjects(), server.baked() ? "baked now" : "baked by an earlier run", streaming.ticks(),
-                server.maps(), server.unmaps(), server.handovers(), server.queries()));
+                        + " at most %d tiles (%.2f MiB) mapped under a %.2f MiB budget, %d handovers, %,d queries",
+                streaming.tiles() * streaming.tiles(), server.worldObjects(),
+                server.baked() ? "baked now" : "baked by an earlier run", streaming.ticks(), server.mostMappedTiles(),
+                server.mostMappedBytes() / (1024.0 * 1024.0), streaming.budgetBytes() / (1024.0 * 1024.0),
+                server.handovers(), server.queries()));
         pictures.add(server.picture());
 
         System.out.println();

@@ -24,24 +24,28 @@ import dev.boxwood.samples.support.Scene;
 import dev.boxwood.samples.support.StreetWalkers;
 import dev.boxwood.samples.support.TopView;
 import dev.boxwood.serial.MappedWorld;
-import dev.boxwood.serial.StaticWorldWriter;
+import dev.boxwood.serial.TileSetWriter;
+import dev.boxwood.serial.TiledWorld;
 
 /**
- * A large-world server: a city of many square tiles, each one static world file on disk, with players riding
+ * A large-world server: a city split into square tiles, each one static world file on disk, with players riding
  * across it and people walking its streets.
  *
  * <ul>
- *   <li><b>Offline bake</b> (first run only, with a progress bar): every tile's city is generated and written with
- *       {@link StaticWorldWriter}. Later runs find the files and start at once.</li>
- *   <li><b>Streaming</b>: a tile is mapped ({@link MappedWorld#open}, cheap for any size) while a player is
- *       within the view radius of it, and unmapped when nobody is and the number of mapped tiles is over the
- *       budget, least recently needed first.</li>
- *   <li><b>Moving entities</b>: each mapped tile has a {@link DynamicAabbTree} (with its origin at the tile's
- *       centre, so the float storage keeps centimetre precision however large the world) for the people in it. A
- *       person walking into another mapped tile is handed over: removed from one tree, added to the other. People
- *       in unmapped tiles are frozen.</li>
- *   <li><b>Queries per tick</b>: for each player, an area-of-interest box query over the people trees of the tiles
- *       it overlaps, and a look ray (closest hit) over the static tiles the ray crosses.</li>
+ *   <li><b>Offline bake</b> (first run only, with a progress bar): the city is generated and cut into tile files
+ *       by {@link TileSetWriter#writeGrid} (one grid cell per tile, each file with its own origin). Later runs find
+ *       the files and start at once.</li>
+ *   <li><b>Streaming</b>: {@link TiledWorld#open} reads only the tiles' headers; a tile is mapped when a query
+ *       first reaches it, and the least recently used tiles are unmapped when the mapped bytes exceed the budget.
+ *       The server just queries the whole world.</li>
+ *   <li><b>Moving entities</b>: the people in a tile near a player live in a {@link DynamicAabbTree} for that
+ *       tile (with its origin at the tile's centre, so the float storage keeps centimetre precision however large
+ *       the world). A person walking into another active tile is handed over: removed from one tree, added to the
+ *       other. People in tiles no player is near are frozen.</li>
+ *   <li><b>Queries per tick</b>, for each player: the people in its area-of-interest box (the people trees of
+ *       the tiles it overlaps), the static objects in that box and a look ray (closest hit) through the tiled
+ *       world; the ray walks the tiles it crosses in order and stops at the first that cannot hold a nearer
+ *       hit.</li>
  * </ul>
  *
  * <p>Run on its own: {@code java <Chronicle flags> -cp samples/target/boxwood-samples.jar
@@ -57,8 +61,11 @@ public final class StreamingServerSample {
     static final double HALF_WIDTH = 0.3;
     /** Height of a person's body. */
     static final double HEIGHT = 1.8;
+    /** Height of a player's area-of-interest box for static objects (above every building). */
+    static final double SKY = 500;
     /** Players ride this many walking steps per tick. */
     private static final int PLAYER_SPEED = 12;
+    private static final double MIB = 1024.0 * 1024.0;
 
     /**
      * The sizes of a run.
@@ -68,14 +75,13 @@ public final class StreamingServerSample {
      * @param players number of players
      * @param peoplePerTile people living in each tile
      * @param ticks number of ticks
-     * @param viewRadius a tile is needed while a player is this close to it
-     * @param budget the most tiles mapped at once, unless more are needed
+     * @param viewRadius the people of a tile move while a player is this close to it
+     * @param budgetBytes the mapped bytes above which the tiled world unmaps tiles
      * @param interestRadius half the side of a player's area-of-interest box
-     * @param lookDistance length of a player's look ray (less than the view radius, so it only crosses mapped
-     *     tiles)
+     * @param lookDistance length of a player's look ray
      */
     public record Settings(int tiles, int blocksPerTile, int players, int peoplePerTile, int ticks,
-                           double viewRadius, int budget, double interestRadius, double lookDistance) {
+                           double viewRadius, long budgetBytes, double interestRadius, double lookDistance) {
 
         /**
          * The full or quick settings.
@@ -84,8 +90,8 @@ public final class StreamingServerSample {
          * @return the settings
          */
         public static Settings of(boolean quick) {
-            return quick ? new Settings(4, 2, 4, 40, 15, 150, 12, 60, 120)
-                    : new Settings(14, 3, 12, 80, 60, 200, 90, 60, 150);
+            return quick ? new Settings(4, 2, 4, 40, 15, 150, 200 << 10, 60, 120)
+                    : new Settings(14, 3, 12, 80, 60, 200, 1 << 20, 60, 150);
         }
 
         /** @return the side of a tile in metres */
@@ -100,16 +106,19 @@ public final class StreamingServerSample {
      * @param settings the sizes
      * @param baked whether this run generated the world files
      * @param worldObjects static objects in the whole world
-     * @param maps tiles mapped over the run
-     * @param unmaps tiles unmapped over the run
-     * @param mostMapped the most tiles mapped at once
+     * @param tileFiles the tile files, tile {@code tx * tiles + tz} at that index
+     * @param mostMappedTiles the most tiles mapped at the end of a tick
+     * @param mostMappedBytes the most bytes mapped at the end of a tick
+     * @param activations tiles whose people were woken up over the run
      * @param handovers people handed from one tile's tree to another's
      * @param queries box queries and rays over the run
      * @param playerX players' x at the last tick
      * @param playerZ players' z at the last tick
      * @param interest per player, people in its area-of-interest box at the last tick
-     * @param lookTile per player, the tile whose object its look ray hit first at the last tick, or -1
-     * @param lookObject per player, that object's index in its tile, or -1
+     * @param staticInterest per player, static objects in its area-of-interest box (up to {@link #SKY}) at the
+     *     last tick
+     * @param lookObject per player, the global index (user value) of the object its look ray hit first at the
+     *     last tick, or -1
      * @param lookFraction per player, the fraction of that hit, or NaN
      * @param lookX per player, the look ray's translation x at the last tick
      * @param lookZ per player, the look ray's translation z at the last tick
@@ -118,10 +127,11 @@ public final class StreamingServerSample {
      * @param worldFolder the folder of the tile files
      * @param picture the map of the last tick
      */
-    public record Result(Settings settings, boolean baked, long worldObjects, long maps, long unmaps, int mostMapped,
-                         long handovers, long queries, double[] playerX, double[] playerZ, int[] interest,
-                         int[] lookTile, int[] lookObject, double[] lookFraction, double[] lookX, double[] lookZ,
-                         double[] peopleBoxes, int[] peopleTile, Path worldFolder, Path picture) {
+    public record Result(Settings settings, boolean baked, long worldObjects, List<Path> tileFiles,
+                         int mostMappedTiles, long mostMappedBytes, long activations, long handovers, long queries,
+                         double[] playerX, double[] playerZ, int[] interest, int[] staticInterest, long[] lookObject,
+                         double[] lookFraction, double[] lookX, double[] lookZ, double[] peopleBoxes,
+                         int[] peopleTile, Path worldFolder, Path picture) {
     }
 
     private StreamingServerSample() {
@@ -140,8 +150,8 @@ public final class StreamingServerSample {
     }
 
     /**
-     * The city of one tile. Tiles share the street grid: a tile's edges are street centre lines, so a tile's
-     * objects never cross its edges and no tile needs its neighbours' geometry.
+     * The city of one tile. Tiles share the street grid: a tile's edges are street centre lines, so every object's
+     * centre lies in its own tile's grid cell.
      *
      * @param settings the sizes
      * @param tile the tile index, {@code tx * tiles + tz}
@@ -163,15 +173,6 @@ public final class StreamingServerSample {
     }
 
     /**
-     * @param folder the world folder
-     * @param tile a tile index
-     * @return the tile's world file
-     */
-    static Path tileFile(Path folder, int tile) {
-        return folder.resolve("tile-" + tile + ".world");
-    }
-
-    /**
      * Runs the sample, printing one line per tick and a summary.
      *
      * @param out the output folder
@@ -183,19 +184,19 @@ public final class StreamingServerSample {
         Path folder = out.resolve("streaming-world");
         int tileCount = settings.tiles() * settings.tiles();
         long[] objects = new long[1];
-        boolean baked = bakeIfMissing(folder, settings, objects);
-        System.out.printf(Locale.ROOT, "Streaming server: %d x %d tiles of %.0f m (%.1f km wide), %d static objects,"
-                        + " %d players, %d people per tile, budget %d mapped tiles%n", settings.tiles(), settings.tiles(),
-                settings.tileSize(), settings.tiles() * settings.tileSize() / 1000, objects[0], settings.players(),
-                settings.peoplePerTile(), settings.budget());
+        List<Path> tileFiles = new ArrayList<>();
+        boolean baked = bakeIfMissing(folder, settings, objects, tileFiles);
+        System.out.printf(Locale.ROOT, "Streaming server: %d x %d tiles of %.0f m (%.1f km wide), %,d static objects,"
+                        + " %d players, %d people per tile, budget %.2f MiB mapped%n", settings.tiles(),
+                settings.tiles(), settings.tileSize(), settings.tiles() * settings.tileSize() / 1000, objects[0],
+                settings.players(), settings.peoplePerTile(), settings.budgetBytes() / MIB);
 
-        City world = new City(0, 0, settings.tiles() * settings.blocksPerTile(),
+        City city = new City(0, 0, settings.tiles() * settings.blocksPerTile(),
                 settings.tiles() * settings.blocksPerTile());
-        Tiles tiles = new Tiles(folder, settings);
         SplittableRandom random = new SplittableRandom(SEED);
-        StreetWalkers players = new StreetWalkers(world, settings.players(), random.split());
-        // Everybody who lives in the world, placed tile by tile; they only move while their tile is mapped.
-        StreetWalkers people = new StreetWalkers(world, tileCount * settings.peoplePerTile(), random.split());
+        StreetWalkers players = new StreetWalkers(city, settings.players(), random.split());
+        // Everybody who lives in the world, placed tile by tile; they only move while their tile is active.
+        StreetWalkers people = new StreetWalkers(city, tileCount * settings.peoplePerTile(), random.split());
         for (int i = 0; i < people.size(); i++) {
             int tile = i / settings.peoplePerTile();
             City c = tileCity(settings, tile);
@@ -208,125 +209,132 @@ public final class StreamingServerSample {
 
         int players0 = settings.players();
         int[] interest = new int[players0];
-        int[] lookTile = new int[players0];
-        int[] lookObject = new int[players0];
+        int[] staticInterest = new int[players0];
+        long[] lookObject = new long[players0];
         double[] lookFraction = new double[players0];
         double[] lookX = new double[players0];
         double[] lookZ = new double[players0];
         TraversalStack stack = new TraversalStack();
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
         ClosestHit look = new ClosestHit();
         int[] counter = new int[1];
         OverlapVisitor count = (handle, userValue) -> {
             counter[0]++;
             return true;
         };
+        ActiveTiles active = new ActiveTiles(settings);
         long handovers = 0;
         long queries = 0;
-        for (int tick = 1; tick <= settings.ticks(); tick++) {
-            long start = System.nanoTime();
-            for (int s = 0; s < PLAYER_SPEED; s++) {
-                players.step();
-            }
-            double[] trail = new double[2 * players0];
-            for (int p = 0; p < players0; p++) {
-                trail[2 * p] = players.x[p];
-                trail[2 * p + 1] = players.z[p];
-            }
-            trails.add(trail);
-
-            // Streaming: map what the players need, unmap what they left, within the budget.
-            long mapsBefore = tiles.maps;
-            long unmapsBefore = tiles.unmaps;
-            tiles.update(players, tick, people, peopleTile, peopleHandle);
-
-            // People in mapped tiles walk; crossing into another mapped tile hands them over.
-            for (int i = 0; i < people.size(); i++) {
-                int from = peopleTile[i];
-                if (from < 0) {
-                    continue;
+        int mostMappedTiles = 0;
+        long mostMappedBytes = 0;
+        try (TiledWorld world = TiledWorld.open(tileFiles, settings.budgetBytes())) {
+            for (int tick = 1; tick <= settings.ticks(); tick++) {
+                long start = System.nanoTime();
+                for (int s = 0; s < PLAYER_SPEED; s++) {
+                    players.step();
                 }
-                double oldX = people.x[i];
-                double oldZ = people.z[i];
-                people.step(i);
-                int to = tiles.tileAt(people.x[i], people.z[i]);
-                double[] b = people.box(i, HALF_WIDTH, HEIGHT);
-                if (to == from) {
-                    tiles.people[from].move(peopleHandle[i], b[0], b[1], b[2], b[3], b[4], b[5],
-                            people.velocityX[i], 0, people.velocityZ[i]);
-                } else if (tiles.isMapped(to)) {
-                    tiles.people[from].remove(peopleHandle[i]);
-                    peopleHandle[i] = tiles.people[to].add(b[0], b[1], b[2], b[3], b[4], b[5], i, -1L);
-                    peopleTile[i] = to;
-                    handovers++;
-                } else {
-                    // The next tile is not loaded: step back and turn around.
-                    people.x[i] = oldX;
-                    people.z[i] = oldZ;
-                    people.velocityX[i] = -people.velocityX[i];
-                    people.velocityZ[i] = -people.velocityZ[i];
+                double[] trail = new double[2 * players0];
+                for (int p = 0; p < players0; p++) {
+                    trail[2 * p] = players.x[p];
+                    trail[2 * p + 1] = players.z[p];
                 }
-            }
+                trails.add(trail);
 
-            // Queries: area of interest (dynamic trees) and a look ray (static tiles), per player.
-            long hits = 0;
-            long seen = 0;
-            for (int p = 0; p < players0; p++) {
-                double px = players.x[p];
-                double pz = players.z[p];
-                double r = settings.interestRadius();
-                counter[0] = 0;
-                for (int tile : tiles.overlapping(px - r, pz - r, px + r, pz + r)) {
-                    if (tiles.isMapped(tile)) {
-                        tiles.people[tile].queryAabb(px - r, 0, pz - r, px + r, HEIGHT, pz + r, -1L, count, stack);
-                        queries++;
+                // Wake up the people of the tiles players came near; freeze those of the tiles they left.
+                long activationsBefore = active.activations;
+                active.update(players, people, peopleTile, peopleHandle);
+
+                // People in active tiles walk; crossing into another active tile hands them over.
+                for (int i = 0; i < people.size(); i++) {
+                    int from = peopleTile[i];
+                    if (from < 0) {
+                        continue;
+                    }
+                    double oldX = people.x[i];
+                    double oldZ = people.z[i];
+                    people.step(i);
+                    int to = active.tileAt(people.x[i], people.z[i]);
+                    double[] b = people.box(i, HALF_WIDTH, HEIGHT);
+                    if (to == from) {
+                        active.people[from].move(peopleHandle[i], b[0], b[1], b[2], b[3], b[4], b[5],
+                                people.velocityX[i], 0, people.velocityZ[i]);
+                    } else if (active.isActive(to)) {
+                        active.people[from].remove(peopleHandle[i]);
+                        peopleHandle[i] = active.people[to].add(b[0], b[1], b[2], b[3], b[4], b[5], i, -1L);
+                        peopleTile[i] = to;
+                        handovers++;
+                    } else {
+                        // The next tile is asleep: step back and turn around.
+                        people.x[i] = oldX;
+                        people.z[i] = oldZ;
+                        people.velocityX[i] = -people.velocityX[i];
+                        people.velocityZ[i] = -people.velocityZ[i];
                     }
                 }
-                interest[p] = counter[0];
-                seen += counter[0];
 
-                // The player looks around: up to 60 degrees to either side of where it rides.
-                double angle = Math.atan2(players.velocityZ[p], players.velocityX[p])
-                        + Math.toRadians((tick * 37 + p * 71) % 120 - 60);
-                lookX[p] = Math.cos(angle) * settings.lookDistance();
-                lookZ[p] = Math.sin(angle) * settings.lookDistance();
-                lookTile[p] = -1;
-                lookObject[p] = -1;
-                lookFraction[p] = Double.NaN;
-                double x1 = px + lookX[p];
-                double z1 = pz + lookZ[p];
-                for (int tile : tiles.overlapping(Math.min(px, x1), Math.min(pz, z1), Math.max(px, x1),
-                        Math.max(pz, z1))) {
-                    // The closest hit over the tiles: each tile's cast is clipped to the best fraction so far.
-                    double max = lookTile[p] < 0 ? 1.0 : lookFraction[p];
-                    tiles.world(tile).rayCast(px, EYE, pz, lookX[p], 0, lookZ[p], max, -1L, look, stack);
+                // Queries per player: people (dynamic trees) and static objects in the area of interest, and a
+                // look ray through the tiled world, which maps the tiles it reaches.
+                long hits = 0;
+                long seen = 0;
+                long seenStatic = 0;
+                for (int p = 0; p < players0; p++) {
+                    double px = players.x[p];
+                    double pz = players.z[p];
+                    double r = settings.interestRadius();
+                    counter[0] = 0;
+                    for (int tile : active.overlapping(px - r, pz - r, px + r, pz + r)) {
+                        if (active.isActive(tile)) {
+                            active.people[tile].queryAabb(px - r, 0, pz - r, px + r, HEIGHT, pz + r, -1L, count,
+                                    stack);
+                            queries++;
+                        }
+                    }
+                    interest[p] = counter[0];
+                    seen += counter[0];
+
+                    counter[0] = 0;
+                    world.queryAabb(px - r, 0, pz - r, px + r, SKY, pz + r, -1L, count, scratch);
                     queries++;
-                    if (look.hasHit() && (lookTile[p] < 0 || look.fraction() < lookFraction[p])) {
-                        lookTile[p] = tile;
-                        lookObject[p] = look.handle();
-                        lookFraction[p] = look.fraction();
-                    }
+                    staticInterest[p] = counter[0];
+                    seenStatic += counter[0];
+
+                    // The player looks around: up to 60 degrees to either side of where it rides.
+                    double angle = Math.atan2(players.velocityZ[p], players.velocityX[p])
+                            + Math.toRadians((tick * 37 + p * 71) % 120 - 60);
+                    lookX[p] = Math.cos(angle) * settings.lookDistance();
+                    lookZ[p] = Math.sin(angle) * settings.lookDistance();
+                    world.rayCast(px, EYE, pz, lookX[p], 0, lookZ[p], 1.0, -1L, look, scratch);
+                    queries++;
+                    lookObject[p] = look.hasHit() ? look.userValue() : -1;
+                    lookFraction[p] = look.hasHit() ? look.fraction() : Double.NaN;
+                    hits += look.hasHit() ? 1 : 0;
                 }
-                hits += lookTile[p] >= 0 ? 1 : 0;
+                long nanos = System.nanoTime() - start;
+                int mappedTiles = world.mappedTileCount();
+                long mappedBytes = world.mappedBytes();
+                mostMappedTiles = Math.max(mostMappedTiles, mappedTiles);
+                mostMappedBytes = Math.max(mostMappedBytes, mappedBytes);
+                System.out.printf(Locale.ROOT, "  tick %2d: %3d tiles mapped (%4.2f MiB), %3d active (+%d),"
+                                + " %5d people awake, %4d people and %5d static objects seen, %2d/%d look rays hit,"
+                                + " %6.1f ms%n", tick, mappedTiles, mappedBytes / MIB, active.count(),
+                        active.activations - activationsBefore, countAwake(peopleTile), seen, seenStatic, hits,
+                        players0, nanos / 1e6);
             }
-            long nanos = System.nanoTime() - start;
-            System.out.printf(Locale.ROOT, "  tick %2d: %3d tiles mapped (+%d -%d), %5d people awake, %4d seen,"
-                            + " %2d/%d look rays hit, %6.1f ms%n", tick, tiles.mappedCount(), tiles.maps - mapsBefore,
-                    tiles.unmaps - unmapsBefore, countAwake(peopleTile), seen, hits, players0, nanos / 1e6);
+            double[] peopleBoxes = new double[6 * people.size()];
+            for (int i = 0; i < people.size(); i++) {
+                System.arraycopy(people.box(i, HALF_WIDTH, HEIGHT), 0, peopleBoxes, 6 * i, 6);
+            }
+            Path picture = out.resolve("streaming-server.png");
+            draw(picture, settings, world, active, trails, players, people, peopleTile, lookX, lookZ, lookFraction);
+            System.out.printf(Locale.ROOT, "  summary: %d ticks, at most %d tiles (%.2f MiB) mapped at the end of a"
+                            + " tick (budget %.2f MiB), %d tile activations, %d handovers between tile trees,"
+                            + " %,d queries%n", settings.ticks(), mostMappedTiles, mostMappedBytes / MIB,
+                    settings.budgetBytes() / MIB, active.activations, handovers, queries);
+            return new Result(settings, baked, objects[0], List.copyOf(tileFiles), mostMappedTiles, mostMappedBytes,
+                    active.activations, handovers, queries, players.x.clone(), players.z.clone(), interest,
+                    staticInterest, lookObject, lookFraction, lookX, lookZ, peopleBoxes, peopleTile.clone(), folder,
+                    picture);
         }
-        double[] peopleBoxes = new double[6 * people.size()];
-        for (int i = 0; i < people.size(); i++) {
-            System.arraycopy(people.box(i, HALF_WIDTH, HEIGHT), 0, peopleBoxes, 6 * i, 6);
-        }
-        Path picture = out.resolve("streaming-server.png");
-        draw(picture, settings, tiles, trails, players, people, peopleTile, lookX, lookZ, lookFraction);
-        System.out.printf(Locale.ROOT, "  summary: %d ticks, %d tiles mapped and %d unmapped, at most %d mapped at once"
-                        + " (budget %d), %d handovers between tile trees, %d queries%n", settings.ticks(), tiles.maps,
-                tiles.unmaps, tiles.mostMapped, settings.budget(), handovers, queries);
-        Result result = new Result(settings, baked, objects[0], tiles.maps, tiles.unmaps, tiles.mostMapped, handovers,
-                queries, players.x.clone(), players.z.clone(), interest, lookTile, lookObject, lookFraction, lookX,
-                lookZ, peopleBoxes, peopleTile.clone(), folder, picture);
-        tiles.closeAll();
-        return result;
     }
 
     private static int countAwake(int[] peopleTile) {
@@ -338,67 +346,94 @@ public final class StreamingServerSample {
     }
 
     /**
-     * Writes every tile's world file unless a previous run left a complete set for the same settings (recorded in
-     * a small manifest written last, so an interrupted bake is redone).
+     * Writes the tile files unless a previous run left a complete set for the same settings (recorded in a small
+     * manifest written last, so an interrupted bake is redone). The world is cut into tiles one row of tiles at a
+     * time, so the progress bar moves and only one row's boxes are in memory; user values are the objects' global
+     * indices.
      *
+     * @param tileFiles receives the tile files, tile {@code tx * tiles + tz} at that index
      * @return whether this run baked the world
      */
-    private static boolean bakeIfMissing(Path folder, Settings settings, long[] objects) throws IOException {
+    private static boolean bakeIfMissing(Path folder, Settings settings, long[] objects, List<Path> tileFiles)
+            throws IOException {
         Path manifest = folder.resolve("world.txt");
         String expected = "tiles=" + settings.tiles() + " blocksPerTile=" + settings.blocksPerTile() + " seed=" + SEED;
         if (Files.isRegularFile(manifest)) {
             List<String> lines = Files.readAllLines(manifest, StandardCharsets.UTF_8);
-            if (lines.size() == 2 && lines.get(0).equals(expected)) {
+            if (lines.size() == 2 + settings.tiles() * settings.tiles() && lines.get(0).equals(expected)) {
                 objects[0] = Long.parseLong(lines.get(1).replace("objects=", ""));
+                for (String name : lines.subList(2, lines.size())) {
+                    tileFiles.add(folder.resolve(name));
+                }
                 System.out.println("World: found " + folder + ", no need to bake it again");
                 return false;
             }
         }
         Files.createDirectories(folder);
         Files.deleteIfExists(manifest);
-        int tileCount = settings.tiles() * settings.tiles();
+        int n = settings.tiles();
         long start = System.nanoTime();
-        for (int tile = 0; tile < tileCount; tile++) {
-            Scene scene = tileCity(settings, tile).generate(tileSeed(tile));
-            StaticWorldWriter.write(tileFile(folder, tile), scene.boundingBoxes(), null, null, null);
-            objects[0] += scene.size();
-            progress(tile + 1, tileCount, objects[0], System.nanoTime() - start);
+        for (int tx = 0; tx < n; tx++) {
+            List<double[]> rowBoxes = new ArrayList<>();
+            int rowObjects = 0;
+            for (int tz = 0; tz < n; tz++) {
+                Scene scene = tileCity(settings, tx * n + tz).generate(tileSeed(tx * n + tz));
+                rowBoxes.add(scene.boundingBoxes());
+                rowObjects += scene.size();
+            }
+            double[] boxes = new double[6 * rowObjects];
+            long[] globalIndex = new long[rowObjects];
+            int at = 0;
+            for (double[] b : rowBoxes) {
+                System.arraycopy(b, 0, boxes, at, b.length);
+                at += b.length;
+            }
+            for (int i = 0; i < rowObjects; i++) {
+                globalIndex[i] = objects[0] + i;
+            }
+            // One grid cell per tile: the files come back ordered by cell z, that is by tz within this row.
+            List<Path> row = TileSetWriter.writeGrid(folder, "city", boxes, null, globalIndex, settings.tileSize());
+            if (row.size() != n) {
+                throw new IllegalStateException("row " + tx + " was cut into " + row.size() + " tiles, not " + n);
+            }
+            tileFiles.addAll(row);
+            objects[0] += rowObjects;
+            progress(tx + 1, n, n * (tx + 1), objects[0], System.nanoTime() - start);
         }
         System.out.println();
-        Files.writeString(manifest, expected + "\nobjects=" + objects[0] + "\n", StandardCharsets.UTF_8);
+        StringBuilder text = new StringBuilder(expected).append("\nobjects=").append(objects[0]).append('\n');
+        for (Path file : tileFiles) {
+            text.append(file.getFileName()).append('\n');
+        }
+        Files.writeString(manifest, text, StandardCharsets.UTF_8);
         return true;
     }
 
     /** A one-line text progress bar, redrawn in place. */
-    private static void progress(int done, int total, long objects, long nanos) {
+    private static void progress(int done, int total, int tiles, long objects, long nanos) {
         int width = 40;
         int filled = done * width / total;
-        System.out.printf(Locale.ROOT, "\rBaking the world [%s%s] %3d%%  %d/%d tiles, %,d objects, %.1f s",
-                "#".repeat(filled), ".".repeat(width - filled), 100 * done / total, done, total, objects, nanos / 1e9);
+        System.out.printf(Locale.ROOT, "\rBaking the world [%s%s] %3d%%  %d tiles, %,d objects, %.1f s",
+                "#".repeat(filled), ".".repeat(width - filled), 100 * done / total, tiles, objects, nanos / 1e9);
         System.out.flush();
     }
 
     /**
-     * The tile grid: which tiles are mapped, when each was last needed, and each mapped tile's people tree.
+     * Which tiles are active (a player is within the view radius), and each active tile's people tree. This is the
+     * game's level of detail for simulation; mapping the static tiles is the tiled world's business.
      */
-    private static final class Tiles {
-        private final Path folder;
+    private static final class ActiveTiles {
         private final Settings settings;
-        private final MappedWorld[] worlds;
         final DynamicAabbTree[] people;
-        private final int[] lastNeeded;
-        private int mapped;
-        long maps;
-        long unmaps;
-        int mostMapped;
+        private final boolean[] needed;
+        private int active;
+        long activations;
 
-        Tiles(Path folder, Settings settings) {
-            this.folder = folder;
+        ActiveTiles(Settings settings) {
             this.settings = settings;
             int n = settings.tiles() * settings.tiles();
-            worlds = new MappedWorld[n];
             people = new DynamicAabbTree[n];
-            lastNeeded = new int[n];
+            needed = new boolean[n];
         }
 
         int tileAt(double x, double z) {
@@ -427,48 +462,32 @@ public final class StreamingServerSample {
             return result;
         }
 
-        boolean isMapped(int tile) {
-            return worlds[tile] != null;
+        boolean isActive(int tile) {
+            return people[tile] != null;
         }
 
-        int mappedCount() {
-            return mapped;
+        int count() {
+            return active;
         }
 
-        MappedWorld world(int tile) {
-            if (worlds[tile] == null) {
-                throw new IllegalStateException("tile " + tile + " is not mapped");
-            }
-            return worlds[tile];
-        }
-
-        /** Maps every tile within the view radius of a player; then unmaps the stalest others down to the budget. */
-        void update(StreetWalkers players, int tick, StreetWalkers walkers, int[] peopleTile, int[] peopleHandle)
-                throws IOException {
+        /** Activates every tile within the view radius of a player and deactivates the others. */
+        void update(StreetWalkers players, StreetWalkers walkers, int[] peopleTile, int[] peopleHandle) {
             double r = settings.viewRadius();
+            Arrays.fill(needed, false);
             for (int p = 0; p < players.size(); p++) {
                 for (int tile : overlapping(players.x[p] - r, players.z[p] - r, players.x[p] + r, players.z[p] + r)) {
                     if (distanceToTile(tile, players.x[p], players.z[p]) <= r) {
-                        lastNeeded[tile] = tick;
-                        if (!isMapped(tile)) {
-                            map(tile, walkers, peopleTile, peopleHandle);
-                        }
+                        needed[tile] = true;
                     }
                 }
             }
-            while (mapped > settings.budget()) {
-                int stalest = -1;
-                for (int t = 0; t < worlds.length; t++) {
-                    if (isMapped(t) && lastNeeded[t] < tick && (stalest < 0 || lastNeeded[t] < lastNeeded[stalest])) {
-                        stalest = t;
-                    }
+            for (int tile = 0; tile < needed.length; tile++) {
+                if (needed[tile] && !isActive(tile)) {
+                    activate(tile, walkers, peopleTile, peopleHandle);
+                } else if (!needed[tile] && isActive(tile)) {
+                    deactivate(tile, peopleTile);
                 }
-                if (stalest < 0) {
-                    break; // every mapped tile is needed right now: over budget until the players spread less
-                }
-                unmap(stalest, peopleTile);
             }
-            mostMapped = Math.max(mostMapped, mapped);
         }
 
         private double distanceToTile(int tile, double x, double z) {
@@ -480,9 +499,8 @@ public final class StreamingServerSample {
             return Math.hypot(dx, dz);
         }
 
-        /** Maps the tile's file and wakes up the people standing in it. */
-        private void map(int tile, StreetWalkers walkers, int[] peopleTile, int[] peopleHandle) throws IOException {
-            worlds[tile] = MappedWorld.open(tileFile(folder, tile));
+        /** Wakes up the people standing in the tile, in a new tree with its origin at the tile's centre. */
+        private void activate(int tile, StreetWalkers walkers, int[] peopleTile, int[] peopleHandle) {
             double size = settings.tileSize();
             DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(
                     (tile / settings.tiles() + 0.5) * size, 0, (tile % settings.tiles() + 0.5) * size));
@@ -494,38 +512,26 @@ public final class StreamingServerSample {
                     peopleTile[i] = tile;
                 }
             }
-            mapped++;
-            maps++;
+            active++;
+            activations++;
         }
 
-        /** Unmaps the tile; its people freeze where they stand until it is mapped again. */
-        private void unmap(int tile, int[] peopleTile) {
-            worlds[tile].close();
-            worlds[tile] = null;
+        /** Drops the tile's tree; its people freeze where they stand until it is active again. */
+        private void deactivate(int tile, int[] peopleTile) {
             people[tile] = null;
             for (int i = 0; i < peopleTile.length; i++) {
                 if (peopleTile[i] == tile) {
                     peopleTile[i] = -1;
                 }
             }
-            mapped--;
-            unmaps++;
-        }
-
-        void closeAll() {
-            for (int t = 0; t < worlds.length; t++) {
-                if (worlds[t] != null) {
-                    worlds[t].close();
-                    worlds[t] = null;
-                }
-            }
+            active--;
         }
     }
 
     /** The map of the last tick: mapped tiles with their buildings, players' trails, awake and frozen people. */
-    private static void draw(Path file, Settings settings, Tiles tiles, List<double[]> trails, StreetWalkers players,
-                             StreetWalkers people, int[] peopleTile, double[] lookX, double[] lookZ,
-                             double[] lookFraction) throws IOException {
+    private static void draw(Path file, Settings settings, TiledWorld world, ActiveTiles active,
+                             List<double[]> trails, StreetWalkers players, StreetWalkers people, int[] peopleTile,
+                             double[] lookX, double[] lookZ, double[] lookFraction) throws IOException {
         double size = settings.tileSize();
         double side = settings.tiles() * size;
         TopView view = new TopView(1000, 1000, 0, 0, side, side, 60, 0x25282c);
@@ -533,20 +539,22 @@ public final class StreamingServerSample {
         for (int tile = 0; tile < settings.tiles() * settings.tiles(); tile++) {
             double x0 = tile / settings.tiles() * size;
             double z0 = tile % settings.tiles() * size;
-            if (!tiles.isMapped(tile)) {
+            if (!active.isActive(tile)) {
                 view.graphics().setColor(new Color(0x34383d));
                 view.graphics().fill(view.rect(x0 + 1, z0 + 1, x0 + size - 1, z0 + size - 1));
                 continue;
             }
             view.graphics().setColor(new Color(Palette.STREET));
             view.graphics().fill(view.rect(x0, z0, x0 + size, z0 + size));
-            // Read the buildings back from the mapped file itself: what the server has in memory right now.
-            MappedWorld w = tiles.world(tile);
-            for (int h = 0; h < w.size(); h++) {
-                w.getTightBox(h, box);
-                // Lighter is taller.
-                view.graphics().setColor(new Color(PerspectivePicture.mix(0x8a857c, 0xeae3d3, Math.min(1, box[4] / 60))));
-                view.graphics().fill(view.rect(box[0], box[2], box[3], box[5]));
+            // Read the buildings back from the tile's file itself: what the server streams.
+            try (MappedWorld w = MappedWorld.open(world.tileFile(tile))) {
+                for (int h = 0; h < w.size(); h++) {
+                    w.getTightBox(h, box);
+                    // Lighter is taller.
+                    view.graphics().setColor(new Color(PerspectivePicture.mix(0x8a857c, 0xeae3d3,
+                            Math.min(1, box[4] / 60))));
+                    view.graphics().fill(view.rect(box[0], box[2], box[3], box[5]));
+                }
             }
         }
         for (int i = 0; i < people.size(); i++) {
@@ -565,10 +573,10 @@ public final class StreamingServerSample {
             view.dot(players.x[p], players.z[p], 5, 0xff000000);
             view.dot(players.x[p], players.z[p], 4, 0xffff5ad2);
         }
-        view.caption("Streaming server, last tick: " + tiles.mappedCount() + " of " + settings.tiles() * settings.tiles()
-                        + " tiles mapped",
+        view.caption("Streaming server, last tick: " + active.count() + " of " + settings.tiles() * settings.tiles()
+                        + " tiles active, " + world.mappedTileCount() + " mapped",
                 "pink: players and their trails, yellow: their look rays; cyan: people awake, grey: frozen",
-                "buildings are drawn from the mapped tile files");
+                "buildings of the active tiles are drawn from their tile files");
         view.save(file);
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.boxwood.geom.AabbAabb;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.samples.StreamingServerSample.Result;
 import dev.boxwood.samples.StreamingServerSample.Settings;
@@ -28,11 +29,11 @@ class StreamingServerSampleTest {
     @Test
     void shouldAnswerTheLastTickLikeABruteForceScanOfTheWholeWorld() throws Exception {
         SampleArgs.quiet();
-        Settings settings = new Settings(3, 2, 4, 30, 12, 150, 6, 60, 120);
+        Settings settings = new Settings(3, 2, 4, 30, 12, 150, 60 << 10, 60, 120);
         Result result = StreamingServerSample.run(out, settings);
         assertTrue(result.baked());
         Pictures.assertPicture(result.picture(), 1000, 1000);
-        assertTrue(result.maps() >= result.mostMapped() && result.mostMapped() > 0);
+        assertTrue(result.mostMappedTiles() > 0 && result.mostMappedBytes() > 0);
 
         // Interest: every awake person's stored box against each player's box (the sample's trees have their
         // origin at the tile centre; the double boxes only differ from the stored ones by float rounding, far
@@ -53,40 +54,52 @@ class StreamingServerSampleTest {
             assertEquals(expected, result.interest()[player], "people seen by player " + player);
         }
 
-        // Look rays: the closest hit over every tile of the world, mapped or not, from freshly generated cities
-        // in brute-force indexes with the world files' origins.
+        // Static interest and look rays: a brute-force scan of every tile of the world, mapped or not, from freshly
+        // generated cities in brute-force indexes with the tile files' origins; user values are global indices.
         int tiles = settings.tiles() * settings.tiles();
+        assertEquals(tiles, result.tileFiles().size());
         BruteForceIndex[] reference = new BruteForceIndex[tiles];
+        long global = 0;
         for (int tile = 0; tile < tiles; tile++) {
             Scene scene = StreamingServerSample.tileCity(settings, tile).generate(StreamingServerSample.tileSeed(tile));
-            try (MappedWorld world = MappedWorld.open(StreamingServerSample.tileFile(result.worldFolder(), tile))) {
+            try (MappedWorld world = MappedWorld.open(result.tileFiles().get(tile))) {
+                assertEquals(scene.size(), world.size(), "objects in tile " + tile);
                 reference[tile] = new BruteForceIndex(world.originX(), world.originY(), world.originZ());
             }
             for (int i = 0; i < scene.size(); i++) {
                 reference[tile].add(scene.bound(i, 0), scene.bound(i, 1), scene.bound(i, 2), scene.bound(i, 3),
-                        scene.bound(i, 4), scene.bound(i, 5), i, -1L);
+                        scene.bound(i, 4), scene.bound(i, 5), global++, -1L);
             }
         }
+        assertEquals(global, result.worldObjects());
         ClosestHit hit = new ClosestHit();
         TraversalStack stack = new TraversalStack();
+        int[] counter = new int[1];
+        OverlapVisitor count = (handle, userValue) -> {
+            counter[0]++;
+            return true;
+        };
         int hits = 0;
         for (int player = 0; player < settings.players(); player++) {
-            int bestTile = -1;
-            int bestObject = -1;
+            double x = result.playerX()[player];
+            double z = result.playerZ()[player];
+            long bestObject = -1;
             double bestFraction = Double.NaN;
+            counter[0] = 0;
             for (int tile = 0; tile < tiles; tile++) {
-                reference[tile].rayCast(result.playerX()[player], StreamingServerSample.EYE, result.playerZ()[player],
-                        result.lookX()[player], 0, result.lookZ()[player], 1.0, -1L, hit, stack);
-                if (hit.hasHit() && (bestTile < 0 || hit.fraction() < bestFraction)) {
-                    bestTile = tile;
-                    bestObject = hit.handle();
+                reference[tile].queryAabb(x - r, 0, z - r, x + r, StreamingServerSample.SKY, z + r, -1L, count,
+                        stack);
+                reference[tile].rayCast(x, StreamingServerSample.EYE, z, result.lookX()[player], 0,
+                        result.lookZ()[player], 1.0, -1L, hit, stack);
+                if (hit.hasHit() && (bestObject < 0 || hit.fraction() < bestFraction)) {
+                    bestObject = hit.userValue();
                     bestFraction = hit.fraction();
                 }
             }
-            assertEquals(bestTile, result.lookTile()[player], "tile hit by player " + player);
+            assertEquals(counter[0], result.staticInterest()[player], "static objects seen by player " + player);
             assertEquals(bestObject, result.lookObject()[player], "object hit by player " + player);
             assertEquals(bestFraction, result.lookFraction()[player], 0.0, "fraction of player " + player);
-            hits += bestTile >= 0 ? 1 : 0;
+            hits += bestObject >= 0 ? 1 : 0;
         }
         assertTrue(hits > 0, "some look ray hits something");
 
