@@ -177,6 +177,43 @@ public final class PerspectiveCamera {
     }
 
     /**
+     * Projects a world point to the screen, the inverse of {@link #pickRay}: {@code dest} receives the viewport
+     * coordinates {@code u, v} (same convention as {@code pickRay}, so {@code pickRay(u, v)} passes through the
+     * point) and the point's depth along the view direction ({@code > 0} in front of the eye).
+     *
+     * @param x world x
+     * @param y world y
+     * @param z world z
+     * @param dest an array of length {@code >= 3}
+     * @return whether the point is in front of the eye (depth {@code > 0}); if not, it has no screen position and
+     *     {@code u} and {@code v} are set to 0.5 (the depth is still written)
+     * @throws IllegalArgumentException for non-finite coordinates or a short or null {@code dest}
+     */
+    public boolean project(double x, double y, double z, double[] dest) {
+        Arguments.requireFinite("x", x);
+        Arguments.requireFinite("y", y);
+        Arguments.requireFinite("z", z);
+        Arguments.requireNonNull("dest", dest);
+        if (dest.length < 3) {
+            throw new IllegalArgumentException("dest must hold 3 doubles, has " + dest.length);
+        }
+        double dx = x - positionX;
+        double dy = y - positionY;
+        double dz = z - positionZ;
+        double depth = dx * forwardX + dy * forwardY + dz * forwardZ;
+        dest[2] = depth;
+        if (!(depth > 0)) {
+            dest[0] = 0.5;
+            dest[1] = 0.5;
+            return false;
+        }
+        // the screen offsets pickRay scales by tan(fov / 2), divided by depth (pinhole model)
+        dest[0] = 0.5 + 0.5 * (dx * rightX + dy * rightY + dz * rightZ) / (depth * tanHalfX);
+        dest[1] = 0.5 + 0.5 * (dx * upX + dy * upY + dz * upZ) / (depth * tanHalfY);
+        return true;
+    }
+
+    /**
      * The view volume behind the screen rectangle spanned by two corners (in either order): six planes, left,
      * right, bottom, top (through the eye), near and far. A rectangle of zero width or height gives a flat region.
      *

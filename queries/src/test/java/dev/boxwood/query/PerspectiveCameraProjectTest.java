@@ -1,0 +1,95 @@
+package dev.boxwood.query;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+
+/** {@link PerspectiveCamera#project} against {@link PerspectiveCamera#pickRay}: the two must be inverses. */
+class PerspectiveCameraProjectTest {
+
+    private static PerspectiveCamera randomCamera(SplittableRandom random) {
+        return PerspectiveCamera.lookAt(random.nextDouble(-100, 100), random.nextDouble(-100, 100),
+                random.nextDouble(-100, 100), random.nextDouble(-100, 100), random.nextDouble(-100, 100),
+                random.nextDouble(-100, 100), random.nextDouble(-1, 1), 1, random.nextDouble(-1, 1),
+                random.nextDouble(0.3, 2.5), random.nextDouble(0.5, 2.5), random.nextDouble(0.01, 1), 1000);
+    }
+
+    @Test
+    void shouldProjectEveryPointOfAPickRayBackToItsScreenPoint() {
+        SplittableRandom random = new SplittableRandom(41);
+        double[] ray = new double[6];
+        double[] screen = new double[3];
+        for (int i = 0; i < 2000; i++) {
+            PerspectiveCamera camera = randomCamera(random);
+            double u = random.nextDouble(-0.5, 1.5);
+            double v = random.nextDouble(-0.5, 1.5);
+            camera.pickRay(u, v, ray);
+            double t = random.nextDouble();
+            double depth = Double.NaN;
+            for (double f : new double[]{0, t, 1}) {
+                assertTrue(camera.project(ray[0] + f * ray[3], ray[1] + f * ray[4], ray[2] + f * ray[5], screen));
+                assertEquals(u, screen[0], 1e-9, "u");
+                assertEquals(v, screen[1], 1e-9, "v");
+                if (f == 0) {
+                    // the ray starts on the near plane and ends on the far plane
+                    assertEquals(camera.near(), screen[2], 1e-9 * camera.far());
+                }
+                depth = screen[2];
+            }
+            assertEquals(camera.far(), depth, 1e-9 * camera.far());
+        }
+    }
+
+    @Test
+    void shouldPlaceAProjectedPointOnThePickRayOfItsScreenPoint() {
+        SplittableRandom random = new SplittableRandom(43);
+        double[] ray = new double[6];
+        double[] screen = new double[3];
+        for (int i = 0; i < 2000; i++) {
+            PerspectiveCamera camera = randomCamera(random);
+            double x = random.nextDouble(-200, 200);
+            double y = random.nextDouble(-200, 200);
+            double z = random.nextDouble(-200, 200);
+            if (!camera.project(x, y, z, screen)) {
+                continue;
+            }
+            camera.pickRay(screen[0], screen[1], ray);
+            // the ray reaches depth `screen[2]` at fraction (depth - near) / (far - near)
+            double f = (screen[2] - camera.near()) / (camera.far() - camera.near());
+            assertArrayEquals(new double[]{x, y, z},
+                    new double[]{ray[0] + f * ray[3], ray[1] + f * ray[4], ray[2] + f * ray[5]}, 1e-7);
+        }
+    }
+
+    @Test
+    void shouldReportAPointBehindTheEyeAndMapTheCentreToTheMiddle() {
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(0, 0, 0, 0, 0, -10, 0, 1, 0, 1.0, 1.5, 0.1, 100);
+        double[] screen = new double[3];
+        assertFalse(camera.project(0, 0, 5, screen));
+        assertEquals(-5, screen[2]);
+        assertFalse(camera.project(3, 1, 0, screen), "a point in the eye's plane has no screen position");
+        assertTrue(camera.project(0, 0, -7, screen));
+        assertArrayEquals(new double[]{0.5, 0.5, 7}, screen, 1e-12);
+        // up is +y and right is +x for this camera
+        assertTrue(camera.project(1, 2, -7, screen));
+        assertTrue(screen[0] > 0.5 && screen[1] > 0.5);
+    }
+
+    @Test
+    void shouldRejectBadArgumentsNamingThem() {
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(0, 0, 0, 0, 0, -10, 0, 1, 0, 1.0, 1.5, 0.1, 100);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> camera.project(Double.NaN, 0, 0, new double[3]));
+        assertTrue(e.getMessage().contains("x"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> camera.project(0, 0, -1, new double[2]));
+        assertTrue(e.getMessage().contains("dest"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> camera.project(0, Double.POSITIVE_INFINITY, 0, new double[3]));
+        assertThrows(IllegalArgumentException.class, () -> camera.project(0, 0, 0, null));
+    }
+}
