@@ -4,6 +4,7 @@ import dev.boxwood.index.build.BinnedSahBuilder;
 import dev.boxwood.index.build.FlatBvh;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.Handles;
+import dev.boxwood.query.OutwardFloat;
 
 import java.util.Arrays;
 
@@ -164,13 +165,152 @@ final class TreeBuild {
     }
 
     /**
-     * Writes {@code bvh} (over units {@code 0..m-1}) into the tree under the root entry. Flat node {@code k} becomes
-     * tree node {@code nodeMap[k]}, or a newly allocated node when {@code nodeMap} is null (then allocated in
-     * flat order, so a fresh tree is laid out depth-first). A unit leaf {@code ~u} becomes reference
-     * {@code unitRefs[u]} (an object {@code ~slot} or a kept subtree) with mask {@code unitCategories[u]}.
+     * See {@link DynamicAabbTree#spliceSubtree}. The hierarchy's topology is kept as built; its boxes are recomputed
+     * bottom-up from the object boxes moved into the tree's frame, so nothing but the references is trusted. The
+     * subtree root is then inserted like a detached subtree (branch-and-bound sibling, new parent, refit and
+     * rotations on the way up: Bittner et al. 2013, Kopta et al. 2012), which costs O(height) beyond the O(n) copy.
+     */
+    static int[] splice(DynamicAabbTree tree, FlatBvh bvh, float[] objectBoxes, long[] userValues,
+                        long[] categories) {
+        Arguments.requireNonNull("subtree", bvh);
+        int n = bvh.objectCount();
+        if (objectBoxes == null || objectBoxes.length != 6L * n) {
+            throw new IllegalArgumentException("objectBoxes must hold 6 * " + n + " floats (one box per object of"
+                    + " the subtree)");
+        }
+        if (userValues != null && userValues.length != n) {
+            throw new IllegalArgumentException("userValues length must be " + n + " (one per object), got "
+                    + userValues.length);
+        }
+        if (categories != null && categories.length != n) {
+            throw new IllegalArgumentException("categories length must be " + n + " (one per object), got "
+                    + categories.length);
+        }
+        if ((long) tree.size() + n > Handles.MAX_SLOTS - 1) {
+            throw new IllegalArgumentException("objectBoxes: " + n + " more objects would exceed the "
+                    + (Handles.MAX_SLOTS - 1) + " a tree supports (it holds " + tree.size() + ")");
+        }
+        for (int i = 0; i < 6 * n; i += 6) {
+            for (int a = 0; a < 3; a++) {
+                float lo = objectBoxes[i + a];
+                float hi = objectBoxes[i + 3 + a];
+                if (!Float.isFinite(lo) || !Float.isFinite(hi) || lo > hi) {
+                    throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " is not finite or inverted");
+                }
+            }
+        }
+        if (n == 0) {
+            return new int[0];
+        }
+        float[] local = toTreeFrame(tree, bvh, objectBoxes);
+        int nodes = bvh.nodeCount();
+        int[] refs = bvh.childRefs();
+        float[] nodeBounds = new float[12 * nodes];
+        // children follow their parents: a backward pass sees both children of a node before the node
+        for (int k = nodes - 1; k >= 0; k--) {
+            for (int side = 0; side < 2; side++) {
+                int ref = refs[2 * k + side];
+                int to = 12 * k + 6 * side;
+                if (ref < 0) {
+                    System.arraycopy(local, 6 * ~ref, nodeBounds, to, 6);
+                } else {
+                    union(nodeBounds, 12 * ref, nodeBounds, to);
+                }
+            }
+        }
+        float[] rootBox = new float[6];
+        if (nodes == 0) {
+            System.arraycopy(local, 0, rootBox, 0, 6);
+        } else {
+            union(nodeBounds, 0, rootBox, 0);
+        }
+        FlatBvh framed = FlatBvh.of(n, tree.originX(), tree.originY(), tree.originZ(), nodeBounds, refs, rootBox);
+
+        int[] handles = new int[n];
+        int[] unitRefs = new int[n];
+        long[] unitCategories = new long[n];
+        for (int i = 0; i < n; i++) {
+            int handle = tree.handles.allocate();
+            int slot = handle & Handles.SLOT_MASK;
+            if (tree.handles.capacity() > tree.userValues.length) {
+                tree.growObjects(tree.handles.capacity());
+            }
+            // a static object's fat box is its tight box (no margin): the leaf entries written below hold it
+            System.arraycopy(local, 6 * i, tree.tight, slot * DynamicAabbTree.BOX, DynamicAabbTree.BOX);
+            tree.userValues[slot] = userValues == null ? 0L : userValues[i];
+            handles[i] = handle;
+            unitRefs[i] = ~slot;
+            unitCategories[i] = categories == null ? -1L : categories[i];
+            tree.moved.mark(slot);
+        }
+        int subtreeRoot = writeNodes(tree, framed, null, unitRefs, unitCategories);
+        long mask = subtreeRoot >= 0
+                ? tree.categories[2 * subtreeRoot] | tree.categories[2 * subtreeRoot + 1] : unitCategories[0];
+        tree.insertReference(subtreeRoot, mask, rootBox[0], rootBox[1], rootBox[2], rootBox[3], rootBox[4],
+                rootBox[5]);
+        return handles;
+    }
+
+    /**
+     * The object boxes relative to the tree's origin: a copy when the frames agree, else each box's world
+     * coordinates ({@code subtree origin + stored float}, in double, as the static world reports them) stored
+     * the tree's way, rounded outward ({@link OutwardFloat#storeBox}), exactly as {@link DynamicAabbTree#add}
+     * would store that world box.
+     */
+    private static float[] toTreeFrame(DynamicAabbTree tree, FlatBvh bvh, float[] objectBoxes) {
+        double sx = bvh.originX();
+        double sy = bvh.originY();
+        double sz = bvh.originZ();
+        if (sx == tree.originX() && sy == tree.originY() && sz == tree.originZ()) {
+            return objectBoxes.clone();
+        }
+        float[] local = new float[objectBoxes.length];
+        for (int o = 0; o < objectBoxes.length; o += 6) {
+            OutwardFloat.storeBox(local, o, tree.originX(), tree.originY(), tree.originZ(),
+                    sx + objectBoxes[o], sy + objectBoxes[o + 1], sz + objectBoxes[o + 2],
+                    sx + objectBoxes[o + 3], sy + objectBoxes[o + 4], sz + objectBoxes[o + 5]);
+        }
+        return local;
+    }
+
+    /** {@code dest[to .. to + 5]} = union of the two boxes at {@code src[from]} and {@code src[from + 6]}. */
+    private static void union(float[] src, int from, float[] dest, int to) {
+        for (int a = 0; a < 3; a++) {
+            dest[to + a] = Math.min(src[from + a], src[from + 6 + a]);
+            dest[to + 3 + a] = Math.max(src[from + 3 + a], src[from + 9 + a]);
+        }
+    }
+
+    /**
+     * Writes {@code bvh} (over units {@code 0..m-1}) into the tree under the root entry: {@link #writeNodes}, then
+     * the root entry.
      */
     private static void adopt(DynamicAabbTree tree, FlatBvh bvh, int[] nodeMap, int[] unitRefs,
                               long[] unitCategories) {
+        int rootRefInTree = writeNodes(tree, bvh, nodeMap, unitRefs, unitCategories);
+        int rootRef = bvh.rootRef();
+        final float[] bounds = tree.bounds;
+        final int[] children = tree.children;
+        final long[] categories = tree.categories;
+        System.arraycopy(bvh.rootBounds(), 0, bounds, 0, DynamicAabbTree.BOX);
+        children[0] = rootRefInTree;
+        tree.linkParent(rootRefInTree, 0);
+        categories[0] = rootRef >= 0 ? categories[2 * rootRefInTree] | categories[2 * rootRefInTree + 1]
+                : unitCategories[~rootRef];
+        tree.updateHeaderHeight();
+    }
+
+    /**
+     * Writes the internal nodes of {@code bvh} (over units {@code 0..m-1}) into the tree. Flat node {@code k}
+     * becomes tree node {@code nodeMap[k]}, or a newly allocated node when {@code nodeMap} is null (then allocated
+     * in flat order, so a fresh tree is laid out depth-first). A unit leaf {@code ~u} becomes reference
+     * {@code unitRefs[u]} (an object {@code ~slot} or a kept subtree) with mask {@code unitCategories[u]}.
+     *
+     * @return the tree reference of the hierarchy's root (a node, or {@code unitRefs[0]} for a single unit); the
+     *     caller links it
+     */
+    private static int writeNodes(DynamicAabbTree tree, FlatBvh bvh, int[] nodeMap, int[] unitRefs,
+                                  long[] unitCategories) {
         int nodeCount = bvh.nodeCount();
         if (nodeMap == null) {
             nodeMap = new int[nodeCount];
@@ -213,12 +353,6 @@ final class TreeBuild {
             tree.touched[node] = false;
         }
         int rootRef = bvh.rootRef();
-        int rootRefInTree = rootRef >= 0 ? nodeMap[rootRef] : unitRefs[~rootRef];
-        System.arraycopy(bvh.rootBounds(), 0, bounds, 0, DynamicAabbTree.BOX);
-        children[0] = rootRefInTree;
-        tree.linkParent(rootRefInTree, 0);
-        categories[0] = rootRef >= 0 ? categories[2 * rootRefInTree] | categories[2 * rootRefInTree + 1]
-                : unitCategories[~rootRef];
-        tree.updateHeaderHeight();
+        return rootRef >= 0 ? nodeMap[rootRef] : unitRefs[~rootRef];
     }
 }

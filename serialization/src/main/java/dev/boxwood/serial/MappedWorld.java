@@ -397,6 +397,34 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         return boxes;
     }
 
+    /**
+     * Copies every object's category bits into a heap array, as a companion of {@link #readTree()}.
+     *
+     * @return the category bits of objects {@code 0 .. size() - 1}
+     */
+    public long[] readCategories() {
+        checkOpen();
+        long[] bits = new long[objectCount];
+        for (int i = 0; i < objectCount; i++) {
+            bits[i] = categoryAt(i);
+        }
+        return bits;
+    }
+
+    /**
+     * Copies every object's user value into a heap array, as a companion of {@link #readTree()}.
+     *
+     * @return the user values of objects {@code 0 .. size() - 1}
+     */
+    public long[] readUserValues() {
+        checkOpen();
+        long[] values = new long[objectCount];
+        for (int i = 0; i < objectCount; i++) {
+            values[i] = userValueAt(i);
+        }
+        return values;
+    }
+
     /** @return the length of the user payload in bytes (0 if none) */
     public long payloadLength() {
         return sectionLengths[WorldLayout.SECTION_PAYLOAD];
@@ -435,13 +463,23 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
     @Override
     public long userValue(int handle) {
         checkHandle(handle);
-        return store.readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * handle);
+        return userValueAt(handle);
     }
 
     @Override
     public long categoryBits(int handle) {
         checkHandle(handle);
-        return store.readLong(objectsOffset + (long) WorldLayout.OBJECT_SIZE * handle + WorldLayout.OBJECT_CATEGORY);
+        return categoryAt(handle);
+    }
+
+    /** The stored category bits of an object (unchecked index). */
+    private long categoryAt(int object) {
+        return store.readLong(objectsOffset + (long) WorldLayout.OBJECT_SIZE * object + WorldLayout.OBJECT_CATEGORY);
+    }
+
+    /** The stored user value of an object (unchecked index). */
+    private long userValueAt(int object) {
+        return store.readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * object);
     }
 
     @Override

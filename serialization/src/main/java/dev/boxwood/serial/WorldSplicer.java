@@ -1,0 +1,77 @@
+package dev.boxwood.serial;
+
+import java.util.Arrays;
+
+import dev.boxwood.index.DynamicAabbTree;
+import dev.boxwood.index.build.FlatBvh;
+
+/**
+ * Splices a static world into a live {@link DynamicAabbTree} as one subtree, without a rebuild: the world's
+ * prebuilt hierarchy is read from the mapping ({@link MappedWorld#readTree()}, O(n) sequential reads) and
+ * attached by {@link DynamicAabbTree#spliceSubtree} under a new parent node found by the tree's insertion search.
+ * Streaming a level tile into a running game costs a copy, not an O(n log n) build or n insertions.
+ *
+ * <p>The world's objects become ordinary objects of the tree (movable, removable), with the world's user values
+ * and category bits unless overridden. When the world's origin differs from the tree's, each box is stored
+ * relative to the tree's origin exactly as {@link DynamicAabbTree#add} would store the world box
+ * {@link MappedWorld#getTightBox} reports (rounded outward); with the same origin the floats are copied unchanged,
+ * so both answer queries identically.
+ */
+public final class WorldSplicer {
+
+    private WorldSplicer() {
+    }
+
+    /**
+     * Adds every object of {@code world} to {@code tree} as one spliced subtree, with the world's category bits and
+     * user values.
+     *
+     * @param world an open world
+     * @param tree  the tree to add to
+     * @return the tree handle of each world object: element {@code i} is the handle of world handle {@code i}
+     * @throws IllegalArgumentException  for null arguments, or if the tree cannot hold that many more objects (the
+     *                                   tree is then unchanged)
+     * @throws IllegalStateException     if the world is closed
+     * @throws CorruptWorldFileException if the stored tree is invalid (nothing is added)
+     */
+    public static int[] splice(MappedWorld world, DynamicAabbTree tree) throws CorruptWorldFileException {
+        requireArguments(world, tree);
+        return splice(world, tree, world.readCategories());
+    }
+
+    /**
+     * Adds every object of {@code world} to {@code tree} as one spliced subtree, every object with the same
+     * category bits (for example a "static geometry" category), ignoring the stored ones.
+     *
+     * @param world        an open world
+     * @param tree         the tree to add to
+     * @param categoryBits the category bits of every spliced object
+     * @return the tree handle of each world object: element {@code i} is the handle of world handle {@code i}
+     * @throws IllegalArgumentException  for null arguments, or if the tree cannot hold that many more objects (the
+     *                                   tree is then unchanged)
+     * @throws IllegalStateException     if the world is closed
+     * @throws CorruptWorldFileException if the stored tree is invalid (nothing is added)
+     */
+    public static int[] splice(MappedWorld world, DynamicAabbTree tree, long categoryBits)
+            throws CorruptWorldFileException {
+        requireArguments(world, tree);
+        long[] categories = new long[world.size()];
+        Arrays.fill(categories, categoryBits);
+        return splice(world, tree, categories);
+    }
+
+    private static int[] splice(MappedWorld world, DynamicAabbTree tree, long[] categories)
+            throws CorruptWorldFileException {
+        FlatBvh bvh = world.readTree();
+        return tree.spliceSubtree(bvh, world.readObjectBoxes(), world.readUserValues(), categories);
+    }
+
+    private static void requireArguments(MappedWorld world, DynamicAabbTree tree) {
+        if (world == null) {
+            throw new IllegalArgumentException("world must not be null");
+        }
+        if (tree == null) {
+            throw new IllegalArgumentException("tree must not be null");
+        }
+    }
+}
