@@ -230,16 +230,17 @@ public final class LevelEditorSample {
      */
     private static List<int[]> clicks(Level level) {
         Scene scene = level.scene();
-        PerspectivePicture view = new PerspectivePicture(WIDTH, HEIGHT, level.eye()[0], level.eye()[1],
-                level.eye()[2], level.target()[0], level.target()[1], level.target()[2], FOV, 1);
         List<int[]> visible = new ArrayList<>();
         double[] at = new double[3];
         for (int i = 0; i < scene.size(); i++) {
-            view.project((scene.bound(i, 0) + scene.bound(i, 3)) / 2, (scene.bound(i, 1) + scene.bound(i, 4)) / 2,
-                    (scene.bound(i, 2) + scene.bound(i, 5)) / 2, at);
-            if (at[2] > 0 && at[0] > 0.1 * WIDTH && at[0] < 0.9 * WIDTH && at[1] > 0.15 * HEIGHT
-                    && at[1] < 0.9 * HEIGHT) {
-                visible.add(new int[]{(int) at[0], (int) at[1]});
+            // Pixel = viewport point scaled, with y counted downwards.
+            if (level.camera().project((scene.bound(i, 0) + scene.bound(i, 3)) / 2,
+                    (scene.bound(i, 1) + scene.bound(i, 4)) / 2, (scene.bound(i, 2) + scene.bound(i, 5)) / 2, at)) {
+                double px = at[0] * WIDTH;
+                double py = (1 - at[1]) * HEIGHT;
+                if (px > 0.1 * WIDTH && px < 0.9 * WIDTH && py > 0.15 * HEIGHT && py < 0.9 * HEIGHT) {
+                    visible.add(new int[]{(int) px, (int) py});
+                }
             }
         }
         List<int[]> clicks = new ArrayList<>();
@@ -323,8 +324,7 @@ public final class LevelEditorSample {
         Scene scene = level.scene();
         double[] e = scene.extent();
         double size = Math.max(e[3] - e[0], e[5] - e[2]);
-        PerspectivePicture picture = new PerspectivePicture(WIDTH, HEIGHT, eye[0], eye[1], eye[2], target[0],
-                target[1], target[2], FOV, 1.5 * size);
+        PerspectivePicture picture = new PerspectivePicture(WIDTH, HEIGHT, camera(eye, target), eye, 1.5 * size);
         if (level.city() != null) {
             picture.cityGround(level.city(), size);
         } else {

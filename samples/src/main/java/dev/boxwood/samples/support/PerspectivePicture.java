@@ -12,18 +12,21 @@ import java.util.Arrays;
 
 import javax.imageio.ImageIO;
 
+import dev.boxwood.query.PerspectiveCamera;
+
 /**
  * A small software renderer for the samples' pictures: box faces rasterized with a z-buffer and flat shading,
  * dark outlines where one face meets another, distance fog, and overlays (3D lines with hidden parts drawn
  * faint, screen-space marks and labels). It exists only to make the samples' results visible; nothing in it is
  * part of the library.
  *
- * <p>The view is a pinhole camera: {@code eye} looks at {@code target}, y is up, {@code fovY} is the vertical
- * field of view. Pixel {@code (px, py)} has its centre at {@code (px + 0.5, py + 0.5)}; y grows downwards.
+ * <p>The view is the library's {@link PerspectiveCamera}, the same one the samples pick and select with: every
+ * point drawn goes through {@link PerspectiveCamera#project}, and faces are clipped at the camera's near plane.
+ * Pixel {@code (px, py)} is viewport point {@code u = px / width, v = 1 - py / height}; its centre is at
+ * {@code (px + 0.5, py + 0.5)}; y grows downwards.
  */
 public final class PerspectivePicture {
 
-    private static final double NEAR = 0.05;
     private static final double[] LIGHT = normalize(0.45, 0.85, 0.3);
 
     private final int width;
@@ -34,41 +37,31 @@ public final class PerspectivePicture {
     private final float[] inverseDepth;
     /** Face id per pixel, for the outline pass. */
     private final int[] faceIds;
+    private final PerspectiveCamera camera;
+    private final double near;
     private final double eyeX;
     private final double eyeY;
     private final double eyeZ;
-    private final double[] right;
-    private final double[] up;
-    private final double[] forward;
-    private final double focal;
     private final double fogDistance;
     private int nextFaceId = 1;
 
     /**
-     * An empty picture (sky and ground) seen from {@code eye} towards {@code target}.
+     * An empty picture (sky and ground) seen through a camera.
      *
      * @param width picture width in pixels
      * @param height picture height in pixels
-     * @param eyeX eye x
-     * @param eyeY eye y
-     * @param eyeZ eye z
-     * @param targetX target x
-     * @param targetY target y
-     * @param targetZ target z
-     * @param fovYDegrees vertical field of view in degrees
+     * @param camera the camera; its aspect should be {@code width / height}
+     * @param eye the camera's position (faces turned away from it are not drawn)
      * @param fogDistance distance at which the fog has taken about two thirds of the colour
      */
-    public PerspectivePicture(int width, int height, double eyeX, double eyeY, double eyeZ,
-                              double targetX, double targetY, double targetZ, double fovYDegrees, double fogDistance) {
+    public PerspectivePicture(int width, int height, PerspectiveCamera camera, double[] eye, double fogDistance) {
         this.width = width;
         this.height = height;
-        this.eyeX = eyeX;
-        this.eyeY = eyeY;
-        this.eyeZ = eyeZ;
-        this.forward = normalize(targetX - eyeX, targetY - eyeY, targetZ - eyeZ);
-        this.right = normalize(-forward[2], 0, forward[0]); // forward x (0, 1, 0)
-        this.up = cross(right, forward);
-        this.focal = height / 2.0 / Math.tan(Math.toRadians(fovYDegrees) / 2);
+        this.camera = camera;
+        this.near = camera.near();
+        this.eyeX = eye[0];
+        this.eyeY = eye[1];
+        this.eyeZ = eye[2];
         this.fogDistance = fogDistance;
         image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         rgb = new int[width * height];
@@ -197,25 +190,28 @@ public final class PerspectivePicture {
 
     /** Clips a quad (4 world points, flat) against the near plane, projects it and fills it. */
     private void quad(double[] q, int color, int id) {
-        double[] cam = new double[15];
+        double[] depth = new double[4];
+        double[] screen = new double[3];
         for (int k = 0; k < 4; k++) {
-            toCamera(q[3 * k], q[3 * k + 1], q[3 * k + 2], cam, 3 * k);
+            camera.project(q[3 * k], q[3 * k + 1], q[3 * k + 2], screen);
+            depth[k] = screen[2];
         }
-        // Sutherland-Hodgman against z >= NEAR: a convex quad becomes a polygon of at most 5 vertices.
+        // Sutherland-Hodgman against depth >= near, in world space (depth is affine in the point): a convex quad
+        // becomes a polygon of at most 5 vertices.
         double[] clipped = new double[18];
         int n = 0;
         for (int k = 0; k < 4; k++) {
             int a = 3 * k;
             int b = 3 * ((k + 1) % 4);
-            boolean inA = cam[a + 2] >= NEAR;
-            boolean inB = cam[b + 2] >= NEAR;
+            boolean inA = depth[k] >= near;
+            boolean inB = depth[(k + 1) % 4] >= near;
             if (inA) {
-                System.arraycopy(cam, a, clipped, 3 * n++, 3);
+                System.arraycopy(q, a, clipped, 3 * n++, 3);
             }
             if (inA != inB) {
-                double t = (NEAR - cam[a + 2]) / (cam[b + 2] - cam[a + 2]);
+                double t = (near - depth[k]) / (depth[(k + 1) % 4] - depth[k]);
                 for (int i = 0; i < 3; i++) {
-                    clipped[3 * n + i] = cam[a + i] + t * (cam[b + i] - cam[a + i]);
+                    clipped[3 * n + i] = q[a + i] + t * (q[b + i] - q[a + i]);
                 }
                 n++;
             }
@@ -227,10 +223,10 @@ public final class PerspectivePicture {
         double[] sy = new double[n];
         double[] w = new double[n];
         for (int k = 0; k < n; k++) {
-            double z = clipped[3 * k + 2];
-            w[k] = 1 / z;
-            sx[k] = width / 2.0 + focal * clipped[3 * k] / z;
-            sy[k] = height / 2.0 - focal * clipped[3 * k + 1] / z;
+            project(clipped[3 * k], clipped[3 * k + 1], clipped[3 * k + 2], screen);
+            sx[k] = screen[0];
+            sy[k] = screen[1];
+            w[k] = 1 / Math.max(near, screen[2]);
         }
         for (int k = 1; k + 1 < n; k++) {
             triangle(sx[0], sy[0], w[0], sx[k], sy[k], w[k], sx[k + 1], sy[k + 1], w[k + 1], color, id);
@@ -305,14 +301,12 @@ public final class PerspectivePicture {
      * @param x world x
      * @param y world y
      * @param z world z
-     * @param dest receives the pixel x, pixel y and view depth (depth {@code <= 0}: behind the eye)
+     * @param dest receives the pixel x, pixel y and view depth (depth {@code <= 0}: behind the eye, no pixel)
      */
     public void project(double x, double y, double z, double[] dest) {
-        toCamera(x, y, z, dest, 0);
-        double depth = dest[2];
-        dest[0] = width / 2.0 + focal * dest[0] / depth;
-        dest[1] = height / 2.0 - focal * dest[1] / depth;
-        dest[2] = depth;
+        camera.project(x, y, z, dest);
+        dest[0] = dest[0] * width;
+        dest[1] = (1 - dest[1]) * height;
     }
 
     /**
@@ -328,25 +322,31 @@ public final class PerspectivePicture {
      * @param thickness line width in pixels
      */
     public void line(double x0, double y0, double z0, double x1, double y1, double z1, int color, int thickness) {
-        double[] a = new double[3];
-        double[] b = new double[3];
-        toCamera(x0, y0, z0, a, 0);
-        toCamera(x1, y1, z1, b, 0);
-        if (a[2] < NEAR && b[2] < NEAR) {
+        double[] a = {x0, y0, z0};
+        double[] b = {x1, y1, z1};
+        double[] screen = new double[3];
+        camera.project(x0, y0, z0, screen);
+        double depthA = screen[2];
+        camera.project(x1, y1, z1, screen);
+        double depthB = screen[2];
+        if (depthA < near && depthB < near) {
             return;
         }
-        if (a[2] < NEAR || b[2] < NEAR) {
-            double[] inside = a[2] >= NEAR ? a : b;
-            double[] outside = a[2] >= NEAR ? b : a;
-            double t = (NEAR - inside[2]) / (outside[2] - inside[2]);
+        if (depthA < near || depthB < near) {
+            // clip the hidden end to the near plane, in world space
+            double[] outside = depthA >= near ? b : a;
+            double[] inside = depthA >= near ? a : b;
+            double t = (near - Math.max(depthA, depthB)) / (Math.min(depthA, depthB) - Math.max(depthA, depthB));
             for (int i = 0; i < 3; i++) {
                 outside[i] = inside[i] + t * (outside[i] - inside[i]);
             }
         }
-        double ax = width / 2.0 + focal * a[0] / a[2];
-        double ay = height / 2.0 - focal * a[1] / a[2];
-        double bx = width / 2.0 + focal * b[0] / b[2];
-        double by = height / 2.0 - focal * b[1] / b[2];
+        project(a[0], a[1], a[2], a);
+        project(b[0], b[1], b[2], b);
+        double ax = a[0];
+        double ay = a[1];
+        double bx = b[0];
+        double by = b[1];
         int steps = (int) Math.ceil(Math.max(Math.abs(bx - ax), Math.abs(by - ay))) + 1;
         if (steps > 20000) {
             return;
@@ -428,15 +428,6 @@ public final class PerspectivePicture {
         }
     }
 
-    private void toCamera(double x, double y, double z, double[] dest, int at) {
-        double dx = x - eyeX;
-        double dy = y - eyeY;
-        double dz = z - eyeZ;
-        dest[at] = dx * right[0] + dy * right[1] + dz * right[2];
-        dest[at + 1] = dx * up[0] + dy * up[1] + dz * up[2];
-        dest[at + 2] = dx * forward[0] + dy * forward[1] + dz * forward[2];
-    }
-
     /**
      * Mixes two colours.
      *
@@ -469,9 +460,5 @@ public final class PerspectivePicture {
     private static double[] normalize(double x, double y, double z) {
         double l = Math.sqrt(x * x + y * y + z * z);
         return new double[]{x / l, y / l, z / l};
-    }
-
-    private static double[] cross(double[] a, double[] b) {
-        return new double[]{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
     }
 }
