@@ -14,8 +14,9 @@ import dev.boxwood.query.OutwardFloat;
  * the middle of the range. {@link SplitMethod#MEDIAN} gives the classic object-median split on the largest
  * centroid axis (Box2D's default rebuild partitioner) as a reference.
  *
- * <p>Memory: besides the output ({@code 56} bytes per object) the builder allocates one {@code int} per object
- * (the index array it partitions in place) and a few kilobytes per task; no object per input object. The
+ * <p>Memory: besides the output ({@code 56} bytes per object) the builder allocates 28 bytes per object (an
+ * index array and a copy of the boxes, partitioned in place together so every pass reads memory in order) and a
+ * few kilobytes per task; no object per input object. The
  * output is limited to {@link #MAX_OBJECTS} objects (Java arrays are indexed by {@code int}).
  *
  * <p>Parallelism: subtrees larger than {@code parallelThreshold} objects become fork/join tasks. Every subtree's
@@ -223,6 +224,10 @@ public final class BinnedSahBuilder {
 
     /** Shared state of one build: input, index permutation, output, progress counter. */
     private final class Job {
+        /**
+         * The boxes of idx[0..n), permuted with idx: every pass streams through a contiguous range instead of
+         * gathering boxes at random (input order rarely follows space, and each level of the build reads every box).
+         */
         final float[] boxes;
         final int[] idx;
         final float[] childBounds;
@@ -231,7 +236,7 @@ public final class BinnedSahBuilder {
         final AtomicLong placed = new AtomicLong();
 
         Job(float[] boxes, int n) {
-            this.boxes = boxes;
+            this.boxes = java.util.Arrays.copyOf(boxes, 6 * n);
             this.total = n;
             this.idx = new int[n];
             for (int i = 0; i < n; i++) {
@@ -241,13 +246,28 @@ public final class BinnedSahBuilder {
             this.childRefs = new int[2 * (n - 1)];
         }
 
+        /** Swaps positions i and j of idx and of the box copy. */
+        void swap(int i, int j) {
+            int t = idx[i];
+            idx[i] = idx[j];
+            idx[j] = t;
+            float[] b = boxes;
+            int oi = 6 * i;
+            int oj = 6 * j;
+            for (int k = 0; k < 6; k++) {
+                float f = b[oi + k];
+                b[oi + k] = b[oj + k];
+                b[oj + k] = f;
+            }
+        }
+
         /** Union of the boxes of idx[s..e) into dest[off..off+6). */
         void union(int s, int e, float[] dest, int off) {
             float x0 = Float.POSITIVE_INFINITY, y0 = Float.POSITIVE_INFINITY, z0 = Float.POSITIVE_INFINITY;
             float x1 = Float.NEGATIVE_INFINITY, y1 = Float.NEGATIVE_INFINITY, z1 = Float.NEGATIVE_INFINITY;
             float[] b = boxes;
             for (int i = s; i < e; i++) {
-                int o = 6 * idx[i];
+                int o = 6 * i;
                 x0 = Math.min(x0, b[o]);
                 y0 = Math.min(y0, b[o + 1]);
                 z0 = Math.min(z0, b[o + 2]);
@@ -270,8 +290,7 @@ public final class BinnedSahBuilder {
         int splitNode(int s, int e, int node, Scratch sc) {
             if (e - s == 2) {
                 // two objects: one leaf each, whatever the heuristic
-                System.arraycopy(boxes, 6 * idx[s], childBounds, 12 * node, 6);
-                System.arraycopy(boxes, 6 * idx[s + 1], childBounds, 12 * node + 6, 6);
+                System.arraycopy(boxes, 6 * s, childBounds, 12 * node, 12);
                 childRefs[2 * node] = ~idx[s];
                 childRefs[2 * node + 1] = ~idx[s + 1];
                 return s + 1;
@@ -310,7 +329,7 @@ public final class BinnedSahBuilder {
             float x0 = Float.POSITIVE_INFINITY, y0 = Float.POSITIVE_INFINITY, z0 = Float.POSITIVE_INFINITY;
             float x1 = Float.NEGATIVE_INFINITY, y1 = Float.NEGATIVE_INFINITY, z1 = Float.NEGATIVE_INFINITY;
             for (int i = s; i < e; i++) {
-                int o = 6 * idx[i];
+                int o = 6 * i;
                 float cx = b[o] + b[o + 3];
                 float cy = b[o + 1] + b[o + 4];
                 float cz = b[o + 2] + b[o + 5];
@@ -347,16 +366,32 @@ public final class BinnedSahBuilder {
             for (int k = 0; k < 3 * bins; k++) {
                 Scratch.setEmpty(binBox, 6 * k);
             }
+            // One pass bins every object on the three axes at once, box in registers. An axis of zero extent puts
+            // everything in its bin 0, which no plane can split: the sweep below skips it anyway.
+            final float mx = cmin[0];
+            final float my = cmin[1];
+            final float mz = cmin[2];
+            final float sx = scale[0];
+            final float sy = scale[1];
+            final float sz = scale[2];
+            final int last = bins - 1;
             for (int i = s; i < e; i++) {
-                int o = 6 * idx[i];
-                for (int a = 0; a < 3; a++) {
-                    if (scale[a] == 0f) {
-                        continue;
-                    }
-                    int bin = a * bins + binOf(b, o, a, cmin[a], scale[a], bins);
-                    counts[bin]++;
-                    Scratch.grow(binBox, 6 * bin, b, o);
-                }
+                int o = 6 * i;
+                float x0 = b[o];
+                float y0 = b[o + 1];
+                float z0 = b[o + 2];
+                float x1 = b[o + 3];
+                float y1 = b[o + 4];
+                float z1 = b[o + 5];
+                int kx = Math.min(last, (int) ((x0 + x1 - mx) * sx));
+                int ky = bins + Math.min(last, (int) ((y0 + y1 - my) * sy));
+                int kz = 2 * bins + Math.min(last, (int) ((z0 + z1 - mz) * sz));
+                counts[kx]++;
+                counts[ky]++;
+                counts[kz]++;
+                Scratch.grow(binBox, 6 * kx, x0, y0, z0, x1, y1, z1);
+                Scratch.grow(binBox, 6 * ky, x0, y0, z0, x1, y1, z1);
+                Scratch.grow(binBox, 6 * kz, x0, y0, z0, x1, y1, z1);
             }
             double bestCost = Double.POSITIVE_INFINITY;
             int bestAxis = -1;
@@ -400,14 +435,11 @@ public final class BinnedSahBuilder {
             final float axisScale = scale[bestAxis];
             int i = s;
             int j = e - 1;
-            int[] ix = idx;
             while (i <= j) {
-                if (binOf(b, 6 * ix[i], bestAxis, axisMin, axisScale, bins) < bestPlane) {
+                if (binOf(b, 6 * i, bestAxis, axisMin, axisScale, bins) < bestPlane) {
                     i++;
                 } else {
-                    int t = ix[i];
-                    ix[i] = ix[j];
-                    ix[j] = t;
+                    swap(i, j);
                     j--;
                 }
             }
@@ -435,22 +467,17 @@ public final class BinnedSahBuilder {
             int k = s + ((e - s) >>> 1);
             int lo = s;
             int hi = e - 1;
-            int[] ix = idx;
             while (hi > lo) {
-                float pivot = median3(key(ix[lo], axis), key(ix[lo + ((hi - lo) >>> 1)], axis), key(ix[hi], axis));
+                float pivot = median3(key(lo, axis), key(lo + ((hi - lo) >>> 1), axis), key(hi, axis));
                 int lt = lo;
                 int i = lo;
                 int gt = hi;
                 while (i <= gt) {
-                    float c = key(ix[i], axis);
+                    float c = key(i, axis);
                     if (c < pivot) {
-                        int t = ix[lt];
-                        ix[lt++] = ix[i];
-                        ix[i++] = t;
+                        swap(lt++, i++);
                     } else if (c > pivot) {
-                        int t = ix[gt];
-                        ix[gt--] = ix[i];
-                        ix[i] = t;
+                        swap(gt--, i);
                     } else {
                         i++;
                     }
@@ -466,8 +493,9 @@ public final class BinnedSahBuilder {
             return k;
         }
 
-        private float key(int object, int axis) {
-            int o = 6 * object;
+        /** Doubled centroid coordinate of the box at position {@code i}. */
+        private float key(int i, int axis) {
+            int o = 6 * i;
             return boxes[o + axis] + boxes[o + 3 + axis];
         }
 
@@ -568,6 +596,15 @@ public final class BinnedSahBuilder {
             box[off + 3] = Float.NEGATIVE_INFINITY;
             box[off + 4] = Float.NEGATIVE_INFINITY;
             box[off + 5] = Float.NEGATIVE_INFINITY;
+        }
+
+        static void grow(float[] box, int off, float x0, float y0, float z0, float x1, float y1, float z1) {
+            box[off] = Math.min(box[off], x0);
+            box[off + 1] = Math.min(box[off + 1], y0);
+            box[off + 2] = Math.min(box[off + 2], z0);
+            box[off + 3] = Math.max(box[off + 3], x1);
+            box[off + 4] = Math.max(box[off + 4], y1);
+            box[off + 5] = Math.max(box[off + 5], z1);
         }
 
         static void grow(float[] box, int off, float[] src, int srcOff) {
