@@ -10,13 +10,25 @@ import dev.boxwood.query.TraversalStack;
  * two trees (moving entities against a static world), or involving the objects that moved since the last call
  * (the broad phase).
  *
- * <p>Conventions: boxes are closed (touching boxes form a pair) and compared in world coordinates (each tree's
- * float boxes taken to {@code origin + float} in double, as the region queries do), so any two indexes that store
- * the same boxes report the same pairs. An object takes part only if {@code (categoryBits & categoryMask) != 0}.
+ * <p>Conventions: boxes are closed (touching boxes form a pair). An object takes part only if
+ * {@code (categoryBits & categoryMask) != 0}.
  * The destination is cleared first, each pair appears once, and the pairs come sorted by {@code (first, second)}:
  * for pairs within one tree {@code first < second} (handles of that tree); for two trees {@code first} is a handle
  * of the first tree and {@code second} one of the second. The answer is deterministic: it does not depend on the
  * tree's shape.
+ *
+ * <p>Frames (the one frame rule of the queries: shapes move into the tree's frame, stored floats are never taken
+ * back to world coordinates). Within one tree ({@link #selfPairs}, {@link #movedPairs}) both objects share the
+ * frame, so their stored tight floats are compared as they are. Between two trees, {@link #treePairs treePairs(a,
+ * b)} decides in {@code a}'s frame: with {@code d = originB - originA} computed once per coordinate in double, each
+ * stored float {@code f} of {@code b} becomes the double {@code f + d} (one rounding) and is compared with
+ * {@code a}'s stored float. Node culling applies the very same arithmetic to the fat boxes; a fat box contains its
+ * tight boxes in stored floats and {@code f -> f + d} is monotone, so culling never drops a pair the leaf test
+ * keeps. With the same origin ({@code d = 0}) the stored floats are compared as they are. Stored boxes are rounded
+ * outward and rounding {@code f + d} is monotone, so boxes touching in world coordinates form a pair whenever
+ * {@code world - origin} and {@code d} are exact in double (for example everything on a grid of {@code 1/1024});
+ * boxes apart by less than the float rounding may form one too, and swapping the trees (deciding in {@code b}'s
+ * frame) may decide such a borderline pair differently.
  *
  * <p>Self and tree-against-tree pairs descend both hierarchies at once (Ericson, "Real-Time Collision
  * Detection" 6.3.3; Bullet's {@code btDbvt::collideTT}): each pair of subtrees is visited at most once, the larger
@@ -46,13 +58,16 @@ public final class PairQueries {
         Arguments.requireNonNull("tree", tree);
         requireCommon(dest, stack);
         dest.clear();
-        descend(tree.storage(), categoryMask, tree.storage(), categoryMask, true, dest, stack);
+        DynamicAabbTree t = tree.storage();
+        descend(t, categoryMask, t, categoryMask, true, 0, 0, 0, dest, stack);
         dest.sort();
     }
 
     /**
      * All pairs {@code (object of a, object of b)} whose tight boxes overlap, sorted. The trees may have different
-     * origins; passing the same tree twice gives every overlapping ordered pair, an object with itself included.
+     * origins: {@code b}'s stored floats are moved into {@code a}'s frame ({@code f + (originB - originA)} in double,
+     * see the class comment). Passing the same tree twice gives every overlapping ordered pair, an object with
+     * itself included.
      *
      * @param a the first tree or a {@link ReadView} (for example the moving entities)
      * @param maskA categories of {@code a} taking part
@@ -68,7 +83,11 @@ public final class PairQueries {
         Arguments.requireNonNull("b", b);
         requireCommon(dest, stack);
         dest.clear();
-        descend(a.storage(), maskA, b.storage(), maskB, false, dest, stack);
+        DynamicAabbTree sa = a.storage();
+        DynamicAabbTree sb = b.storage();
+        // b's frame offset in a's frame, rounded once: the pair rule of the class comment
+        descend(sa, maskA, sb, maskB, false, sb.originX() - sa.originX(), sb.originY() - sa.originY(),
+                sb.originZ() - sa.originZ(), dest, stack);
         dest.sort();
     }
 
@@ -92,9 +111,6 @@ public final class PairQueries {
         requireCommon(dest, stack);
         dest.clear();
         final MovedSet moved = tree.moved;
-        final double ox = tree.originX();
-        final double oy = tree.originY();
-        final double oz = tree.originZ();
         final float[] b = tree.bounds;
         final int[] ch = tree.children;
         final long[] cat = tree.categories;
@@ -118,7 +134,7 @@ public final class PairQueries {
                     if ((cat[e] & categoryMask) == 0) {
                         continue;
                     }
-                    if (!overlap(b, e * DynamicAabbTree.BOX, ox, oy, oz, tb, t, ox, oy, oz)) {
+                    if (!overlap(b, e * DynamicAabbTree.BOX, tb, t, 0, 0, 0)) {
                         continue;
                     }
                     int ref = ch[e];
@@ -136,7 +152,7 @@ public final class PairQueries {
                         continue;
                     }
                     leaves++;
-                    if (overlap(tb, other * DynamicAabbTree.BOX, ox, oy, oz, tb, t, ox, oy, oz)) {
+                    if (overlap(tb, other * DynamicAabbTree.BOX, tb, t, 0, 0, 0)) {
                         dest.add(Math.min(handle, otherHandle), Math.max(handle, otherHandle));
                     }
                 }
@@ -166,16 +182,11 @@ public final class PairQueries {
     /**
      * Simultaneous descent over pairs of entries {@code (entry of a, entry of b)}; with {@code self}, a task
      * {@code (node, SELF)} stands for the pairs within one subtree: those of each child subtree plus those between
-     * the two children, so each unordered pair of objects is met once, at its lowest common ancestor.
+     * the two children, so each unordered pair of objects is met once, at its lowest common ancestor. Boxes of
+     * {@code b} are moved into {@code a}'s frame by {@code (dx, dy, dz)} (zero with {@code self}).
      */
     private static void descend(DynamicAabbTree a, long maskA, DynamicAabbTree b, long maskB, boolean self,
-                                PairBuffer dest, TraversalStack stack) {
-        final double ax = a.originX();
-        final double ay = a.originY();
-        final double az = a.originZ();
-        final double bx = b.originX();
-        final double by = b.originY();
-        final double bz = b.originZ();
+                                double dx, double dy, double dz, PairBuffer dest, TraversalStack stack) {
         final float[] ba = a.bounds;
         final float[] bb = b.bounds;
         final int[] cha = a.children;
@@ -195,7 +206,7 @@ public final class PairQueries {
                 st[sp++] = cha[0];
                 st[sp++] = SELF;
             }
-        } else if ((cata[0] & maskA) != 0 && (catb[0] & maskB) != 0 && overlap(ba, 0, ax, ay, az, bb, 0, bx, by, bz)) {
+        } else if ((cata[0] & maskA) != 0 && (catb[0] & maskB) != 0 && overlap(ba, 0, bb, 0, dx, dy, dz)) {
             st[sp++] = 0;
             st[sp++] = 0;
         }
@@ -210,8 +221,7 @@ public final class PairQueries {
                 int e1 = e0 + 1;
                 boolean in0 = (cata[e0] & maskA) != 0;
                 boolean in1 = (cata[e1] & maskA) != 0;
-                if (in0 && in1 && overlap(ba, e0 * DynamicAabbTree.BOX, ax, ay, az, ba, e1 * DynamicAabbTree.BOX,
-                        ax, ay, az)) {
+                if (in0 && in1 && overlap(ba, e0 * DynamicAabbTree.BOX, ba, e1 * DynamicAabbTree.BOX, 0, 0, 0)) {
                     st[sp++] = e0;
                     st[sp++] = e1;
                 }
@@ -231,7 +241,7 @@ public final class PairQueries {
                 leaves++;
                 int sa = ~ra;
                 int sb = ~rb;
-                if (overlap(ta, sa * DynamicAabbTree.BOX, ax, ay, az, tbb, sb * DynamicAabbTree.BOX, bx, by, bz)) {
+                if (overlap(ta, sa * DynamicAabbTree.BOX, tbb, sb * DynamicAabbTree.BOX, dx, dy, dz)) {
                     int handleA = a.handles.handleOf(sa);
                     int handleB = b.handles.handleOf(sb);
                     if (self && handleB < handleA) {
@@ -251,7 +261,7 @@ public final class PairQueries {
                 int c = 2 * ra;
                 for (int e = c; e < c + 2; e++) {
                     if ((cata[e] & maskA) != 0
-                            && overlap(ba, e * DynamicAabbTree.BOX, ax, ay, az, bb, ob, bx, by, bz)) {
+                            && overlap(ba, e * DynamicAabbTree.BOX, bb, ob, dx, dy, dz)) {
                         st[sp++] = e;
                         st[sp++] = eb;
                     }
@@ -260,7 +270,7 @@ public final class PairQueries {
                 int c = 2 * rb;
                 for (int e = c; e < c + 2; e++) {
                     if ((catb[e] & maskB) != 0
-                            && overlap(ba, oa, ax, ay, az, bb, e * DynamicAabbTree.BOX, bx, by, bz)) {
+                            && overlap(ba, oa, bb, e * DynamicAabbTree.BOX, dx, dy, dz)) {
                         st[sp++] = ea;
                         st[sp++] = e;
                     }
@@ -271,13 +281,14 @@ public final class PairQueries {
     }
 
     /**
-     * Closed overlap of box {@code p[o..o+5]} (origin {@code px, py, pz}) and box {@code q[r..r+5]} (origin
-     * {@code qx, qy, qz}), both taken to world coordinates in double.
+     * Closed overlap of the stored box {@code p[o..o+5]} and the stored box {@code q[r..r+5]} moved into
+     * {@code p}'s frame by {@code (dx, dy, dz)} in double, one rounding per coordinate (the pair rule of the class
+     * comment). With a zero offset (one tree) the stored floats are compared as they are: widening and adding
+     * zero are exact. Used alike for fat and tight boxes, which keeps culling conservative.
      */
-    private static boolean overlap(float[] p, int o, double px, double py, double pz,
-                                   float[] q, int r, double qx, double qy, double qz) {
-        return AabbAabb.test(px + p[o], py + p[o + 1], pz + p[o + 2], px + p[o + 3], py + p[o + 4], pz + p[o + 5],
-                qx + q[r], qy + q[r + 1], qz + q[r + 2], qx + q[r + 3], qy + q[r + 4], qz + q[r + 5]);
+    private static boolean overlap(float[] p, int o, float[] q, int r, double dx, double dy, double dz) {
+        return AabbAabb.test(p[o], p[o + 1], p[o + 2], p[o + 3], p[o + 4], p[o + 5],
+                q[r] + dx, q[r + 1] + dy, q[r + 2] + dz, q[r + 3] + dx, q[r + 4] + dy, q[r + 5] + dz);
     }
 
     /** Half the surface area of the box at {@code o}: the split heuristic. */

@@ -1,6 +1,5 @@
 package dev.boxwood.index;
 
-import dev.boxwood.geom.AabbAabb;
 import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
@@ -10,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -20,7 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Self, tree-against-tree and moved pairs against brute-force pair lists, through random mutations. */
+/**
+ * Self, tree-against-tree and moved pairs against brute-force pair lists, through random mutations. The reference
+ * follows the pair frame rule on its own: it reads the brute-force index's stored floats and compares those of one
+ * index as they are, and those of a second index moved into the first one's frame ({@code f + (originB - originA)}
+ * in double).
+ */
 class PairQueriesTest {
 
     private final TraversalStack stack = new TraversalStack(1);
@@ -65,29 +70,91 @@ class PairQueriesTest {
         // a static world (the whole pool, built in bulk, another origin) against the mutating entities
         double[] e = w.pool.bounds();
         TreeConfig config = TreeConfig.defaults().withOrigin(0.5 * (e[0] + e[3]), 0.5 * (e[1] + e[4]), e[2]);
-        DynamicAabbTree world = DynamicAabbTree.build(config, w.pool.toInterleaved(), null, null);
+        long[] categories = new long[w.pool.size()];
+        for (int i = 0; i < categories.length; i++) {
+            categories[i] = w.randomCategory();
+        }
+        DynamicAabbTree world = DynamicAabbTree.build(config, w.pool.toInterleaved(), null, categories);
         BruteForceIndex worldBrute = new BruteForceIndex(config.originX(), config.originY(), config.originZ());
+        int[] worldHandles = new int[w.pool.size()];
         for (int i = 0; i < w.pool.size(); i++) {
-            worldBrute.add(w.pool.minX[i], w.pool.minY[i], w.pool.minZ[i], w.pool.maxX[i], w.pool.maxY[i],
-                    w.pool.maxZ[i], 0, -1L);
+            worldHandles[i] = worldBrute.add(w.pool.minX[i], w.pool.minY[i], w.pool.minZ[i], w.pool.maxX[i],
+                    w.pool.maxY[i], w.pool.maxZ[i], 0, categories[i]);
         }
         int target = Math.min(300, w.pool.size());
         for (int op = 0; op < 300; op++) {
             mutate(w, target, new HashSet<>());
             if (op % 50 == 49) {
                 long maskA = w.randomMask();
-                long maskB = w.random.nextBoolean() ? -1L : w.random.nextLong();
+                long maskB = w.randomMask();
+                int[] live = sortedLive(w);
                 PairQueries.treePairs(w.tree, maskA, world, maskB, pairs, stack);
-                assertPairs(bruteTreePairs(w, maskA, worldBrute, world, maskB), pairs, w + " tree pairs");
+                assertPairs(bruteTreePairs(w.brute, live, maskA, worldBrute, worldHandles, maskB), pairs,
+                        w + " tree pairs");
+                // swapped: decided in the world's frame
                 PairQueries.treePairs(world, maskB, w.tree, maskA, pairs, stack);
-                List<long[]> swapped = new ArrayList<>();
-                for (long[] p : bruteTreePairs(w, maskA, worldBrute, world, maskB)) {
-                    swapped.add(new long[] {p[1], p[0]});
-                }
-                swapped.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
-                assertPairs(swapped, pairs, w + " tree pairs, swapped");
+                assertPairs(bruteTreePairs(worldBrute, worldHandles, maskB, w.brute, live, maskA), pairs,
+                        w + " tree pairs, swapped");
             }
         }
+    }
+
+    @Test
+    void shouldPairBoxesTouchingExactlyAcrossTreesWithOriginsFarApart() {
+        // origins 1e6 apart in x; the boxes lie about 5e5 from both, where a float step is 1/32, and touch at
+        // coordinates off the float grid (world - origin is still exact in double, so the touch must be found)
+        TreeConfig configA = TreeConfig.defaults().withOrigin(1e6, 250, -40);
+        TreeConfig configB = TreeConfig.defaults().withOrigin(2e6, 250, -40);
+        DynamicAabbTree a = new DynamicAabbTree(configA);
+        DynamicAabbTree b = new DynamicAabbTree(configB);
+        BruteForceIndex bruteA = new BruteForceIndex(configA.originX(), configA.originY(), configA.originZ());
+        BruteForceIndex bruteB = new BruteForceIndex(configB.originX(), configB.originY(), configB.originZ());
+        SplittableRandom random = new SplittableRandom(17);
+        int cells = 60;
+        int[] handlesA = new int[cells];
+        int[] handlesB = new int[2 * cells];
+        List<long[]> touching = new ArrayList<>();
+        for (int i = 0; i < cells; i++) {
+            double[] boxA = new double[6];
+            for (int k = 0; k < 3; k++) {
+                boxA[k] = (k == 0 ? 1.5e6 + 10 * i : 250) + random.nextDouble();
+                boxA[k + 3] = boxA[k] + 0.1 + random.nextDouble();
+            }
+            // b's box starts where a's ends on one axis (face, edge or corner contact: shared values elsewhere)
+            int axis = i % 3;
+            double[] boxB = boxA.clone();
+            boxB[axis] = boxA[axis + 3];
+            boxB[axis + 3] = boxB[axis] + 0.1 + random.nextDouble();
+            if (i % 5 == 0) {
+                int other = (axis + 1) % 3;
+                boxB[other] = boxA[other + 3];
+                boxB[other + 3] = boxB[other] + 0.5;
+            }
+            // and a second one a clear gap (far above float rounding) beyond it
+            double[] apart = boxB.clone();
+            apart[axis] += 0.5;
+            apart[axis + 3] += 0.5;
+            handlesA[i] = addBoth(a, bruteA, boxA);
+            handlesB[2 * i] = addBoth(b, bruteB, boxB);
+            handlesB[2 * i + 1] = addBoth(b, bruteB, apart);
+            touching.add(new long[] {handlesA[i], handlesB[2 * i]});
+        }
+        PairQueries.treePairs(a, -1L, b, -1L, pairs, stack);
+        assertPairs(touching, pairs, "touching pairs, origins 1e6 apart");
+        assertPairs(bruteTreePairs(bruteA, handlesA, -1L, bruteB, handlesB, -1L), pairs, "reference, a then b");
+        List<long[]> swapped = new ArrayList<>();
+        for (long[] p : touching) {
+            swapped.add(new long[] {p[1], p[0]});
+        }
+        PairQueries.treePairs(b, -1L, a, -1L, pairs, stack);
+        assertPairs(swapped, pairs, "touching pairs, swapped");
+        assertPairs(bruteTreePairs(bruteB, handlesB, -1L, bruteA, handlesA, -1L), pairs, "reference, b then a");
+    }
+
+    private static int addBoth(DynamicAabbTree tree, BruteForceIndex brute, double[] box) {
+        int handle = tree.add(box[0], box[1], box[2], box[3], box[4], box[5], 0, -1L);
+        assertEquals(handle, brute.add(box[0], box[1], box[2], box[3], box[4], box[5], 0, -1L));
+        return handle;
     }
 
     @Test
@@ -182,14 +249,10 @@ class PairQueriesTest {
         w.tree.validate();
     }
 
-    /** Every pair of live objects whose world tight boxes overlap, involving a moved one when given, sorted. */
+    /** Every pair of live objects whose stored tight floats overlap, involving a moved one when given, sorted. */
     private static List<long[]> bruteSelfPairs(BruteForceIndex brute, QueryWorld w, long mask, Set<Integer> moved) {
-        int[] live = java.util.Arrays.copyOf(w.live, w.liveCount);
-        java.util.Arrays.sort(live);
-        double[][] boxes = new double[live.length][6];
-        for (int i = 0; i < live.length; i++) {
-            brute.getTightBox(live[i], boxes[i]);
-        }
+        int[] live = sortedLive(w);
+        float[][] boxes = storedBoxes(brute, live);
         List<long[]> out = new ArrayList<>();
         for (int i = 0; i < live.length; i++) {
             if ((brute.categoryBits(live[i]) & mask) == 0) {
@@ -200,7 +263,8 @@ class PairQueriesTest {
                         || moved != null && !moved.contains(live[i]) && !moved.contains(live[j])) {
                     continue;
                 }
-                if (overlap(boxes[i], boxes[j])) {
+                // one frame: the stored floats as they are
+                if (overlap(boxes[i], boxes[j], 0, 0, 0)) {
                     out.add(new long[] {live[i], live[j]});
                 }
             }
@@ -208,33 +272,54 @@ class PairQueriesTest {
         return out;
     }
 
-    private static List<long[]> bruteTreePairs(QueryWorld w, long maskA, BruteForceIndex b, DynamicAabbTree bTree,
-                                               long maskB) {
-        int[] live = java.util.Arrays.copyOf(w.live, w.liveCount);
-        java.util.Arrays.sort(live);
-        double[] boxA = new double[6];
-        double[] boxB = new double[6];
+    /**
+     * Every pair {@code (object of a, object of b)} passing the masks whose stored tight floats overlap once
+     * {@code b}'s are moved into {@code a}'s frame, sorted.
+     */
+    private static List<long[]> bruteTreePairs(BruteForceIndex a, int[] liveA, long maskA, BruteForceIndex b,
+                                               int[] liveB, long maskB) {
+        float[][] boxesA = storedBoxes(a, liveA);
+        float[][] boxesB = storedBoxes(b, liveB);
+        double dx = b.originX() - a.originX();
+        double dy = b.originY() - a.originY();
+        double dz = b.originZ() - a.originZ();
         List<long[]> out = new ArrayList<>();
-        for (int ha : live) {
-            if ((w.brute.categoryBits(ha) & maskA) == 0) {
+        for (int i = 0; i < liveA.length; i++) {
+            if ((a.categoryBits(liveA[i]) & maskA) == 0) {
                 continue;
             }
-            w.brute.getTightBox(ha, boxA);
-            for (int hb = 0; hb < b.size(); hb++) {
-                if ((bTree.categoryBits(hb) & maskB) == 0) {
-                    continue;
-                }
-                b.getTightBox(hb, boxB);
-                if (overlap(boxA, boxB)) {
-                    out.add(new long[] {ha, hb});
+            for (int j = 0; j < liveB.length; j++) {
+                if ((b.categoryBits(liveB[j]) & maskB) != 0 && overlap(boxesA[i], boxesB[j], dx, dy, dz)) {
+                    out.add(new long[] {liveA[i], liveB[j]});
                 }
             }
         }
         return out;
     }
 
-    private static boolean overlap(double[] p, double[] q) {
-        return AabbAabb.test(p[0], p[1], p[2], p[3], p[4], p[5], q[0], q[1], q[2], q[3], q[4], q[5]);
+    private static int[] sortedLive(QueryWorld w) {
+        int[] live = Arrays.copyOf(w.live, w.liveCount);
+        Arrays.sort(live);
+        return live;
+    }
+
+    private static float[][] storedBoxes(BruteForceIndex index, int[] handles) {
+        float[][] boxes = new float[handles.length][6];
+        for (int i = 0; i < handles.length; i++) {
+            index.getStoredTightBox(handles[i], boxes[i]);
+        }
+        return boxes;
+    }
+
+    /** Closed overlap of stored box {@code p} and stored box {@code q} shifted by {@code (dx, dy, dz)} in double. */
+    private static boolean overlap(float[] p, float[] q, double dx, double dy, double dz) {
+        double[] d = {dx, dy, dz};
+        for (int k = 0; k < 3; k++) {
+            if (p[k] > q[k + 3] + d[k] || q[k] + d[k] > p[k + 3]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void assertPairs(List<long[]> expected, PairBuffer actual, String where) {

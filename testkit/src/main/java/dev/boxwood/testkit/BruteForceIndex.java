@@ -138,6 +138,35 @@ public final class BruteForceIndex implements SpatialIndex {
         OutwardFloat.loadBox(tight, s, originX, originY, originZ, dest);
     }
 
+    /**
+     * The stored tight box of a live object as it is stored: floats relative to this index's origin, rounded
+     * outward, never taken back to world coordinates (what frame-exact references such as pair lists compare).
+     *
+     * @param handle a live handle
+     * @param dest receives minX, minY, minZ, maxX, maxY, maxZ in {@code dest[0 .. 5]}
+     * @throws IllegalArgumentException for a stale handle or a null {@code dest}
+     */
+    public void getStoredTightBox(int handle, float[] dest) {
+        int s = handles.slotOf(handle, "handle") * BOX;
+        Arguments.requireNonNull("dest", dest);
+        System.arraycopy(tight, s, dest, 0, BOX);
+    }
+
+    /** @return the origin x of the float storage */
+    public double originX() {
+        return originX;
+    }
+
+    /** @return the origin y of the float storage */
+    public double originY() {
+        return originY;
+    }
+
+    /** @return the origin z of the float storage */
+    public double originZ() {
+        return originZ;
+    }
+
     @Override
     public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                           long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
