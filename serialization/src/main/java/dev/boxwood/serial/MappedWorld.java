@@ -10,14 +10,21 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
-import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.geom.FrustumAabb;
+import dev.boxwood.geom.Geom;
+import dev.boxwood.geom.Obb;
+import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.geom.SphereAabb;
 import dev.boxwood.index.build.BinnedSahBuilder;
 import dev.boxwood.index.build.FlatBvh;
 import dev.boxwood.query.Arguments;
+import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.RegionTests;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 import net.openhft.chronicle.bytes.MappedBytesStore;
@@ -51,8 +58,12 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  */
 public final class MappedWorld implements SpatialQueries, AutoCloseable {
 
-    private static final int REGION_BOX = 0;
-    private static final int REGION_SPHERE = 1;
+    private static final int SPHERE = 0;
+    private static final int BOX = 1;
+    private static final int OBB = 2;
+    private static final int CONVEX = 3;
+    /** Traversal state of a subtree still to be tested (non-convex shapes); 0 means inside, taken whole. */
+    private static final int TEST = 1;
     private static final int VERIFY_CHUNK = 1 << 20;
     /** Returned by {@link #castUnchecked} when the visitor stopped the cast. */
     static final double STOPPED = -1.0;
@@ -512,7 +523,8 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
     /**
      * Visits every object whose stored tight box overlaps the closed sphere (touching counts; canonical test
      * {@link SphereAabb#test}) and whose category bits share a bit with {@code categoryMask}, until the visitor
-     * returns {@code false}. The centre is translated by the world origin in double.
+     * returns {@code false}. The same as {@link #querySphere(double, double, double, double, RegionMode, long,
+     * QueryFilter, OverlapVisitor, TraversalStack)} in {@link RegionMode#CROSSING} mode without a filter.
      *
      * @param centerX      centre x
      * @param centerY      centre y
@@ -521,18 +533,136 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
      * @param categoryMask categories of interest ({@code -1L}: all)
      * @param visitor      receives the objects
      * @param stack        the calling thread's scratch memory
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalStateException    if the world is closed
      */
     public void querySphere(double centerX, double centerY, double centerZ, double radius, long categoryMask,
                             OverlapVisitor visitor, TraversalStack stack) {
+        querySphere(centerX, centerY, centerZ, radius, RegionMode.CROSSING, categoryMask, null, visitor, stack);
+    }
+
+    /**
+     * Objects whose stored tight box overlaps ({@link RegionMode#CROSSING}, {@link RegionMode#CROSSING_CONSERVATIVE}:
+     * the same here) or lies inside ({@link RegionMode#WINDOW}) the closed sphere, with the per-box decisions of
+     * {@link RegionTests#classifySphere} (the same as the dynamic tree's {@code RegionQueries}). The shape is moved
+     * into the world's frame ({@code world - origin}, in double) and tested against the stored floats.
+     *
+     * @param centerX      centre x
+     * @param centerY      centre y
+     * @param centerZ      centre z
+     * @param radius       radius, finite and {@code >= 0}
+     * @param mode         selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the visitor, or {@code null}
+     * @param visitor      receives the objects; returns false to stop
+     * @param stack        the calling thread's scratch memory
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalStateException    if the world is closed
+     */
+    public void querySphere(double centerX, double centerY, double centerZ, double radius, RegionMode mode,
+                            long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
         Arguments.requireFinite("centerX", centerX);
         Arguments.requireFinite("centerY", centerY);
         Arguments.requireFinite("centerZ", centerZ);
         Arguments.requireFiniteNonNegative("radius", radius);
+        requireRegionArguments(mode, visitor, stack);
+        region(SPHERE, centerX - originX, centerY - originY, centerZ - originZ, radius, 0, 0, null, null, mode,
+                categoryMask, filter, visitor, stack);
+    }
+
+    /**
+     * Objects whose stored tight box overlaps (the crossing modes: the objects of {@link #queryAabb}, plus the
+     * filter) or lies inside ({@link RegionMode#WINDOW}: orthographic window selection) the closed query box, with
+     * the per-box decisions of {@link RegionTests#classifyBox}.
+     *
+     * @param minX         query min x
+     * @param minY         query min y
+     * @param minZ         query min z
+     * @param maxX         query max x
+     * @param maxY         query max y
+     * @param maxZ         query max z
+     * @param mode         selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the visitor, or {@code null}
+     * @param visitor      receives the objects; returns false to stop
+     * @param stack        the calling thread's scratch memory
+     * @throws IllegalArgumentException for a non-finite or inverted box or null arguments
+     * @throws IllegalStateException    if the world is closed
+     */
+    public void queryBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                         RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
+                         TraversalStack stack) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        requireRegionArguments(mode, visitor, stack);
+        region(BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY, maxZ - originZ,
+                null, null, mode, categoryMask, filter, visitor, stack);
+    }
+
+    /**
+     * Objects whose stored tight box overlaps or lies inside the closed oriented box given in {@link ObbLayout}
+     * (write a validated {@link Obb} there with {@link Obb#writeTo}), with the per-box decisions of
+     * {@link RegionTests#classifyObb}: overlap is the 15-axis separating axis test, conservative by its epsilon
+     * (about {@code 1e-10} of the extents). Both crossing modes are the same.
+     *
+     * @param obb          array holding the oriented box
+     * @param offset       where it starts
+     * @param mode         selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the visitor, or {@code null}
+     * @param visitor      receives the objects; returns false to stop
+     * @param stack        the calling thread's scratch memory
+     * @throws IllegalArgumentException if the layout holds a non-finite value, a negative half extent or axes that
+     *                                  are not orthonormal within {@link Obb#ORTHONORMAL_TOLERANCE}, or for null
+     *                                  arguments
+     * @throws IllegalStateException    if the world is closed
+     */
+    public void queryObb(double[] obb, int offset, RegionMode mode, long categoryMask, QueryFilter filter,
+                         OverlapVisitor visitor, TraversalStack stack) {
+        Obb.validate("obb", obb, offset);
+        requireRegionArguments(mode, visitor, stack);
+        // the centre moved into the world's frame, in the stack's double scratch (region queries use no other)
+        double[] local = stack.fractions(ObbLayout.STRIDE);
+        System.arraycopy(obb, offset, local, 0, ObbLayout.STRIDE);
+        local[0] -= originX;
+        local[1] -= originY;
+        local[2] -= originZ;
+        region(OBB, 0, 0, 0, 0, 0, 0, local, null, mode, categoryMask, filter, visitor, stack);
+    }
+
+    /**
+     * Objects whose stored tight box overlaps or lies inside a convex region (a frustum, a marquee sub-frustum, any
+     * convex polyhedron), with the per-box decisions of {@link RegionTests#acceptsConvex}:
+     * {@link RegionMode#CROSSING} is exact and needs a bounded region, {@link RegionMode#CROSSING_CONSERVATIVE} is
+     * the plane test alone (may report boxes near an edge or corner that miss the region, never misses one that
+     * meets it), {@link RegionMode#WINDOW} takes boxes inside every plane. The region is moved into the world's
+     * frame by {@link ConvexRegion#translated} (cached by the region).
+     *
+     * @param region       the prepared region
+     * @param mode         selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the visitor, or {@code null}
+     * @param visitor      receives the objects; returns false to stop
+     * @param stack        the calling thread's scratch memory
+     * @throws IllegalArgumentException for null arguments, or {@link RegionMode#CROSSING} with an unbounded region
+     * @throws IllegalStateException    if the world is closed
+     */
+    public void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
+                            OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireNonNull("region", region);
+        requireRegionArguments(mode, visitor, stack);
+        if (mode == RegionMode.CROSSING && !region.isBounded()) {
+            throw new IllegalArgumentException("region must be bounded for the exact CROSSING mode; use"
+                    + " CROSSING_CONSERVATIVE or add planes");
+        }
+        region(CONVEX, 0, 0, 0, 0, 0, 0, null, region.translated(originX, originY, originZ), mode, categoryMask,
+                filter, visitor, stack);
+    }
+
+    private void requireRegionArguments(RegionMode mode, OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireNonNull("mode", mode);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
         checkOpen();
-        region(REGION_SPHERE, centerX - originX, centerY - originY, centerZ - originZ, radius, 0, 0,
-                categoryMask, visitor, stack);
     }
 
     /**
@@ -542,33 +672,53 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
      */
     boolean queryAabbUnchecked(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                                long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
-        return region(REGION_BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY,
-                maxZ - originZ, categoryMask, visitor, stack);
+        return region(BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY,
+                maxZ - originZ, null, null, RegionMode.CROSSING, categoryMask, null, visitor, stack);
     }
 
     /**
-     * Region traversal shared by box and sphere queries; p0..p5 are the region in local coordinates.
+     * The one region traversal over the mapped nodes (every region query and the box query); the shape is in the
+     * world's frame: p0..p5 a box or a sphere, {@code obb} an oriented box at offset 0, or {@code convex}.
+     * Hierarchical culling as the dynamic tree's region queries: a child outside the shape is skipped, a child
+     * inside it is taken whole without further tests (Bullet's {@code btDbvt::collideKDOP}), and for convex
+     * regions each child carries the planes it still crosses (Assarsson and Möller 2000). A leaf's box in its node
+     * is the object's tight box, so the leaf decision ({@link RegionTests}) is made on it directly.
      *
      * @return false if the visitor stopped the query
      */
-    private boolean region(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
-                        long mask, OverlapVisitor visitor, TraversalStack stack) {
-        if (objectCount == 0 || !overlaps(kind, p0, p1, p2, p3, p4, p5, rootBounds[0], rootBounds[1], rootBounds[2],
-                rootBounds[3], rootBounds[4], rootBounds[5])) {
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private boolean region(int kind, double p0, double p1, double p2, double p3, double p4, double p5, double[] obb,
+                           ConvexRegion convex, RegionMode mode, long mask, QueryFilter filter,
+                           OverlapVisitor visitor, TraversalStack stack) {
+        if (objectCount == 0) {
             return true;
         }
+        final int allPlanes = kind == CONVEX ? convex.allPlanes() : TEST;
         if (rootRef < 0) {
             stack.countVisits(0, 1);
-            return reportOverlap(~rootRef, mask, visitor);
+            if (!acceptsLeaf(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, allPlanes, rootBounds[0],
+                    rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5])) {
+                return true;
+            }
+            return reportOverlap(~rootRef, mask, filter, visitor);
+        }
+        int rootState = classifyNode(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, allPlanes, rootBounds[0],
+                rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
+        if (rootState == FrustumAabb.CULLED) {
+            return true;
         }
         final int fold = WorldLayout.foldCategories(mask);
-        int[] refs = stack.references(height + 2);
-        int top = 0;
-        refs[top++] = 0;
+        // (node, state) pairs; each popped node pushes at most 2: height + 2 pairs suffice for a valid file
+        int[] st = stack.references(2 * (height + 2));
+        final int capacity = st.length & ~1;
+        int sp = 0;
+        st[sp++] = 0;
+        st[sp++] = rootState;
         long nodes = 0;
         long leaves = 0;
-        while (top > 0) {
-            int node = refs[--top];
+        while (sp > 0) {
+            final int state = st[--sp];
+            final int node = st[--sp];
             if (++nodes > nodeCount) {
                 throw corruptAtQuery("a query visited more nodes than the tree has (reference cycle)");
             }
@@ -578,44 +728,97 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                     continue;
                 }
                 long b = base + 24L * c;
-                if (!overlaps(kind, p0, p1, p2, p3, p4, p5, store.readFloat(b), store.readFloat(b + 4),
-                        store.readFloat(b + 8), store.readFloat(b + 12), store.readFloat(b + 16),
-                        store.readFloat(b + 20))) {
-                    continue;
-                }
                 int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
                 if (ref < 0) {
-                    leaves++;
-                    if (!reportOverlap(checkObject(node, ref), mask, visitor)) {
+                    int object = checkObject(node, ref);
+                    if (state != 0) {
+                        leaves++;
+                        if (!acceptsLeaf(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, state,
+                                store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
+                                store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20))) {
+                            continue;
+                        }
+                    }
+                    if (!reportOverlap(object, mask, filter, visitor)) {
                         stack.countVisits(nodes, leaves);
                         return false;
                     }
-                } else {
-                    if (top == refs.length) {
-                        throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
-                    }
-                    refs[top++] = checkChild(node, ref);
+                    continue;
                 }
+                int childState = 0;
+                if (state != 0) {
+                    childState = classifyNode(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, state,
+                            store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
+                            store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20));
+                    if (childState == FrustumAabb.CULLED) {
+                        continue;
+                    }
+                }
+                if (sp == capacity) {
+                    throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
+                }
+                st[sp++] = checkChild(node, ref);
+                st[sp++] = childState;
             }
         }
         stack.countVisits(nodes, leaves);
         return true;
     }
 
-    private static boolean overlaps(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+    /**
+     * Classifies a subtree's box: {@link FrustumAabb#CULLED}, 0 (inside: take whole) or a non-zero state for its
+     * children (convex: the planes still crossed). As the dynamic tree's region queries: a convex node outside no
+     * single plane but beside the region is dropped by the cheap vertex-box axes.
+     */
+    private static int classifyNode(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                                    double[] obb, ConvexRegion convex, RegionMode mode, int state,
                                     double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        if (kind == REGION_SPHERE) {
-            return SphereAabb.test(p0, p1, p2, p3, minX, minY, minZ, maxX, maxY, maxZ);
+        if (kind == CONVEX) {
+            int crossing = convex.cull(state, minX, minY, minZ, maxX, maxY, maxZ);
+            if (crossing > 0 && mode != RegionMode.CROSSING_CONSERVATIVE && convex.isBounded()
+                    && !convex.overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ)) {
+                return FrustumAabb.CULLED;
+            }
+            return crossing;
         }
-        return AabbAabb.test(minX, minY, minZ, maxX, maxY, maxZ, p0, p1, p2, p3, p4, p5);
+        int c = classification(kind, p0, p1, p2, p3, p4, p5, obb, minX, minY, minZ, maxX, maxY, maxZ);
+        return c == Geom.OUTSIDE ? FrustumAabb.CULLED : c == Geom.INSIDE ? 0 : TEST;
     }
 
-    private boolean reportOverlap(int object, long mask, OverlapVisitor visitor) {
-        long o = objectsOffset + (long) WorldLayout.OBJECT_SIZE * object;
-        if ((store.readLong(o + WorldLayout.OBJECT_CATEGORY) & mask) == 0) {
+    /** The per-object decision of {@link RegionTests} on an object's tight box, under a node in state {@code state}. */
+    private static boolean acceptsLeaf(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                                       double[] obb, ConvexRegion convex, RegionMode mode, int state,
+                                       double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        if (kind == CONVEX) {
+            return RegionTests.acceptsConvex(convex, mode, state, minX, minY, minZ, maxX, maxY, maxZ);
+        }
+        return RegionTests.accepts(mode, classification(kind, p0, p1, p2, p3, p4, p5, obb, minX, minY, minZ, maxX,
+                maxY, maxZ));
+    }
+
+    private static int classification(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                                      double[] obb, double minX, double minY, double minZ, double maxX, double maxY,
+                                      double maxZ) {
+        switch (kind) {
+            case SPHERE:
+                return RegionTests.classifySphere(p0, p1, p2, p3, minX, minY, minZ, maxX, maxY, maxZ);
+            case BOX:
+                return RegionTests.classifyBox(p0, p1, p2, p3, p4, p5, minX, minY, minZ, maxX, maxY, maxZ);
+            default:
+                return RegionTests.classifyObb(obb, 0, minX, minY, minZ, maxX, maxY, maxZ);
+        }
+    }
+
+    /** Reports an object whose box the query accepted, after the exact category test and the filter. */
+    private boolean reportOverlap(int object, long mask, QueryFilter filter, OverlapVisitor visitor) {
+        if ((categoryAt(object) & mask) == 0) {
             return true;
         }
-        return visitor.visit(object, store.readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * object));
+        long userValue = userValueAt(object);
+        if (filter != null && !filter.accept(object, userValue)) {
+            return true;
+        }
+        return visitor.visit(object, userValue);
     }
 
     @Override
@@ -742,12 +945,10 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
 
     /** Calls the visitor for a leaf the segment enters; returns its steering value (negative: ignored). */
     private double reportHit(int object, double fraction, long mask, RayCastVisitor visitor) {
-        long o = objectsOffset + (long) WorldLayout.OBJECT_SIZE * object;
-        if ((store.readLong(o + WorldLayout.OBJECT_CATEGORY) & mask) == 0) {
+        if ((categoryAt(object) & mask) == 0) {
             return -1.0;
         }
-        return visitor.visit(object, store.readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * object),
-                fraction);
+        return visitor.visit(object, userValueAt(object), fraction);
     }
 
     private int checkObject(int node, int ref) {
