@@ -700,7 +700,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                     rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5])) {
                 return true;
             }
-            return reportOverlap(~rootRef, mask, filter, visitor);
+            return reportOverlap(~rootRef, mask, false, filter, visitor);
         }
         int rootState = classifyNode(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, allPlanes, rootBounds[0],
                 rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
@@ -739,7 +739,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                             continue;
                         }
                     }
-                    if (!reportOverlap(object, mask, filter, visitor)) {
+                    if (!reportOverlap(object, mask, true, filter, visitor)) {
                         stack.countVisits(nodes, leaves);
                         return false;
                     }
@@ -809,9 +809,19 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         }
     }
 
+    /**
+     * Whether the leaf's folded category summary, already tested against the folded mask, decides the exact test:
+     * with every mask bit set, {@code (bits & mask) != 0} means {@code bits != 0}, which is
+     * {@code fold(bits) != 0}. The common all-categories query then reads no object record.
+     */
+    private static boolean categoryDecided(long mask, boolean summaryPassed) {
+        return summaryPassed && mask == -1L;
+    }
+
     /** Reports an object whose box the query accepted, after the exact category test and the filter. */
-    private boolean reportOverlap(int object, long mask, QueryFilter filter, OverlapVisitor visitor) {
-        if ((categoryAt(object) & mask) == 0) {
+    private boolean reportOverlap(int object, long mask, boolean summaryPassed, QueryFilter filter,
+                                  OverlapVisitor visitor) {
+        if (!categoryDecided(mask, summaryPassed) && (categoryAt(object) & mask) == 0) {
             return true;
         }
         long userValue = userValueAt(object);
@@ -861,7 +871,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         }
         if (rootRef < 0) {
             stack.countVisits(0, 1);
-            double steer = reportHit(~rootRef, t, categoryMask, visitor);
+            double steer = reportHit(~rootRef, t, categoryMask, false, visitor);
             return steer == 0.0 ? STOPPED : steer > 0.0 && steer < max ? steer : max;
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
@@ -913,7 +923,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                 int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
                 if (ref < 0) {
                     leaves++;
-                    double steer = reportHit(checkObject(node, ref), tc, categoryMask, visitor);
+                    double steer = reportHit(checkObject(node, ref), tc, categoryMask, true, visitor);
                     if (steer == 0.0) {
                         stack.countVisits(nodes, leaves);
                         return STOPPED;
@@ -944,8 +954,9 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
     }
 
     /** Calls the visitor for a leaf the segment enters; returns its steering value (negative: ignored). */
-    private double reportHit(int object, double fraction, long mask, RayCastVisitor visitor) {
-        if ((categoryAt(object) & mask) == 0) {
+    private double reportHit(int object, double fraction, long mask, boolean summaryPassed,
+                             RayCastVisitor visitor) {
+        if (!categoryDecided(mask, summaryPassed) && (categoryAt(object) & mask) == 0) {
             return -1.0;
         }
         return visitor.visit(object, userValueAt(object), fraction);

@@ -1,0 +1,294 @@
+package dev.boxwood.bench.serial;
+
+import dev.boxwood.bench.world.PeerWorkload;
+import dev.boxwood.index.DynamicAabbTree;
+import dev.boxwood.index.TreeConfig;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.SpatialQueries;
+import dev.boxwood.query.TraversalStack;
+import dev.boxwood.serial.MappedWorld;
+import dev.boxwood.serial.StaticWorldWriter;
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.SegmentSet;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Static worlds (module serialization) on the clustered world of {@link PeerWorkload}:
+ * <ul>
+ *   <li>{@link #write}: {@link StaticWorldWriter#write} of {@code writeN} boxes (bulk build, streaming with
+ *       checksums, force, atomic rename), one world per shot; objects per second = {@code writeN / time}.
+ *       Default 1M; the campaign selects 10M with {@code -p writeN=10000000}.</li>
+ *   <li>{@link #openClose}: {@link MappedWorld#open} and {@link MappedWorld#close} of a world of {@code openN}
+ *       objects written once per trial: the header is read and checked, nothing else, so the time should be the
+ *       same for every size. Default 100k and 1M; add 10M with {@code -p openN=100000,1000000,10000000}. The
+ *       setup prints the file size and bytes per object.</li>
+ *   <li>{@link #boxQuery}, {@link #castClosest}: one query per operation, cycling through
+ *       {@link PeerWorkload#QUERIES} prebuilt ones (cubes sized for 10 to 100 hits; closest-hit casts of 500 m
+ *       segments) on the mapped file ({@code index=mapped}) or on the in-memory {@link DynamicAabbTree} bulk-built
+ *       over the same boxes with the same origin ({@code index=tree}). Target: mapped at least 0.9 times the
+ *       tree's throughput.</li>
+ * </ul>
+ * Forks carry the Chronicle Bytes flags (the parent POM's {@code chronicle.jvm.args}); on JDK 23 and later add
+ * {@code --sun-misc-unsafe-memory-access=allow} to the host {@code java} command (forks inherit it).
+ */
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g",
+        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+        "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
+        "--enable-native-access=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
+        "-Dchronicle.announcer.disable=true", "-Ddisable.perf.info=true"})
+public class StaticWorldBenchmark {
+
+    /** A scratch directory, deleted with everything in it at the end of the trial. */
+    private static Path createDirectory() {
+        try {
+            return Files.createTempDirectory("boxwood-static-world-bench");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteDirectory(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static double[] worldBoxes(int n) {
+        return PeerWorkload.of(n, 1).boxes().toInterleaved();
+    }
+
+    /** Input of the write benchmark. */
+    @State(Scope.Benchmark)
+    public static class WriteState {
+        /** Number of boxes written. */
+        @Param({"1000000"})
+        public int writeN;
+
+        double[] boxes;
+        Path dir;
+        Path file;
+
+        /** Generates the world. */
+        @Setup(Level.Trial)
+        public void setUp() {
+            boxes = worldBoxes(writeN);
+            dir = createDirectory();
+            file = dir.resolve("world.bxw");
+        }
+
+        /**
+         * Removes the files.
+         *
+         * @throws IOException if deleting fails
+         */
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            deleteDirectory(dir);
+        }
+    }
+
+    /** A world file written once per trial. */
+    @State(Scope.Benchmark)
+    public static class OpenState {
+        /** Number of objects in the world. */
+        @Param({"100000", "1000000"})
+        public int openN;
+
+        Path dir;
+        Path file;
+
+        /**
+         * Writes the world and prints its size on disk.
+         *
+         * @throws IOException if writing fails
+         */
+        @Setup(Level.Trial)
+        public void setUp() throws IOException {
+            dir = createDirectory();
+            file = dir.resolve("world.bxw");
+            StaticWorldWriter.write(file, worldBoxes(openN), null, null, null);
+            long bytes = Files.size(file);
+            System.out.printf("%nstatic world: %d objects, %d bytes on disk, %.2f bytes per object%n", openN, bytes,
+                    (double) bytes / openN);
+        }
+
+        /**
+         * Removes the files.
+         *
+         * @throws IOException if deleting fails
+         */
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            deleteDirectory(dir);
+        }
+    }
+
+    /** The mapped world or the in-memory tree over the same boxes, and the queries. */
+    @State(Scope.Thread)
+    public static class QueryState {
+        /** Number of objects. */
+        @Param({"1000000"})
+        public int queryN;
+
+        /** {@code mapped}: the memory-mapped world file; {@code tree}: the in-memory dynamic tree. */
+        @Param({"mapped", "tree"})
+        public String index;
+
+        Path dir;
+        MappedWorld world;
+        SpatialQueries queries;
+        BoxSet boxQueries;
+        SegmentSet segments;
+        final TraversalStack stack = new TraversalStack();
+        final ClosestHit closest = new ClosestHit();
+        final CountingVisitor counter = new CountingVisitor();
+        int next;
+
+        /**
+         * Writes and maps the world, or builds the tree with the world's origin.
+         *
+         * @throws IOException if writing or mapping fails
+         */
+        @Setup(Level.Trial)
+        public void setUp() throws IOException {
+            PeerWorkload workload = PeerWorkload.of(queryN);
+            boxQueries = workload.boxQueries();
+            segments = workload.segments();
+            double[] boxes = workload.boxes().toInterleaved();
+            dir = createDirectory();
+            Path file = dir.resolve("world.bxw");
+            StaticWorldWriter.write(file, boxes, null, null, null);
+            world = MappedWorld.open(file);
+            if ("mapped".equals(index)) {
+                queries = world;
+            } else if ("tree".equals(index)) {
+                TreeConfig config = TreeConfig.defaults().withOrigin(world.originX(), world.originY(),
+                        world.originZ());
+                queries = DynamicAabbTree.build(config, boxes, null, null);
+            } else {
+                throw new IllegalArgumentException("index must be mapped or tree: " + index);
+            }
+        }
+
+        /**
+         * Unmaps and removes the world.
+         *
+         * @throws IOException if deleting fails
+         */
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            world.close();
+            deleteDirectory(dir);
+        }
+    }
+
+    /** Counts overlaps; no per-query allocation. */
+    static final class CountingVisitor implements OverlapVisitor {
+        int count;
+
+        @Override
+        public boolean visit(int handle, long userValue) {
+            count++;
+            return true;
+        }
+    }
+
+    /**
+     * Builds and writes the world.
+     *
+     * @param s the input
+     * @return the written file
+     * @throws IOException if writing fails
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.SingleShotTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 1)
+    @Measurement(iterations = 3)
+    public Path write(WriteState s) throws IOException {
+        StaticWorldWriter.write(s.file, s.boxes, null, null, null);
+        return s.file;
+    }
+
+    /**
+     * Opens (header checks, mapping) and closes the world.
+     *
+     * @param s the world file
+     * @return the object count read from the header
+     * @throws IOException if opening fails
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    @Warmup(iterations = 2, time = 1)
+    @Measurement(iterations = 3, time = 1)
+    public int openClose(OpenState s) throws IOException {
+        try (MappedWorld world = MappedWorld.open(s.file)) {
+            return world.size();
+        }
+    }
+
+    /**
+     * One box query.
+     *
+     * @param s the index and queries
+     * @return the hit count
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @Warmup(iterations = 2, time = 1)
+    @Measurement(iterations = 4, time = 1)
+    public int boxQuery(QueryState s) {
+        int k = s.next++ & (PeerWorkload.QUERIES - 1);
+        BoxSet q = s.boxQueries;
+        CountingVisitor counter = s.counter;
+        counter.count = 0;
+        s.queries.queryAabb(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k], -1L, counter, s.stack);
+        return counter.count;
+    }
+
+    /**
+     * One closest-hit cast.
+     *
+     * @param s the index and segments
+     * @return the entry fraction, or -1
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @Warmup(iterations = 2, time = 1)
+    @Measurement(iterations = 4, time = 1)
+    public double castClosest(QueryState s) {
+        int k = s.next++ & (PeerWorkload.QUERIES - 1);
+        SegmentSet g = s.segments;
+        ClosestHit hit = s.closest;
+        s.queries.rayCast(g.originX[k], g.originY[k], g.originZ[k], g.translationX[k], g.translationY[k],
+                g.translationZ[k], 1.0, -1L, hit, s.stack);
+        return hit.hasHit() ? hit.fraction() : -1.0;
+    }
+}
