@@ -213,10 +213,12 @@ public final class BinnedSahBuilder {
         if (n == 1) {
             return new FlatBvh(1, originX, originY, originZ, new float[0], new int[0], root, ~0);
         }
+        float[] rootCentroids = new float[6];
+        job.centroidBounds(0, n, rootCentroids);
         if (pool == null || n <= parallelThreshold) {
-            new Task(job, 0, n, 0).compute();
+            new Task(job, 0, n, 0, rootCentroids).compute();
         } else {
-            pool.invoke(new Task(job, 0, n, 0));
+            pool.invoke(new Task(job, 0, n, 0, rootCentroids));
         }
         progress.placed(n, n);
         return new FlatBvh(n, originX, originY, originZ, job.childBounds, job.childRefs, root, 0);
@@ -285,7 +287,9 @@ public final class BinnedSahBuilder {
 
         /**
          * Splits idx[s..e) (at least 2 objects) for internal node {@code node}: partitions in place, writes the
-         * node's child boxes and references, returns the split position.
+         * node's child boxes and references, returns the split position. Takes the centroid bounds of the range
+         * from {@code sc.centroids} and leaves those of the two sides in {@code sc.leftCentroids} and
+         * {@code sc.rightCentroids} (the SAH partition gathers them on the way, saving a pass per level).
          */
         int splitNode(int s, int e, int node, Scratch sc) {
             if (e - s == 2) {
@@ -295,12 +299,10 @@ public final class BinnedSahBuilder {
                 childRefs[2 * node + 1] = ~idx[s + 1];
                 return s + 1;
             }
-            float[] cmin = sc.centroidMin;
-            float[] cmax = sc.centroidMax;
-            centroidBounds(s, e, cmin, cmax);
+            float[] c = sc.centroids;
             int mid = -1;
             boolean boxesWritten = false;
-            if (cmax[0] > cmin[0] || cmax[1] > cmin[1] || cmax[2] > cmin[2]) {
+            if (c[3] > c[0] || c[4] > c[1] || c[5] > c[2]) {
                 if (splitMethod == SplitMethod.BINNED_SAH) {
                     mid = sahSplit(s, e, node, sc);
                     boxesWritten = mid >= 0;
@@ -315,6 +317,8 @@ public final class BinnedSahBuilder {
             if (!boxesWritten) {
                 union(s, mid, childBounds, 12 * node);
                 union(mid, e, childBounds, 12 * node + 6);
+                centroidBounds(s, mid, sc.leftCentroids);
+                centroidBounds(mid, e, sc.rightCentroids);
             }
             int countA = mid - s;
             int countB = e - mid;
@@ -323,8 +327,11 @@ public final class BinnedSahBuilder {
             return mid;
         }
 
-        /** Bounds of doubled centroids (min + max) of idx[s..e); doubling avoids a multiply and keeps order. */
-        private void centroidBounds(int s, int e, float[] cmin, float[] cmax) {
+        /**
+         * Bounds of doubled centroids (min + max) of idx[s..e) into {@code dest}: minima at 0..2, maxima at 3..5.
+         * Doubling avoids a multiply and keeps order.
+         */
+        void centroidBounds(int s, int e, float[] dest) {
             float[] b = boxes;
             float x0 = Float.POSITIVE_INFINITY, y0 = Float.POSITIVE_INFINITY, z0 = Float.POSITIVE_INFINITY;
             float x1 = Float.NEGATIVE_INFINITY, y1 = Float.NEGATIVE_INFINITY, z1 = Float.NEGATIVE_INFINITY;
@@ -340,12 +347,12 @@ public final class BinnedSahBuilder {
                 y1 = Math.max(y1, cy);
                 z1 = Math.max(z1, cz);
             }
-            cmin[0] = x0;
-            cmin[1] = y0;
-            cmin[2] = z0;
-            cmax[0] = x1;
-            cmax[1] = y1;
-            cmax[2] = z1;
+            dest[0] = x0;
+            dest[1] = y0;
+            dest[2] = z0;
+            dest[3] = x1;
+            dest[4] = y1;
+            dest[5] = z1;
         }
 
         /** Binned SAH over all three axes (Wald 2007); returns the split position, child boxes already written. */
@@ -354,12 +361,12 @@ public final class BinnedSahBuilder {
             // otherwise dominate the cost of the many small nodes near the leaves
             final int bins = Math.min(binCount, Math.max(4, e - s));
             final float[] b = boxes;
-            final float[] cmin = sc.centroidMin;
+            final float[] cmin = sc.centroids;
             final float[] scale = sc.scale;
             final int[] counts = sc.counts;
             final float[] binBox = sc.binBox;
             for (int a = 0; a < 3; a++) {
-                float extent = sc.centroidMax[a] - cmin[a];
+                float extent = cmin[3 + a] - cmin[a];
                 scale[a] = extent > 0f ? bins / extent : 0f;
             }
             java.util.Arrays.fill(counts, 0, 3 * bins, 0);
@@ -433,16 +440,57 @@ public final class BinnedSahBuilder {
             // in-place partition with the exact binning expression, so every object lands on its bin's side
             final float axisMin = cmin[bestAxis];
             final float axisScale = scale[bestAxis];
+            // In-place Hoare partition with the exact binning expression, so every object lands on its bin's side;
+            // each object is classified once on its way and its centroid joins its side's bounds.
+            float lx0 = Float.POSITIVE_INFINITY, ly0 = Float.POSITIVE_INFINITY, lz0 = Float.POSITIVE_INFINITY;
+            float lx1 = Float.NEGATIVE_INFINITY, ly1 = Float.NEGATIVE_INFINITY, lz1 = Float.NEGATIVE_INFINITY;
+            float rx0 = Float.POSITIVE_INFINITY, ry0 = Float.POSITIVE_INFINITY, rz0 = Float.POSITIVE_INFINITY;
+            float rx1 = Float.NEGATIVE_INFINITY, ry1 = Float.NEGATIVE_INFINITY, rz1 = Float.NEGATIVE_INFINITY;
             int i = s;
             int j = e - 1;
-            while (i <= j) {
-                if (binOf(b, 6 * i, bestAxis, axisMin, axisScale, bins) < bestPlane) {
+            while (true) {
+                while (i <= j) {
+                    int o = 6 * i;
+                    float cx = b[o] + b[o + 3];
+                    float cy = b[o + 1] + b[o + 4];
+                    float cz = b[o + 2] + b[o + 5];
+                    float key = bestAxis == 0 ? cx : bestAxis == 1 ? cy : cz;
+                    if (Math.min(last, (int) ((key - axisMin) * axisScale)) >= bestPlane) {
+                        break;
+                    }
+                    lx0 = Math.min(lx0, cx);
+                    ly0 = Math.min(ly0, cy);
+                    lz0 = Math.min(lz0, cz);
+                    lx1 = Math.max(lx1, cx);
+                    ly1 = Math.max(ly1, cy);
+                    lz1 = Math.max(lz1, cz);
                     i++;
-                } else {
-                    swap(i, j);
+                }
+                while (i <= j) {
+                    int o = 6 * j;
+                    float cx = b[o] + b[o + 3];
+                    float cy = b[o + 1] + b[o + 4];
+                    float cz = b[o + 2] + b[o + 5];
+                    float key = bestAxis == 0 ? cx : bestAxis == 1 ? cy : cz;
+                    if (Math.min(last, (int) ((key - axisMin) * axisScale)) < bestPlane) {
+                        break;
+                    }
+                    rx0 = Math.min(rx0, cx);
+                    ry0 = Math.min(ry0, cy);
+                    rz0 = Math.min(rz0, cz);
+                    rx1 = Math.max(rx1, cx);
+                    ry1 = Math.max(ry1, cy);
+                    rz1 = Math.max(rz1, cz);
                     j--;
                 }
+                if (i >= j) {
+                    break;
+                }
+                // i belongs right and j left: swap them, the loops above then take both in
+                swap(i, j);
             }
+            setBounds(sc.leftCentroids, lx0, ly0, lz0, lx1, ly1, lz1);
+            setBounds(sc.rightCentroids, rx0, ry0, rz0, rx1, ry1, rz1);
             int base = bestAxis * bins;
             int out = 12 * node;
             Scratch.setEmpty(childBounds, out);
@@ -458,7 +506,7 @@ public final class BinnedSahBuilder {
             int axis = 0;
             float best = -1f;
             for (int a = 0; a < 3; a++) {
-                float extent = sc.centroidMax[a] - sc.centroidMin[a];
+                float extent = sc.centroids[3 + a] - sc.centroids[a];
                 if (extent > best) {
                     best = extent;
                     axis = a;
@@ -514,14 +562,17 @@ public final class BinnedSahBuilder {
             }
         }
 
-        /** Builds the subtree of idx[s..e) rooted at internal node {@code node} on this thread. */
+        /**
+         * Builds the subtree of idx[s..e) rooted at internal node {@code node} on this thread; the range's centroid
+         * bounds are in {@code sc.centroids}.
+         */
         void buildSequential(int s0, int e0, int node0, Scratch sc) {
-            sc.push(s0, e0, node0);
+            sc.push(s0, e0, node0, sc.centroids);
             while (sc.top > 0) {
-                sc.top -= 3;
-                int s = sc.stack[sc.top];
-                int e = sc.stack[sc.top + 1];
-                int node = sc.stack[sc.top + 2];
+                int t = sc.pop();
+                int s = sc.stack[t];
+                int e = sc.stack[t + 1];
+                int node = sc.stack[t + 2];
                 int mid = splitNode(s, e, node, sc);
                 int countA = mid - s;
                 int countB = e - mid;
@@ -529,25 +580,29 @@ public final class BinnedSahBuilder {
                 // push the larger child first so the smaller is built first: the stack stays O(log n) deep
                 boolean aFirst = countA >= countB;
                 if (aFirst && countA >= 2) {
-                    sc.push(s, mid, node + 1);
+                    sc.push(s, mid, node + 1, sc.leftCentroids);
                 }
                 if (countB >= 2) {
-                    sc.push(mid, e, node + countA);
+                    sc.push(mid, e, node + countA, sc.rightCentroids);
                 }
                 if (!aFirst && countA >= 2) {
-                    sc.push(s, mid, node + 1);
+                    sc.push(s, mid, node + 1, sc.leftCentroids);
                 }
             }
         }
     }
 
-    private static float median3(float a, float b, float c) {
-        return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    private static void setBounds(float[] dest, float x0, float y0, float z0, float x1, float y1, float z1) {
+        dest[0] = x0;
+        dest[1] = y0;
+        dest[2] = z0;
+        dest[3] = x1;
+        dest[4] = y1;
+        dest[5] = z1;
     }
 
-    private static int binOf(float[] b, int o, int axis, float min, float scale, int bins) {
-        int k = (int) ((b[o + axis] + b[o + 3 + axis] - min) * scale);
-        return k >= bins ? bins - 1 : k;
+    private static float median3(float a, float b, float c) {
+        return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
     }
 
     // half the surface area: SAH only compares costs, the factor 2 cancels
@@ -560,8 +615,10 @@ public final class BinnedSahBuilder {
 
     /** Per-task scratch: bins, sweep arrays, explicit traversal stack. */
     private static final class Scratch {
-        final float[] centroidMin = new float[3];
-        final float[] centroidMax = new float[3];
+        /** Centroid bounds (minima then maxima) of the range being split, and of its two sides after the split. */
+        final float[] centroids = new float[6];
+        final float[] leftCentroids = new float[6];
+        final float[] rightCentroids = new float[6];
         final float[] scale = new float[3];
         final int[] counts;
         final float[] binBox;
@@ -569,6 +626,8 @@ public final class BinnedSahBuilder {
         final int[] rightCount;
         final float[] accumulator = new float[6];
         int[] stack = new int[3 * 64];
+        /** Centroid bounds of each pending range, 6 floats per {@link #stack} entry. */
+        float[] stackCentroids = new float[6 * 64];
         int top;
         long unreported;
 
@@ -579,14 +638,23 @@ public final class BinnedSahBuilder {
             rightCount = new int[bins];
         }
 
-        void push(int s, int e, int node) {
+        void push(int s, int e, int node, float[] rangeCentroids) {
             if (top + 3 > stack.length) {
                 stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+                stackCentroids = java.util.Arrays.copyOf(stackCentroids, stackCentroids.length * 2);
             }
             stack[top] = s;
             stack[top + 1] = e;
             stack[top + 2] = node;
+            System.arraycopy(rangeCentroids, 0, stackCentroids, 2 * top, 6);
             top += 3;
+        }
+
+        /** Pops the top range into the returned position; its centroid bounds go to {@link #centroids}. */
+        int pop() {
+            top -= 3;
+            System.arraycopy(stackCentroids, 2 * top, centroids, 0, 6);
+            return top;
         }
 
         static void setEmpty(float[] box, int off) {
@@ -624,17 +692,20 @@ public final class BinnedSahBuilder {
         private final int start;
         private final int end;
         private final int node;
+        private final float[] centroids;
 
-        Task(Job job, int start, int end, int node) {
+        Task(Job job, int start, int end, int node, float[] centroids) {
             this.job = job;
             this.start = start;
             this.end = end;
             this.node = node;
+            this.centroids = centroids;
         }
 
         @Override
         protected void compute() {
             Scratch sc = new Scratch(binCount);
+            System.arraycopy(centroids, 0, sc.centroids, 0, 6);
             ArrayList<Task> forked = null;
             int s = start;
             int e = end;
@@ -649,7 +720,9 @@ public final class BinnedSahBuilder {
                 int countB = e - mid;
                 job.addPlaced(sc, (countA == 1 ? 1 : 0) + (countB == 1 ? 1 : 0));
                 if (countA >= 2 && countB >= 2) {
-                    Task smaller = countA < countB ? new Task(job, s, mid, n + 1) : new Task(job, mid, e, n + countA);
+                    Task smaller = countA < countB
+                            ? new Task(job, s, mid, n + 1, sc.leftCentroids.clone())
+                            : new Task(job, mid, e, n + countA, sc.rightCentroids.clone());
                     smaller.fork();
                     if (forked == null) {
                         forked = new ArrayList<>();
@@ -658,16 +731,20 @@ public final class BinnedSahBuilder {
                     if (countA < countB) {
                         s = mid;
                         n = n + countA;
+                        System.arraycopy(sc.rightCentroids, 0, sc.centroids, 0, 6);
                     } else {
                         e = mid;
                         n = n + 1;
+                        System.arraycopy(sc.leftCentroids, 0, sc.centroids, 0, 6);
                     }
                 } else if (countA >= 2) {
                     e = mid;
                     n = n + 1;
+                    System.arraycopy(sc.leftCentroids, 0, sc.centroids, 0, 6);
                 } else if (countB >= 2) {
                     s = mid;
                     n = n + countA;
+                    System.arraycopy(sc.rightCentroids, 0, sc.centroids, 0, 6);
                 } else {
                     break;
                 }
