@@ -26,10 +26,6 @@ import dev.boxwood.query.RegionTests;
  */
 public final class NearestQueries {
 
-    private static final long NODE = 0L;
-    private static final long UNRESOLVED = 1L << 32;
-    private static final long RESOLVED = 2L << 32;
-
     private NearestQueries() {
     }
 
@@ -73,16 +69,7 @@ public final class NearestQueries {
                                 NearestNeighbours dest) {
         Arguments.requireNonNull("tree", view);
         DynamicAabbTree tree = view.storage();
-        Arguments.requireFinite("x", x);
-        Arguments.requireFinite("y", y);
-        Arguments.requireFinite("z", z);
-        if (k < 0) {
-            throw new IllegalArgumentException("k must be >= 0: " + k);
-        }
-        if (!(maxDistance >= 0)) {
-            throw new IllegalArgumentException("maxDistance must be >= 0: " + maxDistance);
-        }
-        Arguments.requireNonNull("dest", dest);
+        Arguments.requireNearest(x, y, z, k, maxDistance, dest);
         dest.clear();
         final double px = x - tree.originX();
         final double py = y - tree.originY();
@@ -96,29 +83,9 @@ public final class NearestQueries {
         if (k == 0) {
             return;
         }
-        dest.push(0.0, NODE, DynamicAabbTree.HEADER);
-        while (!dest.heapIsEmpty() && dest.count() < k) {
-            double key = dest.topKey();
-            long tie = dest.topTie();
-            int ref = dest.topRef();
-            dest.pop();
-            if (key > limit) {
-                break;
-            }
-            if (tie >= RESOLVED) {
-                int slot = ~ref;
-                dest.addResult(tree.handles.handleOf(slot), uv[slot], Math.sqrt(key));
-                continue;
-            }
-            if (tie >= UNRESOLVED) {
-                int slot = ~ref;
-                int handle = tree.handles.handleOf(slot);
-                double d = exact.distance(handle, uv[slot], x, y, z);
-                if (d >= 0) {
-                    dest.push(d * d, RESOLVED | handle, ref);
-                }
-                continue;
-            }
+        dest.pushRoot(DynamicAabbTree.HEADER);
+        for (int ref = dest.nextNode(k, limit, exact, x, y, z); ref != NearestNeighbours.DONE;
+                ref = dest.nextNode(k, limit, exact, x, y, z)) {
             for (int e = 2 * ref, end = e + 2; e < end; e++) {
                 if ((cat[e] & categoryMask) == 0) {
                     continue;
@@ -129,7 +96,7 @@ public final class NearestQueries {
                     double d = RegionTests.squaredDistance(px, py, pz, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4],
                             b[o + 5]);
                     if (d <= limit) {
-                        dest.push(d, NODE, child);
+                        dest.pushNode(d, child);
                     }
                     continue;
                 }
@@ -142,7 +109,7 @@ public final class NearestQueries {
                 double d = RegionTests.squaredDistance(px, py, pz, tb[t], tb[t + 1], tb[t + 2], tb[t + 3],
                         tb[t + 4], tb[t + 5]);
                 if (d <= limit) {
-                    dest.push(d, (exact == null ? RESOLVED : UNRESOLVED) | handle, child);
+                    dest.pushObject(d, handle, uv[slot], exact != null);
                 }
             }
         }

@@ -1,11 +1,11 @@
 package dev.boxwood.index;
 
+import dev.boxwood.query.TraversalStack;
+
 /**
  * The stack discipline of the ordered casts (the ray cast of {@link DynamicAabbTree} and the sweeps of
- * {@link SweepQueries}): the stack holds (reference, entry fraction) pairs in the caller's
- * {@link dev.boxwood.query.TraversalStack}; of a node's two children the nearer is pushed last, so it is popped
- * next (front-to-back order, as Jolt and Box2D cast), and entries beyond a clip are dropped when popped. A small
- * static method, inlined by the JIT, so the hot loops pay no call.
+ * {@link SweepQueries}), kept as the tree's entry point to the one shared implementation
+ * {@link TraversalStack#pushNearLast} (which the mapped worlds use too).
  */
 final class OrderedCast {
 
@@ -13,33 +13,11 @@ final class OrderedCast {
     }
 
     /**
-     * Pushes the children a cast enters ({@code t >= 0}; a miss is {@link dev.boxwood.geom.Geom#NO_HIT}), the
-     * farther first; on equal fractions child 0 is popped first.
+     * Pushes the children a cast enters, the farther first ({@link TraversalStack#pushNearLast}).
      *
      * @return the new stack size
      */
     static int pushNearLast(int[] st, double[] sf, int sp, int ref0, double t0, int ref1, double t1) {
-        if (t0 >= 0) {
-            if (t1 >= 0) {
-                if (t1 < t0) {
-                    st[sp] = ref0;
-                    sf[sp++] = t0;
-                    st[sp] = ref1;
-                    sf[sp++] = t1;
-                } else {
-                    st[sp] = ref1;
-                    sf[sp++] = t1;
-                    st[sp] = ref0;
-                    sf[sp++] = t0;
-                }
-            } else {
-                st[sp] = ref0;
-                sf[sp++] = t0;
-            }
-        } else if (t1 >= 0) {
-            st[sp] = ref1;
-            sf[sp++] = t1;
-        }
-        return sp;
+        return TraversalStack.pushNearLast(st, sf, sp, ref0, t0, ref1, t1);
     }
 }

@@ -1,7 +1,6 @@
 package dev.boxwood.index;
 
 import dev.boxwood.geom.FrustumAabb;
-import dev.boxwood.geom.Geom;
 import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.query.Arguments;
@@ -40,12 +39,10 @@ import dev.boxwood.query.TraversalStack;
  */
 public final class RegionQueries {
 
-    private static final int SPHERE = 0;
-    private static final int BOX = 1;
-    private static final int OBB = 2;
-    private static final int CONVEX = 3;
-    /** Traversal state of a subtree still to be tested (non-convex shapes); 0 means inside, taken whole. */
-    private static final int TEST = 1;
+    private static final int SPHERE = RegionTests.SPHERE;
+    private static final int BOX = RegionTests.BOX;
+    private static final int OBB = RegionTests.OBB;
+    private static final int CONVEX = RegionTests.CONVEX;
 
     private RegionQueries() {
     }
@@ -169,27 +166,6 @@ public final class RegionQueries {
         Arguments.requireNonNull("stack", stack);
     }
 
-    /**
-     * Classifies a box for the traversal: {@link FrustumAabb#CULLED}, 0 (inside: take whole) or a non-zero state
-     * to pass to the children (convex: the planes still crossed).
-     */
-    private static int classify(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
-                                double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
-                                boolean node,
-                                double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        if (kind == CONVEX) {
-            int crossing = region.cull(state, minX, minY, minZ, maxX, maxY, maxZ);
-            // a node beside the region but outside no single plane is dropped by the cheap vertex-box axes
-            if (node && crossing > 0 && mode != RegionMode.CROSSING_CONSERVATIVE && region.isBounded()
-                    && !region.overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ)) {
-                return FrustumAabb.CULLED;
-            }
-            return crossing;
-        }
-        int c = classification(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, minX, minY, minZ, maxX, maxY, maxZ);
-        return c == Geom.OUTSIDE ? FrustumAabb.CULLED : c == Geom.INSIDE ? 0 : TEST;
-    }
-
     @SuppressWarnings("checkstyle:ParameterNumber")
     private static void traverse(DynamicAabbTree tree, int kind,
                                  double p0, double p1, double p2, double p3, double p4, double p5,
@@ -229,7 +205,7 @@ public final class RegionQueries {
         final int[] st = stack.references(2 * (tree.heights[DynamicAabbTree.HEADER] + 2));
         int sp = 0;
         st[sp++] = DynamicAabbTree.HEADER;
-        st[sp++] = kind == CONVEX ? region.allPlanes() : TEST;
+        st[sp++] = RegionTests.rootState(kind, region);
         long nodes = -1;
         long leaves = 0;
         while (sp > 0) {
@@ -244,8 +220,8 @@ public final class RegionQueries {
                 int childState = 0;
                 if (state != 0) {
                     int o = e * DynamicAabbTree.BOX;
-                    childState = classify(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, state,
-                            ref >= 0, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
+                    childState = RegionTests.classifySubtree(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region,
+                            mode, state, ref >= 0, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
                     if (childState == FrustumAabb.CULLED) {
                         continue;
                     }
@@ -265,11 +241,8 @@ public final class RegionQueries {
                     double x1 = tb[t + 3];
                     double y1 = tb[t + 4];
                     double z1 = tb[t + 5];
-                    boolean accepted = kind == CONVEX
-                            ? RegionTests.acceptsConvex(region, mode, childState, x0, y0, z0, x1, y1, z1)
-                            : RegionTests.accepts(mode, classification(kind, p0, p1, p2, p3, p4, p5, obb,
-                            obbOffset, x0, y0, z0, x1, y1, z1));
-                    if (!accepted) {
+                    if (!RegionTests.acceptsObject(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
+                            childState, x0, y0, z0, x1, y1, z1)) {
                         continue;
                     }
                 }
@@ -284,18 +257,5 @@ public final class RegionQueries {
             }
         }
         stack.countVisits(nodes, leaves);
-    }
-
-    private static int classification(int kind, double p0, double p1, double p2, double p3, double p4,
-                                           double p5, double[] obb, int obbOffset, double minX, double minY,
-                                           double minZ, double maxX, double maxY, double maxZ) {
-        switch (kind) {
-            case SPHERE:
-                return RegionTests.classifySphere(p0, p1, p2, p3, minX, minY, minZ, maxX, maxY, maxZ);
-            case BOX:
-                return RegionTests.classifyBox(p0, p1, p2, p3, p4, p5, minX, minY, minZ, maxX, maxY, maxZ);
-            default:
-                return RegionTests.classifyObb(obb, obbOffset, minX, minY, minZ, maxX, maxY, maxZ);
-        }
     }
 }

@@ -5,6 +5,7 @@ import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.geom.SweepAabb;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.SweepTests;
 import dev.boxwood.query.TraversalStack;
 
 /**
@@ -28,9 +29,6 @@ import dev.boxwood.query.TraversalStack;
  * queries only read the tree (any number of concurrent queries, each with its own stack, while nothing mutates).
  */
 public final class SweepQueries {
-
-    private static final int BOX = 0;
-    private static final int SPHERE = 1;
 
     private SweepQueries() {
     }
@@ -63,7 +61,7 @@ public final class SweepQueries {
         requireCommon(view, visitor, stack);
         DynamicAabbTree tree = view.storage();
         visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
-        cast(tree, BOX, minX - tree.originX(), minY - tree.originY(), minZ - tree.originZ(),
+        cast(tree, SweepTests.BOX, minX - tree.originX(), minY - tree.originY(), minZ - tree.originZ(),
                 maxX - tree.originX(), maxY - tree.originY(), maxZ - tree.originZ(), dx, dy, dz,
                 categoryMask, visitor, stack);
     }
@@ -97,7 +95,7 @@ public final class SweepQueries {
         requireCommon(view, visitor, stack);
         DynamicAabbTree tree = view.storage();
         visitor.begin(cx, cy, cz, dx, dy, dz, 1.0);
-        cast(tree, SPHERE, cx - tree.originX(), cy - tree.originY(), cz - tree.originZ(), radius, 0, 0,
+        cast(tree, SweepTests.SPHERE, cx - tree.originX(), cy - tree.originY(), cz - tree.originZ(), radius, 0, 0,
                 dx, dy, dz, categoryMask, visitor, stack);
     }
 
@@ -105,26 +103,6 @@ public final class SweepQueries {
         Arguments.requireNonNull("tree", tree);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-    }
-
-    /**
-     * The first time of contact of the shape with a box (tree-local coordinates), within {@code max}: for a node
-     * box a conservative bound (the centre path against the box grown by the shape), for a tight box the exact
-     * time.
-     */
-    private static double contact(int kind, boolean exact, double p0, double p1, double p2, double p3, double p4,
-                                  double p5, double dx, double dy, double dz, double ix, double iy, double iz,
-                                  double max, double minX, double minY, double minZ,
-                                  double maxX, double maxY, double maxZ) {
-        if (kind == BOX) {
-            return SweepAabb.intersectMovingAabb(ix, iy, iz, max, p0, p1, p2, p3, p4, p5,
-                    minX, minY, minZ, maxX, maxY, maxZ);
-        }
-        if (exact) {
-            return SweepAabb.intersectMovingSphere(p0, p1, p2, p3, dx, dy, dz, max, minX, minY, minZ, maxX, maxY, maxZ);
-        }
-        return SegmentAabb.intersectInverse(p0, p1, p2, ix, iy, iz, max,
-                minX - p3, minY - p3, minZ - p3, maxX + p3, maxY + p3, maxZ + p3);
     }
 
     private static void cast(DynamicAabbTree tree, int kind, double p0, double p1, double p2, double p3, double p4,
@@ -158,7 +136,7 @@ public final class SweepQueries {
                 int slot = ~ref;
                 int t = slot * DynamicAabbTree.BOX;
                 leaves++;
-                double fraction = contact(kind, true, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, 1.0,
+                double fraction = SweepTests.exactContact(kind, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz,
                         tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5]);
                 if (fraction < 0 || fraction > max) {
                     continue;
@@ -177,10 +155,10 @@ public final class SweepQueries {
             int e0 = 2 * ref;
             int o = e0 * DynamicAabbTree.BOX;
             double t0 = (cat[e0] & categoryMask) == 0 ? Geom.NO_HIT
-                    : contact(kind, false, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, max,
+                    : SweepTests.boundContact(kind, p0, p1, p2, p3, p4, p5, ix, iy, iz, max,
                     b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
             double t1 = (cat[e0 + 1] & categoryMask) == 0 ? Geom.NO_HIT
-                    : contact(kind, false, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, max,
+                    : SweepTests.boundContact(kind, p0, p1, p2, p3, p4, p5, ix, iy, iz, max,
                     b[o + 6], b[o + 7], b[o + 8], b[o + 9], b[o + 10], b[o + 11]);
             sp = OrderedCast.pushNearLast(st, sf, sp, ch[e0], t0, ch[e0 + 1], t1);
         }

@@ -85,6 +85,31 @@ public final class Arguments {
     }
 
     /**
+     * Requires the arguments of a nearest-neighbour query: a finite point, {@code k >= 0} and a maximum distance
+     * {@code >= 0} (infinity allowed, NaN not), and a result list.
+     *
+     * @param x point x
+     * @param y point y
+     * @param z point z
+     * @param k number of objects wanted
+     * @param maxDistance largest distance reported
+     * @param dest the result list
+     * @throws IllegalArgumentException naming the first bad argument
+     */
+    public static void requireNearest(double x, double y, double z, int k, double maxDistance, Object dest) {
+        requireFinite("x", x);
+        requireFinite("y", y);
+        requireFinite("z", z);
+        if (k < 0) {
+            throw new IllegalArgumentException("k must be >= 0: " + k);
+        }
+        if (!(maxDistance >= 0)) {
+            throw new IllegalArgumentException("maxDistance must be >= 0: " + maxDistance);
+        }
+        requireNonNull("dest", dest);
+    }
+
+    /**
      * Requires a finite displacement vector (the prediction argument of a move).
      *
      * @param displacementX displacement x

@@ -16,10 +16,19 @@ public final class NearestNeighbours {
     private double[] distances = new double[8];
     private int count;
 
-    // the search heap: squared distance, then a tie key (kind << 32 | handle), then the reference
+    /** Returned by {@link #nextNode} when the search is over. */
+    public static final int DONE = -1;
+
+    // tie keys: nodes first among equal distances, then objects by handle (kind << 32 | handle)
+    private static final long NODE = 0L;
+    private static final long PENDING = 1L << 32;
+    private static final long RESOLVED = 2L << 32;
+
+    // the search heap: squared distance, then the tie key, then the node reference or the object's user value
     private double[] heapKeys = new double[64];
     private long[] heapTies = new long[64];
     private int[] heapRefs = new int[64];
+    private long[] heapValues = new long[64];
     private int heapSize;
 
     /** An empty result list. */
@@ -92,23 +101,84 @@ public final class NearestNeighbours {
         count++;
     }
 
-    /** @return whether the search heap is empty */
-    public boolean heapIsEmpty() {
-        return heapSize == 0;
+    /**
+     * Starts a best-first search from the root node {@code ref} (a non-negative reference of the index).
+     *
+     * @param rootRef the index's root node reference, {@code >= 0}
+     */
+    public void pushRoot(int rootRef) {
+        push(0.0, NODE, rootRef, 0L);
     }
 
     /**
-     * Pushes a search entry.
+     * Queues a subtree by the squared distance from the query point to its box.
      *
-     * @param key the squared distance (the order)
-     * @param tie the tie-break among equal keys, smaller first
-     * @param ref the index's reference
+     * @param squaredDistance the key ({@link RegionTests#squaredDistance} to the node box)
+     * @param ref the index's node reference, {@code >= 0}
      */
-    public void push(double key, long tie, int ref) {
+    public void pushNode(double squaredDistance, int ref) {
+        push(squaredDistance, NODE, ref, 0L);
+    }
+
+    /**
+     * Queues an object that passed the category test and the filter, by the squared distance to its tight box;
+     * with {@code exactPending} its exact distance is asked from the {@link DistanceFunction} when it reaches the
+     * top (it cannot be nearer than its box), and it is queued again by that distance.
+     *
+     * @param squaredDistance the squared distance to the object's tight box
+     * @param handle the object's handle, {@code >= 0} (the tie-break: lower first)
+     * @param userValue its user value
+     * @param exactPending whether the exact distance is still to be asked
+     */
+    public void pushObject(double squaredDistance, int handle, long userValue, boolean exactPending) {
+        push(squaredDistance, (exactPending ? PENDING : RESOLVED) | (handle & 0xFFFF_FFFFL), 0, userValue);
+    }
+
+    /**
+     * The best-first step shared by every index (Hjaltason and Samet 1999): pops entries in order of (squared
+     * distance, handle), appending objects whose distance is final to the results and resolving pending exact
+     * distances (a negative or NaN exact distance drops the object), until a node must be opened or the search is
+     * over ({@code k} results, an empty heap, or the nearest entry beyond {@code squaredLimit}).
+     *
+     * @param k the number of results wanted
+     * @param squaredLimit the square of the largest distance reported
+     * @param exact the exact distance, or {@code null} if no object was queued as pending
+     * @param x query point x (world coordinates, handed to {@code exact})
+     * @param y query point y
+     * @param z query point z
+     * @return the reference of the node to open next (its children are then queued), or {@link #DONE}
+     */
+    public int nextNode(int k, double squaredLimit, DistanceFunction exact, double x, double y, double z) {
+        while (heapSize > 0 && count < k) {
+            double key = heapKeys[0];
+            long tie = heapTies[0];
+            int ref = heapRefs[0];
+            long value = heapValues[0];
+            pop();
+            if (key > squaredLimit) {
+                return DONE;
+            }
+            if (tie >= RESOLVED) {
+                addResult((int) tie, value, Math.sqrt(key));
+            } else if (tie >= PENDING) {
+                int handle = (int) tie;
+                double d = exact.distance(handle, value, x, y, z);
+                if (d >= 0) {
+                    push(d * d, RESOLVED | (handle & 0xFFFF_FFFFL), 0, value);
+                }
+            } else {
+                return ref;
+            }
+        }
+        return DONE;
+    }
+
+    private void push(double key, long tie, int ref, long value) {
         if (heapSize == heapKeys.length) {
             heapKeys = Arrays.copyOf(heapKeys, 2 * heapSize);
             heapTies = Arrays.copyOf(heapTies, 2 * heapSize);
             heapRefs = Arrays.copyOf(heapRefs, 2 * heapSize);
+            heapValues = Arrays.copyOf(heapValues, 2 * heapSize);
         }
         int i = heapSize++;
         while (i > 0) {
@@ -119,34 +189,22 @@ public final class NearestNeighbours {
             heapKeys[i] = heapKeys[parent];
             heapTies[i] = heapTies[parent];
             heapRefs[i] = heapRefs[parent];
+            heapValues[i] = heapValues[parent];
             i = parent;
         }
         heapKeys[i] = key;
         heapTies[i] = tie;
         heapRefs[i] = ref;
-    }
-
-    /** @return the key of the smallest entry (heap not empty) */
-    public double topKey() {
-        return heapKeys[0];
-    }
-
-    /** @return the tie of the smallest entry (heap not empty) */
-    public long topTie() {
-        return heapTies[0];
-    }
-
-    /** @return the reference of the smallest entry (heap not empty) */
-    public int topRef() {
-        return heapRefs[0];
+        heapValues[i] = value;
     }
 
     /** Removes the smallest entry (heap not empty). */
-    public void pop() {
+    private void pop() {
         int last = --heapSize;
         double key = heapKeys[last];
         long tie = heapTies[last];
         int ref = heapRefs[last];
+        long value = heapValues[last];
         int i = 0;
         while (true) {
             int child = 2 * i + 1;
@@ -162,11 +220,13 @@ public final class NearestNeighbours {
             heapKeys[i] = heapKeys[child];
             heapTies[i] = heapTies[child];
             heapRefs[i] = heapRefs[child];
+            heapValues[i] = heapValues[child];
             i = child;
         }
         heapKeys[i] = key;
         heapTies[i] = tie;
         heapRefs[i] = ref;
+        heapValues[i] = value;
     }
 
     private static boolean less(double k1, long t1, double k2, long t2) {

@@ -17,7 +17,140 @@ import dev.boxwood.geom.SphereAabb;
  */
 public final class RegionTests {
 
+    /** Shape kind of the shared traversal decisions: a sphere, {@code p0..p3} = centre and radius. */
+    public static final int SPHERE = 0;
+    /** Shape kind: an axis-aligned box, {@code p0..p5} = min x, y, z, max x, y, z. */
+    public static final int BOX = 1;
+    /** Shape kind: an oriented box in {@link ObbLayout}, given as an array and offset. */
+    public static final int OBB = 2;
+    /** Shape kind: a {@link ConvexRegion}. */
+    public static final int CONVEX = 3;
+    /** Traversal state of a subtree still to be tested (non-convex shapes); state 0 means inside, taken whole. */
+    public static final int TEST = 1;
+
     private RegionTests() {
+    }
+
+    /**
+     * The traversal state of the root: every plane of a convex region, {@link #TEST} for the other shapes.
+     *
+     * @param shape the shape kind
+     * @param region the region for {@link #CONVEX}, else ignored
+     * @return the root state
+     */
+    public static int rootState(int shape, ConvexRegion region) {
+        return shape == CONVEX ? region.allPlanes() : TEST;
+    }
+
+    /**
+     * Classifies a non-convex shape ({@link #SPHERE}, {@link #BOX}, {@link #OBB}) against a closed box with
+     * {@link #classifySphere}, {@link #classifyBox} or {@link #classifyObb}.
+     *
+     * @param shape the shape kind
+     * @param p0 shape parameter 0
+     * @param p1 shape parameter 1
+     * @param p2 shape parameter 2
+     * @param p3 shape parameter 3
+     * @param p4 shape parameter 4
+     * @param p5 shape parameter 5
+     * @param obb the oriented box's array for {@link #OBB}
+     * @param obbOffset where it starts
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return {@link Geom#OUTSIDE}, {@link Geom#CROSSING} or {@link Geom#INSIDE}
+     */
+    public static int classifyShape(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
+                                    double[] obb, int obbOffset, double minX, double minY, double minZ,
+                                    double maxX, double maxY, double maxZ) {
+        switch (shape) {
+            case SPHERE:
+                return classifySphere(p0, p1, p2, p3, minX, minY, minZ, maxX, maxY, maxZ);
+            case BOX:
+                return classifyBox(p0, p1, p2, p3, p4, p5, minX, minY, minZ, maxX, maxY, maxZ);
+            default:
+                return classifyObb(obb, obbOffset, minX, minY, minZ, maxX, maxY, maxZ);
+        }
+    }
+
+    /**
+     * The traversal decision for a box under a subtree in state {@code state}: {@link FrustumAabb#CULLED}, 0
+     * (inside: take the subtree whole) or a non-zero state to pass down (convex regions: the planes still crossed,
+     * Assarsson and Möller 2000). For an internal node ({@code node}) of a convex query in an exact mode, a box
+     * outside no single plane but beside a bounded region is dropped by the cheap vertex-box axes.
+     *
+     * @param shape the shape kind
+     * @param p0 shape parameter 0
+     * @param p1 shape parameter 1
+     * @param p2 shape parameter 2
+     * @param p3 shape parameter 3
+     * @param p4 shape parameter 4
+     * @param p5 shape parameter 5
+     * @param obb the oriented box's array for {@link #OBB}
+     * @param obbOffset where it starts
+     * @param region the region for {@link #CONVEX}
+     * @param mode the selection mode
+     * @param state the parent's state (non-zero)
+     * @param node whether the box is an internal node's (not a leaf's)
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return the state of the subtree, or {@link FrustumAabb#CULLED}
+     */
+    public static int classifySubtree(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
+                                      double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
+                                      boolean node, double minX, double minY, double minZ,
+                                      double maxX, double maxY, double maxZ) {
+        if (shape == CONVEX) {
+            int crossing = region.cull(state, minX, minY, minZ, maxX, maxY, maxZ);
+            if (node && crossing > 0 && mode != RegionMode.CROSSING_CONSERVATIVE && region.isBounded()
+                    && !region.overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ)) {
+                return FrustumAabb.CULLED;
+            }
+            return crossing;
+        }
+        int c = classifyShape(shape, p0, p1, p2, p3, p4, p5, obb, obbOffset, minX, minY, minZ, maxX, maxY, maxZ);
+        return c == Geom.OUTSIDE ? FrustumAabb.CULLED : c == Geom.INSIDE ? 0 : TEST;
+    }
+
+    /**
+     * Whether an object's tight box under a subtree in state {@code state} (non-zero) is reported:
+     * {@link #acceptsConvex} for convex regions, else {@link #accepts} of {@link #classifyShape}.
+     *
+     * @param shape the shape kind
+     * @param p0 shape parameter 0
+     * @param p1 shape parameter 1
+     * @param p2 shape parameter 2
+     * @param p3 shape parameter 3
+     * @param p4 shape parameter 4
+     * @param p5 shape parameter 5
+     * @param obb the oriented box's array for {@link #OBB}
+     * @param obbOffset where it starts
+     * @param region the region for {@link #CONVEX}
+     * @param mode the selection mode
+     * @param state the state of the subtree holding the object
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return whether the object is reported
+     */
+    public static boolean acceptsObject(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
+                                        double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
+                                        double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        if (shape == CONVEX) {
+            return acceptsConvex(region, mode, state, minX, minY, minZ, maxX, maxY, maxZ);
+        }
+        return accepts(mode, classifyShape(shape, p0, p1, p2, p3, p4, p5, obb, obbOffset, minX, minY, minZ, maxX,
+                maxY, maxZ));
     }
 
     /**

@@ -91,4 +91,47 @@ public final class TraversalStack {
         nodeVisits = 0;
         leafVisits = 0;
     }
+
+    /**
+     * The stack discipline of ordered casts (ray casts and sweeps of every index): a popped node's children that
+     * the cast enters ({@code t >= 0}; a miss is {@link dev.boxwood.geom.Geom#NO_HIT}) are pushed as (reference,
+     * entry fraction) pairs, the farther first, so the nearer is popped next (front-to-back order, as Jolt and
+     * Box2D cast); on equal fractions child 0 is popped first. The caller makes room for two entries. A small
+     * static method, inlined by the JIT, so the hot loops pay no call.
+     *
+     * @param refs the reference stack ({@link #references(int)})
+     * @param fractions the parallel fraction stack ({@link #fractions(int)})
+     * @param size the current stack size
+     * @param ref0 reference of child 0
+     * @param t0 entry fraction of child 0, or negative for a miss
+     * @param ref1 reference of child 1
+     * @param t1 entry fraction of child 1, or negative for a miss
+     * @return the new stack size
+     */
+    public static int pushNearLast(int[] refs, double[] fractions, int size, int ref0, double t0, int ref1,
+                                   double t1) {
+        int sp = size;
+        if (t0 >= 0) {
+            if (t1 >= 0) {
+                if (t1 < t0) {
+                    refs[sp] = ref0;
+                    fractions[sp++] = t0;
+                    refs[sp] = ref1;
+                    fractions[sp++] = t1;
+                } else {
+                    refs[sp] = ref1;
+                    fractions[sp++] = t1;
+                    refs[sp] = ref0;
+                    fractions[sp++] = t0;
+                }
+            } else {
+                refs[sp] = ref0;
+                fractions[sp++] = t0;
+            }
+        } else if (t1 >= 0) {
+            refs[sp] = ref1;
+            fractions[sp++] = t1;
+        }
+        return sp;
+    }
 }

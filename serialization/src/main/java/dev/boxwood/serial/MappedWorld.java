@@ -20,12 +20,15 @@ import dev.boxwood.index.build.BinnedSahBuilder;
 import dev.boxwood.index.build.FlatBvh;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.DistanceFunction;
+import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.RegionTests;
 import dev.boxwood.query.SpatialQueries;
+import dev.boxwood.query.SweepTests;
 import dev.boxwood.query.TraversalStack;
 import net.openhft.chronicle.bytes.MappedBytesStore;
 import net.openhft.chronicle.bytes.MappedFile;
@@ -58,12 +61,10 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  */
 public final class MappedWorld implements SpatialQueries, AutoCloseable {
 
-    private static final int SPHERE = 0;
-    private static final int BOX = 1;
-    private static final int OBB = 2;
-    private static final int CONVEX = 3;
-    /** Traversal state of a subtree still to be tested (non-convex shapes); 0 means inside, taken whole. */
-    private static final int TEST = 1;
+    private static final int SPHERE = RegionTests.SPHERE;
+    private static final int BOX = RegionTests.BOX;
+    private static final int OBB = RegionTests.OBB;
+    private static final int CONVEX = RegionTests.CONVEX;
     private static final int VERIFY_CHUNK = 1 << 20;
     /** Returned by {@link #castUnchecked} when the visitor stopped the cast. */
     static final double STOPPED = -1.0;
@@ -693,17 +694,17 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         if (objectCount == 0) {
             return true;
         }
-        final int allPlanes = kind == CONVEX ? convex.allPlanes() : TEST;
+        final int allPlanes = RegionTests.rootState(kind, convex);
         if (rootRef < 0) {
             stack.countVisits(0, 1);
-            if (!acceptsLeaf(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, allPlanes, rootBounds[0],
-                    rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5])) {
+            if (!RegionTests.acceptsObject(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode, allPlanes,
+                    rootBounds[0], rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5])) {
                 return true;
             }
             return reportOverlap(~rootRef, mask, false, filter, visitor);
         }
-        int rootState = classifyNode(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, allPlanes, rootBounds[0],
-                rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
+        int rootState = RegionTests.classifySubtree(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode, allPlanes,
+                true, rootBounds[0], rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
         if (rootState == FrustumAabb.CULLED) {
             return true;
         }
@@ -719,10 +720,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         while (sp > 0) {
             final int state = st[--sp];
             final int node = st[--sp];
-            if (++nodes > nodeCount) {
-                throw corruptAtQuery("a query visited more nodes than the tree has (reference cycle)");
-            }
-            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * node;
+            long base = openNode(++nodes, node);
             for (int c = 0; c < 2; c++) {
                 if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A + 4 * c) & fold) == 0) {
                     continue;
@@ -733,7 +731,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                     int object = checkObject(node, ref);
                     if (state != 0) {
                         leaves++;
-                        if (!acceptsLeaf(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, state,
+                        if (!RegionTests.acceptsObject(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode, state,
                                 store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
                                 store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20))) {
                             continue;
@@ -747,8 +745,8 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
                 }
                 int childState = 0;
                 if (state != 0) {
-                    childState = classifyNode(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, state,
-                            store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
+                    childState = RegionTests.classifySubtree(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode,
+                            state, true, store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
                             store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20));
                     if (childState == FrustumAabb.CULLED) {
                         continue;
@@ -763,50 +761,6 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
         }
         stack.countVisits(nodes, leaves);
         return true;
-    }
-
-    /**
-     * Classifies a subtree's box: {@link FrustumAabb#CULLED}, 0 (inside: take whole) or a non-zero state for its
-     * children (convex: the planes still crossed). As the dynamic tree's region queries: a convex node outside no
-     * single plane but beside the region is dropped by the cheap vertex-box axes.
-     */
-    private static int classifyNode(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
-                                    double[] obb, ConvexRegion convex, RegionMode mode, int state,
-                                    double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        if (kind == CONVEX) {
-            int crossing = convex.cull(state, minX, minY, minZ, maxX, maxY, maxZ);
-            if (crossing > 0 && mode != RegionMode.CROSSING_CONSERVATIVE && convex.isBounded()
-                    && !convex.overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ)) {
-                return FrustumAabb.CULLED;
-            }
-            return crossing;
-        }
-        int c = classification(kind, p0, p1, p2, p3, p4, p5, obb, minX, minY, minZ, maxX, maxY, maxZ);
-        return c == Geom.OUTSIDE ? FrustumAabb.CULLED : c == Geom.INSIDE ? 0 : TEST;
-    }
-
-    /** The per-object decision of {@link RegionTests} on an object's tight box, under a node in state {@code state}. */
-    private static boolean acceptsLeaf(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
-                                       double[] obb, ConvexRegion convex, RegionMode mode, int state,
-                                       double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        if (kind == CONVEX) {
-            return RegionTests.acceptsConvex(convex, mode, state, minX, minY, minZ, maxX, maxY, maxZ);
-        }
-        return RegionTests.accepts(mode, classification(kind, p0, p1, p2, p3, p4, p5, obb, minX, minY, minZ, maxX,
-                maxY, maxZ));
-    }
-
-    private static int classification(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
-                                      double[] obb, double minX, double minY, double minZ, double maxX, double maxY,
-                                      double maxZ) {
-        switch (kind) {
-            case SPHERE:
-                return RegionTests.classifySphere(p0, p1, p2, p3, minX, minY, minZ, maxX, maxY, maxZ);
-            case BOX:
-                return RegionTests.classifyBox(p0, p1, p2, p3, p4, p5, minX, minY, minZ, maxX, maxY, maxZ);
-            default:
-                return RegionTests.classifyObb(obb, 0, minX, minY, minZ, maxX, maxY, maxZ);
-        }
     }
 
     /**
@@ -829,6 +783,296 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
             return true;
         }
         return visitor.visit(object, userValue);
+    }
+
+    /**
+     * Sweeps a box over one frame: each object whose stored tight box the box moving by {@code (dx, dy, dz)}
+     * touches, with the first time of contact {@code u} in {@code [0, 1]} (0 when touching at the start), following
+     * the {@link RayCastVisitor} protocol ({@code visitor.begin} gets the box centre, the displacement and
+     * {@code maxFraction = 1}). The per-box decisions are the dynamic tree's ({@link SweepTests}, the same as
+     * {@code SweepQueries.sweepBox}), so both report the same objects and times for the same stored boxes and
+     * origin; times are computed against the whole frame, never a clipped one.
+     *
+     * @param minX         box min x at the start
+     * @param minY         box min y at the start
+     * @param minZ         box min z at the start
+     * @param maxX         box max x at the start
+     * @param maxY         box max y at the start
+     * @param maxZ         box max z at the start
+     * @param dx           displacement over the frame, x
+     * @param dy           displacement over the frame, y
+     * @param dz           displacement over the frame, z
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor      receives the objects and steers the query
+     * @param stack        the calling thread's scratch memory
+     * @throws IllegalArgumentException for a non-finite or inverted box, a non-finite displacement or null arguments
+     * @throws IllegalStateException    if the world is closed
+     */
+    public void sweepBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                         double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
+                         TraversalStack stack) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireDisplacement(dx, dy, dz);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        checkOpen();
+        visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
+        sweep(SweepTests.BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY,
+                maxZ - originZ, dx, dy, dz, categoryMask, visitor, stack);
+    }
+
+    /**
+     * Sweeps a sphere over one frame: each object whose stored tight box the sphere moving by {@code (dx, dy, dz)}
+     * touches, with the exact first time of contact (the centre's path against the box rounded by the radius,
+     * {@link SweepTests#exactContact}), following the {@link RayCastVisitor} protocol ({@code visitor.begin} gets
+     * the centre, the displacement and {@code maxFraction = 1}); the same answers as the dynamic tree's
+     * {@code SweepQueries.sweepSphere}.
+     *
+     * @param centerX      centre x at the start
+     * @param centerY      centre y at the start
+     * @param centerZ      centre z at the start
+     * @param radius       radius, finite and {@code >= 0}
+     * @param dx           displacement over the frame, x
+     * @param dy           displacement over the frame, y
+     * @param dz           displacement over the frame, z
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor      receives the objects and steers the query
+     * @param stack        the calling thread's scratch memory
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalStateException    if the world is closed
+     */
+    public void sweepSphere(double centerX, double centerY, double centerZ, double radius, double dx, double dy,
+                            double dz, long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
+        Arguments.requireFinite("centerX", centerX);
+        Arguments.requireFinite("centerY", centerY);
+        Arguments.requireFinite("centerZ", centerZ);
+        Arguments.requireFiniteNonNegative("radius", radius);
+        Arguments.requireDisplacement(dx, dy, dz);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        checkOpen();
+        visitor.begin(centerX, centerY, centerZ, dx, dy, dz, 1.0);
+        sweep(SweepTests.SPHERE, centerX - originX, centerY - originY, centerZ - originZ, radius, 0, 0, dx, dy, dz,
+                categoryMask, visitor, stack);
+    }
+
+    /**
+     * The ordered sweep over the mapped nodes, shape in the world's frame. A node child is entered by its
+     * conservative bound ({@link SweepTests#boundContact}); a leaf child's box is the object's tight box, so it is
+     * pushed with its exact time ({@link SweepTests#exactContact}) and reported when popped: objects come out
+     * roughly front to back, and a clip from the visitor drops every entry beyond it (the near-last push of
+     * {@link TraversalStack#pushNearLast}, as the tree's sweeps).
+     */
+    private void sweep(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
+                       double dx, double dy, double dz, long mask, RayCastVisitor visitor, TraversalStack stack) {
+        if (objectCount == 0) {
+            return;
+        }
+        final double ix = SegmentAabb.inverse(dx);
+        final double iy = SegmentAabb.inverse(dy);
+        final double iz = SegmentAabb.inverse(dz);
+        if (rootRef < 0) {
+            stack.countVisits(0, 1);
+            double t = SweepTests.exactContact(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, rootBounds[0],
+                    rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
+            if (t >= 0) {
+                reportHit(~rootRef, t, mask, false, visitor);
+            }
+            return;
+        }
+        double rootEntry = SweepTests.boundContact(shape, p0, p1, p2, p3, p4, p5, ix, iy, iz, 1.0, rootBounds[0],
+                rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
+        if (rootEntry < 0) {
+            return;
+        }
+        final int fold = WorldLayout.foldCategories(mask);
+        // each popped node pushes at most 2 entries and leaves at most one sibling per level behind
+        int[] st = stack.references(height + 3);
+        double[] sf = stack.fractions(height + 3);
+        final int capacity = Math.min(st.length, sf.length);
+        double max = 1.0;
+        double popBound = Geom.ROBUST_FAR_SCALE;
+        int sp = 0;
+        st[sp] = 0;
+        sf[sp++] = rootEntry;
+        long nodes = 0;
+        long leaves = 0;
+        while (sp > 0) {
+            sp--;
+            double entry = sf[sp];
+            if (entry > popBound) {
+                continue;
+            }
+            int ref = st[sp];
+            if (ref < 0) {
+                // an object, pushed with its exact time
+                if (entry > max) {
+                    continue;
+                }
+                double steer = reportHit(~ref, entry, mask, true, visitor);
+                if (steer == 0.0) {
+                    break;
+                }
+                if (steer > 0.0 && steer < max) {
+                    max = steer;
+                    popBound = steer * Geom.ROBUST_FAR_SCALE;
+                }
+                continue;
+            }
+            if (sp + 2 > capacity) {
+                throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
+            }
+            long base = openNode(++nodes, ref);
+            int refA = store.readInt(base + WorldLayout.NODE_REF_A);
+            int refB = store.readInt(base + WorldLayout.NODE_REF_B);
+            double tA = Geom.NO_HIT;
+            double tB = Geom.NO_HIT;
+            if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A) & fold) != 0) {
+                tA = sweepEntry(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, max, base, refA);
+                if (refA < 0) {
+                    leaves++;
+                    checkObject(ref, refA);
+                } else {
+                    checkChild(ref, refA);
+                }
+            }
+            if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_B) & fold) != 0) {
+                tB = sweepEntry(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, max, base + 24, refB);
+                if (refB < 0) {
+                    leaves++;
+                    checkObject(ref, refB);
+                } else {
+                    checkChild(ref, refB);
+                }
+            }
+            sp = TraversalStack.pushNearLast(st, sf, sp, refA, tA, refB, tB);
+        }
+        stack.countVisits(nodes, leaves);
+    }
+
+    /** The entry of a child in a sweep: the exact time for a leaf (its box is the tight box), else the bound. */
+    private double sweepEntry(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
+                              double dx, double dy, double dz, double ix, double iy, double iz, double max,
+                              long box, int ref) {
+        double x0 = store.readFloat(box);
+        double y0 = store.readFloat(box + 4);
+        double z0 = store.readFloat(box + 8);
+        double x1 = store.readFloat(box + 12);
+        double y1 = store.readFloat(box + 16);
+        double z1 = store.readFloat(box + 20);
+        if (ref < 0) {
+            double t = SweepTests.exactContact(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz,
+                    x0, y0, z0, x1, y1, z1);
+            return t > max ? Geom.NO_HIT : t;
+        }
+        return SweepTests.boundContact(shape, p0, p1, p2, p3, p4, p5, ix, iy, iz, max, x0, y0, z0, x1, y1, z1);
+    }
+
+    /**
+     * The object nearest to the point (a {@code k = 1} {@link #kNearest} query).
+     *
+     * @param x            point x
+     * @param y            point y
+     * @param z            point z
+     * @param maxDistance  largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the limit, or {@code null}
+     * @param exact        the exact distance of each candidate, or {@code null} for the tight-box distance
+     * @param dest         receives at most one result
+     * @throws IllegalArgumentException for non-finite coordinates, a negative or NaN maximum or null arguments
+     * @throws IllegalStateException    if the world is closed
+     */
+    public void nearest(double x, double y, double z, double maxDistance, long categoryMask, QueryFilter filter,
+                        DistanceFunction exact, NearestNeighbours dest) {
+        kNearest(x, y, z, 1, maxDistance, categoryMask, filter, exact, dest);
+    }
+
+    /**
+     * The {@code k} objects nearest to the point, nearest first, by a best-first search over the mapped nodes
+     * (Hjaltason and Samet 1999) on the primitive heap of {@link NearestNeighbours}, whose search step
+     * ({@link NearestNeighbours#nextNode}) and keys ({@link RegionTests#squaredDistance} of {@code point - origin}
+     * to the stored boxes) are the dynamic tree's ({@code NearestQueries.kNearest}): the same objects in the same
+     * order for the same stored boxes and origin. The distance of an object is the Euclidean distance to its
+     * stored tight box (0 inside or on it), or the {@link DistanceFunction}'s exact distance (which must not be
+     * below the box distance; a negative value drops the object). Equal distances are ordered by the lower handle
+     * (object index). Only objects with {@code (categoryBits & categoryMask) != 0} that the filter accepts count,
+     * filtered before the {@code k} limit; {@code maxDistance} is closed. {@code k} above the object count returns
+     * all of them. Nothing is allocated once {@code dest} has grown.
+     *
+     * @param x            point x
+     * @param y            point y
+     * @param z            point z
+     * @param k            number of objects wanted, {@code >= 0}
+     * @param maxDistance  largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the limit, or {@code null}
+     * @param exact        the exact distance of each candidate, or {@code null} for the tight-box distance
+     * @param dest         receives the results (cleared first)
+     * @throws IllegalArgumentException for non-finite coordinates, a negative {@code k}, a negative or NaN maximum
+     *                                  or null arguments
+     * @throws IllegalStateException    if the world is closed
+     */
+    public void kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
+                         QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
+        Arguments.requireNearest(x, y, z, k, maxDistance, dest);
+        checkOpen();
+        dest.clear();
+        if (k == 0 || objectCount == 0) {
+            return;
+        }
+        final double px = x - originX;
+        final double py = y - originY;
+        final double pz = z - originZ;
+        final double limit = maxDistance * maxDistance;
+        if (rootRef < 0) {
+            nearestCandidate(~rootRef, false, px, py, pz, limit, categoryMask, filter, exact, dest, objectsOffset);
+            dest.nextNode(k, limit, exact, x, y, z);
+            return;
+        }
+        final int fold = WorldLayout.foldCategories(categoryMask);
+        dest.pushRoot(0);
+        long nodes = 0;
+        for (int node = dest.nextNode(k, limit, exact, x, y, z); node != NearestNeighbours.DONE;
+                node = dest.nextNode(k, limit, exact, x, y, z)) {
+            long base = openNode(++nodes, node);
+            for (int c = 0; c < 2; c++) {
+                if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A + 4 * c) & fold) == 0) {
+                    continue;
+                }
+                long b = base + 24L * c;
+                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                if (ref < 0) {
+                    nearestCandidate(checkObject(node, ref), true, px, py, pz, limit, categoryMask, filter, exact,
+                            dest, b);
+                    continue;
+                }
+                double d = RegionTests.squaredDistance(px, py, pz, store.readFloat(b), store.readFloat(b + 4),
+                        store.readFloat(b + 8), store.readFloat(b + 12), store.readFloat(b + 16),
+                        store.readFloat(b + 20));
+                if (d <= limit) {
+                    dest.pushNode(d, checkChild(node, ref));
+                }
+            }
+        }
+    }
+
+    /** Queues an object for a nearest query after the category test and the filter; {@code box}: offset of its tight box (in its leaf or object record). */
+    private void nearestCandidate(int object, boolean summaryPassed, double px, double py, double pz, double limit,
+                                  long mask, QueryFilter filter, DistanceFunction exact, NearestNeighbours dest,
+                                  long box) {
+        if (!categoryDecided(mask, summaryPassed) && (categoryAt(object) & mask) == 0) {
+            return;
+        }
+        long userValue = userValueAt(object);
+        if (filter != null && !filter.accept(object, userValue)) {
+            return;
+        }
+        double d = RegionTests.squaredDistance(px, py, pz, store.readFloat(box), store.readFloat(box + 4),
+                store.readFloat(box + 8), store.readFloat(box + 12), store.readFloat(box + 16),
+                store.readFloat(box + 20));
+        if (d <= limit) {
+            dest.pushObject(d, object, userValue, exact != null);
+        }
     }
 
     @Override
@@ -888,10 +1132,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
             if (entries[top] > max) {
                 continue;
             }
-            if (++nodes > nodeCount) {
-                throw corruptAtQuery("a query visited more nodes than the tree has (reference cycle)");
-            }
-            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * node;
+            long base = openNode(++nodes, node);
             double tA = Double.NaN;
             double tB = Double.NaN;
             if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A) & fold) != 0) {
@@ -960,6 +1201,17 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
             return -1.0;
         }
         return visitor.visit(object, userValueAt(object), fraction);
+    }
+
+    /**
+     * The file offset of a node a query opens as its {@code visits}-th: a query may not open more nodes than the
+     * tree has (a reference cycle in a corrupt file would loop forever).
+     */
+    private long openNode(long visits, int node) {
+        if (visits > nodeCount) {
+            throw corruptAtQuery("a query visited more nodes than the tree has (reference cycle)");
+        }
+        return nodesOffset + (long) WorldLayout.NODE_SIZE * node;
     }
 
     private int checkObject(int node, int ref) {
