@@ -15,7 +15,7 @@ package dev.boxwood.geom;
  * those inputs.
  *
  * <p>{@link #test} is the canonical entry point and delegates to the variant measured fastest by
- * {@code SphereAabbBenchmark}. The kernels do not validate: {@code r >= 0}, {@code min <= max}, finite input.
+ * {@code SphereAabbBenchmark}: Arvo's, on JDK 17 and 25 (figures in {@code docs/benchmarks.md}). The kernels do not validate: {@code r >= 0}, {@code min <= max}, finite input.
  */
 public final class SphereAabb {
 
@@ -40,7 +40,9 @@ public final class SphereAabb {
      */
     public static boolean test(double cx, double cy, double cz, double r,
                                double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        return testBranchFree(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ);
+        // Arvo measured fastest on JDK 17 and 25 (SphereAabbBenchmark, docs/benchmarks.md): its branches predict
+        // well and it skips the work of the axes where the centre is inside the slab.
+        return testArvo(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ);
     }
 
     /**
