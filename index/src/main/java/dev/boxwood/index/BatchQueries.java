@@ -6,14 +6,21 @@ import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.ShapeQueries;
+import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 
 /**
- * Many queries in one call, spread over the threads of a {@link QueryExecutor} against the same tree, with results
+ * Many queries in one call, spread over the threads of a {@link QueryExecutor} against the same index, with results
  * written into caller-provided primitive arrays (the model of Unity's {@code RaycastCommand}): line of sight,
  * closest ray hits, sphere region queries. Each thread has pre-allocated scratch (stack and collectors), so a
  * warmed-up batch allocates nothing. Each query's answer is the one the single query gives (the same handles and
- * fractions). The tree must not be mutated during a batch. One batch at a time per instance.
+ * fractions).
+ *
+ * <p>Indexes: the ray batches run on any {@link SpatialQueries} (through its {@code rayCast}), the sphere batch on
+ * any {@link ShapeQueries} (its {@code querySphere}): the dynamic tree, a {@link ReadView}, a mapped static world.
+ * A tree or view is traversed directly (its arrays, as the single queries do). The index must be safe for
+ * concurrent queries and must not be mutated (or closed) during a batch. One batch at a time per instance.
  */
 public final class BatchQueries implements AutoCloseable {
 
@@ -58,7 +65,7 @@ public final class BatchQueries implements AutoCloseable {
      * none) among the objects whose categories share a bit with {@code categoryMask}. An any-hit cast: it stops at
      * the first blocker.
      *
-     * @param tree the tree, or a {@link ReadView} of one
+     * @param tree the index: a tree, a {@link ReadView}, a mapped world or any thread-safe {@link SpatialQueries}
      * @param from segment starts, 3 per query
      * @param to segment ends, 3 per query
      * @param ignoreFirst first ignored handle per query, or null for none
@@ -68,7 +75,7 @@ public final class BatchQueries implements AutoCloseable {
      * @param visible receives the answers
      * @throws IllegalArgumentException for null or short arrays, or a bad segment (naming its index)
      */
-    public void lineOfSight(ReadableTree tree, double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
+    public void lineOfSight(SpatialQueries tree, double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
                             int count, long categoryMask, boolean[] visible) {
         Arguments.requireNonNull("tree", tree);
         requireLength("from", from, 3 * count);
@@ -81,7 +88,7 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("visible must hold " + count + " answers");
         }
         LineOfSight t = lineOfSight;
-        t.tree = tree.storage();
+        t.tree = direct(tree);
         t.from = from;
         t.to = to;
         t.ignoreFirst = ignoreFirst;
@@ -100,7 +107,7 @@ public final class BatchQueries implements AutoCloseable {
      * (ties by lower handle) of the segment {@code origins[3i..] + t * translations[3i..]}, {@code t} in
      * {@code [0, maxFraction]}, or {@link Handles#NONE} and {@code -1} for a miss.
      *
-     * @param tree the tree, or a {@link ReadView} of one
+     * @param tree the index: a tree, a {@link ReadView}, a mapped world or any thread-safe {@link SpatialQueries}
      * @param origins 3 per query
      * @param translations 3 per query
      * @param count number of queries
@@ -110,7 +117,7 @@ public final class BatchQueries implements AutoCloseable {
      * @param fractions receives the hit fractions
      * @throws IllegalArgumentException for null or short arrays or a bad segment
      */
-    public void closestRays(ReadableTree tree, double[] origins, double[] translations, int count,
+    public void closestRays(SpatialQueries tree, double[] origins, double[] translations, int count,
                             double maxFraction, long categoryMask, int[] handles, double[] fractions) {
         Arguments.requireNonNull("tree", tree);
         requireLength("origins", origins, 3 * count);
@@ -122,7 +129,7 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("handles must hold " + count + " answers");
         }
         ClosestRays t = closestRays;
-        t.tree = tree.storage();
+        t.tree = direct(tree);
         t.origins = origins;
         t.translations = translations;
         t.maxFraction = maxFraction;
@@ -137,12 +144,12 @@ public final class BatchQueries implements AutoCloseable {
     }
 
     /**
-     * Sphere region queries ({@link RegionQueries#querySphere}): for query {@code i} with sphere
+     * Sphere region queries ({@link ShapeQueries#querySphere}, {@link RegionQueries#querySphere} on a tree): for query {@code i} with sphere
      * {@code spheres[4i..4i+3]} (centre, radius), {@code counts[i]} receives the number of objects found and
      * {@code handles[i * maxPerQuery ..]} the first {@code min(counts[i], maxPerQuery)} of them, sorted by handle
      * (the count is the true count even when the slots overflow).
      *
-     * @param tree the tree, or a {@link ReadView} of one
+     * @param tree the index: a tree, a {@link ReadView}, a mapped world or any thread-safe {@link ShapeQueries}
      * @param spheres 4 per query
      * @param count number of queries
      * @param mode selection mode
@@ -152,7 +159,7 @@ public final class BatchQueries implements AutoCloseable {
      * @param counts receives the number found per query
      * @throws IllegalArgumentException for null or short arrays or a bad sphere
      */
-    public void spheres(ReadableTree tree, double[] spheres, int count, RegionMode mode, long categoryMask,
+    public void spheres(ShapeQueries tree, double[] spheres, int count, RegionMode mode, long categoryMask,
                         int maxPerQuery, int[] handles, int[] counts) {
         Arguments.requireNonNull("tree", tree);
         Arguments.requireNonNull("mode", mode);
@@ -166,7 +173,7 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
         }
         Spheres t = this.spheres;
-        t.tree = tree.storage();
+        t.tree = direct(tree);
         t.spheres = spheres;
         t.mode = mode;
         t.mask = categoryMask;
@@ -178,6 +185,16 @@ public final class BatchQueries implements AutoCloseable {
         } finally {
             t.tree = null;
         }
+    }
+
+    /** The arrays a tree or view is traversed on (the single queries' path); any other index as it is. */
+    private static <T extends SpatialQueries> T direct(T index) {
+        if (index instanceof ReadableTree readable) {
+            @SuppressWarnings("unchecked")
+            T storage = (T) readable.storage();
+            return storage;
+        }
+        return index;
     }
 
     private static void requireLength(String name, double[] array, int length) {
@@ -194,7 +211,7 @@ public final class BatchQueries implements AutoCloseable {
     }
 
     private final class LineOfSight implements QueryExecutor.Task {
-        DynamicAabbTree tree;
+        SpatialQueries tree;
         double[] from;
         double[] to;
         int[] ignoreFirst;
@@ -218,7 +235,7 @@ public final class BatchQueries implements AutoCloseable {
     }
 
     private final class ClosestRays implements QueryExecutor.Task {
-        DynamicAabbTree tree;
+        SpatialQueries tree;
         double[] origins;
         double[] translations;
         double maxFraction;
@@ -241,7 +258,7 @@ public final class BatchQueries implements AutoCloseable {
     }
 
     private final class Spheres implements QueryExecutor.Task {
-        DynamicAabbTree tree;
+        ShapeQueries tree;
         double[] spheres;
         RegionMode mode;
         long mask;
@@ -256,8 +273,8 @@ public final class BatchQueries implements AutoCloseable {
             for (int i = start; i < end; i++) {
                 int a = 4 * i;
                 out.reset();
-                RegionQueries.querySphere(tree, spheres[a], spheres[a + 1], spheres[a + 2], spheres[a + 3], mode,
-                        mask, null, out, stack);
+                tree.querySphere(spheres[a], spheres[a + 1], spheres[a + 2], spheres[a + 3], mode, mask, null, out,
+                        stack);
                 out.sort();
                 int n = out.count();
                 counts[i] = n;

@@ -27,6 +27,7 @@ import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.RegionTests;
+import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.SweepTests;
 import dev.boxwood.query.TraversalStack;
@@ -59,7 +60,7 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  *
  * <p>Requires a little-endian platform (x86-64, AArch64): the mapping is read in native order.
  */
-public final class MappedWorld implements SpatialQueries, AutoCloseable {
+public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     private static final int SPHERE = RegionTests.SPHERE;
     private static final int BOX = RegionTests.BOX;
@@ -560,6 +561,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
      * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
      * @throws IllegalStateException    if the world is closed
      */
+    @Override
     public void querySphere(double centerX, double centerY, double centerZ, double radius, RegionMode mode,
                             long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
         Arguments.requireFinite("centerX", centerX);
@@ -590,6 +592,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
      * @throws IllegalArgumentException for a non-finite or inverted box or null arguments
      * @throws IllegalStateException    if the world is closed
      */
+    @Override
     public void queryBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                          RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
                          TraversalStack stack) {
@@ -617,6 +620,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
      *                                  arguments
      * @throws IllegalStateException    if the world is closed
      */
+    @Override
     public void queryObb(double[] obb, int offset, RegionMode mode, long categoryMask, QueryFilter filter,
                          OverlapVisitor visitor, TraversalStack stack) {
         Obb.validate("obb", obb, offset);
@@ -647,6 +651,7 @@ public final class MappedWorld implements SpatialQueries, AutoCloseable {
      * @throws IllegalArgumentException for null arguments, or {@link RegionMode#CROSSING} with an unbounded region
      * @throws IllegalStateException    if the world is closed
      */
+    @Override
     public void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
                             OverlapVisitor visitor, TraversalStack stack) {
         Arguments.requireNonNull("region", region);
