@@ -311,6 +311,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         }
         store.release(owner);
         mappedFile.releaseLast();
+        Unmapping.release(store, mappedFile);
     }
 
     /** @return whether {@link #close()} was called */

@@ -12,7 +12,9 @@ import java.util.zip.CRC32C;
 
 import dev.boxwood.index.build.BinnedSahBuilder;
 import dev.boxwood.index.build.FlatBvh;
+import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.bytes.MappedBytes;
+import net.openhft.chronicle.bytes.MappedFile;
 
 /**
  * Writes static world files (format in {@link WorldLayout} and {@code docs/format.md}).
@@ -119,7 +121,11 @@ public final class StaticWorldWriter {
         }
         int[] crcs = new int[WorldLayout.SECTION_COUNT];
 
+        MappedFile mappedFile;
+        BytesStore<?, ?> mappedStore;
         try (MappedBytes out = MappedBytes.singleMappedBytes(temp.toFile(), Math.max(end, 1))) {
+            mappedFile = out.mappedFile();
+            mappedStore = out.bytesStore();
             SectionSink sink = new SectionSink(out);
             sink.begin(offsets[WorldLayout.SECTION_NODES]);
             float[] bounds = tree.childBounds();
@@ -168,6 +174,7 @@ public final class StaticWorldWriter {
             byte[] header = header(tree, height, payload != null, offsets, lengths, crcs);
             out.write(0L, header, 0, header.length);
         }
+        Unmapping.release(mappedStore, mappedFile);
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
             // the mapping grows the file to whole pages; the format's length is exact
             channel.truncate(end);

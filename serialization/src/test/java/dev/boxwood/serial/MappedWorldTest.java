@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -231,6 +232,27 @@ class MappedWorldTest {
         } finally {
             pool.shutdown();
         }
+    }
+
+    @Test
+    void shouldLeaveNoMappingBehindAfterWritesAndCloses() throws IOException {
+        Path maps = Path.of("/proc/self/maps");
+        assumeTrue(Files.isReadable(maps), "needs /proc/self/maps (Linux)");
+        TestWorld world = TestWorld.clustered(2_000, 41);
+        Path file = dir.resolve("reopened.bxw");
+        for (int w = 0; w < 5; w++) {
+            world.write(file);
+        }
+        for (int i = 0; i < 300; i++) {
+            try (MappedWorld mapped = MappedWorld.open(file)) {
+                assertEquals(2_000, mapped.size());
+            }
+        }
+        String name = dir.getFileName().toString();
+        long left = Files.readAllLines(maps).stream().filter(line -> line.contains(name)).count();
+        // a streaming server maps tiles in and out all day: one leaked mapping per open would end at the kernel's
+        // limit on mappings (65530 by default)
+        assertEquals(0, left, "mappings of the world files still present after close");
     }
 
     @Test
