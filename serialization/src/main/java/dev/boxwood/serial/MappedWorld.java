@@ -520,7 +520,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
         checkOpen();
-        queryAabbUnchecked(minX, minY, minZ, maxX, maxY, maxZ, categoryMask, visitor, stack);
+        region(BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY, maxZ - originZ,
+                null, null, RegionMode.CROSSING, categoryMask, null, visitor, stack);
     }
 
     /**
@@ -565,10 +566,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     @Override
     public void querySphere(double centerX, double centerY, double centerZ, double radius, RegionMode mode,
                             long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
-        Arguments.requireFinite("centerX", centerX);
-        Arguments.requireFinite("centerY", centerY);
-        Arguments.requireFinite("centerZ", centerZ);
-        Arguments.requireFiniteNonNegative("radius", radius);
+        requireSphere(centerX, centerY, centerZ, radius);
         requireRegionArguments(mode, visitor, stack);
         region(SPHERE, centerX - originX, centerY - originY, centerZ - originZ, radius, 0, 0, null, null, mode,
                 categoryMask, filter, visitor, stack);
@@ -655,14 +653,27 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     @Override
     public void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
                             OverlapVisitor visitor, TraversalStack stack) {
-        Arguments.requireNonNull("region", region);
+        requireConvexArguments(region, mode);
         requireRegionArguments(mode, visitor, stack);
+        region(CONVEX, 0, 0, 0, 0, 0, 0, null, region.translated(originX, originY, originZ), mode, categoryMask,
+                filter, visitor, stack);
+    }
+
+    /** The sphere query's own checks, shared with composite worlds: a finite centre and radius, radius >= 0. */
+    static void requireSphere(double centerX, double centerY, double centerZ, double radius) {
+        Arguments.requireFinite("centerX", centerX);
+        Arguments.requireFinite("centerY", centerY);
+        Arguments.requireFinite("centerZ", centerZ);
+        Arguments.requireFiniteNonNegative("radius", radius);
+    }
+
+    /** The convex query's own checks, shared with composite worlds: a region, and a bounded one for CROSSING. */
+    static void requireConvexArguments(ConvexRegion region, RegionMode mode) {
+        Arguments.requireNonNull("region", region);
         if (mode == RegionMode.CROSSING && !region.isBounded()) {
             throw new IllegalArgumentException("region must be bounded for the exact CROSSING mode; use"
                     + " CROSSING_CONSERVATIVE or add planes");
         }
-        region(CONVEX, 0, 0, 0, 0, 0, 0, null, region.translated(originX, originY, originZ), mode, categoryMask,
-                filter, visitor, stack);
     }
 
     private void requireRegionArguments(RegionMode mode, OverlapVisitor visitor, TraversalStack stack) {
@@ -673,28 +684,19 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /**
-     * Box query in world coordinates without argument checks, for composite worlds.
-     *
-     * @return false if the visitor stopped the query
-     */
-    boolean queryAabbUnchecked(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
-                               long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
-        return region(BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY,
-                maxZ - originZ, null, null, RegionMode.CROSSING, categoryMask, null, visitor, stack);
-    }
-
-    /**
      * The one region traversal over the mapped nodes (every region query and the box query); the shape is in the
      * world's frame: p0..p5 a box or a sphere, {@code obb} an oriented box at offset 0, or {@code convex}.
      * Hierarchical culling as the dynamic tree's region queries: a child outside the shape is skipped, a child
      * inside it is taken whole without further tests (Bullet's {@code btDbvt::collideKDOP}), and for convex
      * regions each child carries the planes it still crosses (Assarsson and Möller 2000). A leaf's box in its node
-     * is the object's tight box, so the leaf decision ({@link RegionTests}) is made on it directly.
+     * is the object's tight box, so the leaf decision ({@link RegionTests}) is made on it directly. Composite worlds
+     * ({@link TiledWorld}) call it directly with the shape already in this world's frame and validated, so the
+     * mode's null check is theirs too.
      *
      * @return false if the visitor stopped the query
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
-    private boolean region(int kind, double p0, double p1, double p2, double p3, double p4, double p5, double[] obb,
+    boolean region(int kind, double p0, double p1, double p2, double p3, double p4, double p5, double[] obb,
                            ConvexRegion convex, RegionMode mode, long mask, QueryFilter filter,
                            OverlapVisitor visitor, TraversalStack stack) {
         if (objectCount == 0) {

@@ -6,11 +6,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.geom.FrustumAabb;
+import dev.boxwood.geom.Obb;
+import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.query.Arguments;
+import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.RegionTests;
 import dev.boxwood.query.TraversalStack;
 
 /**
@@ -23,7 +29,11 @@ import dev.boxwood.query.TraversalStack;
  * user value should identify objects globally; {@link TileSetWriter} makes it the global index by default). A
  * ray cast walks the tiles its segment crosses in order of entry and carries the visitor's clipping from tile to
  * tile, so a closest-hit cast stops at the first tile that cannot hold anything nearer; fractions are those of
- * the whole segment and bit-equal to a single-index cast.
+ * the whole segment and bit-equal to a single-index cast. Region queries ({@link #querySphere},
+ * {@link #queryBox}, {@link #queryObb}, {@link #queryConvex}) visit tiles in index order and report, per tile,
+ * exactly what {@link MappedWorld}'s method of the same name reports on that tile: the shape is moved into each
+ * tile's frame as the tile would move it, and a tile whose header bounds the shape cannot touch is neither visited
+ * nor mapped.
  *
  * <p>Threads: any number of threads may query at once, each with its own {@link Scratch}. Mapping, unmapping and
  * the use counts that keep a tile mapped while a thread reads it are guarded by this object's lock (taken twice
@@ -35,6 +45,8 @@ public final class TiledWorld implements AutoCloseable {
     private final Tile[] tiles;
     private final long budgetBytes;
     private long mappedBytes;
+    private long mapCount;
+    private long unmapCount;
     private long clock;
     private boolean closed;
 
@@ -64,10 +76,12 @@ public final class TiledWorld implements AutoCloseable {
 
     /**
      * Caller-owned scratch memory of tile queries: the traversal stack handed to each tile, the tile order of a
-     * ray cast, and the tile being visited. One per thread; not thread-safe.
+     * ray cast, an oriented box in a tile's frame, and the tile being visited. One per thread; not thread-safe.
      */
     public static final class Scratch {
         private final TraversalStack stack = new TraversalStack();
+        /** An oriented box moved into the frame of the tile being visited. */
+        private final double[] obb = new double[ObbLayout.STRIDE];
         private int[] order = new int[16];
         private double[] entries = new double[16];
         private int tile = -1;
@@ -125,27 +139,66 @@ public final class TiledWorld implements AutoCloseable {
     }
 
     /**
-     * @param tile a tile index
+     * @param tile a tile index, in {@code [0, tileCount())}
      * @return the tile's file
+     * @throws IllegalArgumentException if the tile index is out of range
      */
     public Path tileFile(int tile) {
-        return tiles[tile].file;
+        return tile(tile).file;
     }
 
     /**
-     * @param tile a tile index
+     * @param tile a tile index, in {@code [0, tileCount())}
      * @return the number of objects in the tile
+     * @throws IllegalArgumentException if the tile index is out of range
      */
     public int tileSize(int tile) {
-        return tiles[tile].objects;
+        return tile(tile).objects;
     }
 
-    /** @return the bytes of the tiles mapped now */
+    /**
+     * Whether a tile is mapped now: a query reached it and the budget has not unmapped it since (or a thread is
+     * reading it). A snapshot: other threads' queries may change it at once. {@code false} after {@link #close()}.
+     *
+     * @param tile a tile index, in {@code [0, tileCount())}
+     * @return whether the tile is mapped
+     * @throws IllegalArgumentException if the tile index is out of range
+     */
+    public synchronized boolean isMapped(int tile) {
+        return tile(tile).world != null;
+    }
+
+    /**
+     * The bytes mapped now: the sum of the file lengths of the mapped tiles. At most the budget whenever no query
+     * is running (the budget is soft only for tiles in use); 0 after {@link #close()}.
+     *
+     * @return the bytes of the tiles mapped now
+     */
     public synchronized long mappedBytes() {
         return mappedBytes;
     }
 
-    /** @return the number of tiles mapped now */
+    /**
+     * How many times a tile was mapped since opening (cumulative, never reset). A tile unmapped by the budget and
+     * reached again counts again: mappings beyond the first of each tile are the remapping the budget caused.
+     *
+     * @return the number of tile mappings so far
+     */
+    public synchronized long mapCount() {
+        return mapCount;
+    }
+
+    /**
+     * How many times a tile was unmapped since opening (cumulative, never reset), by the budget or by
+     * {@link #close()}; {@code mapCount() - unmapCount()} is always {@link #mappedTileCount()}.
+     *
+     * @return the number of tile unmappings so far
+     */
+    public synchronized long unmapCount() {
+        return unmapCount;
+    }
+
+    /** @return the number of tiles mapped now ({@code 0} after {@link #close()}) */
     public synchronized int mappedTileCount() {
         int n = 0;
         for (Tile t : tiles) {
@@ -175,20 +228,177 @@ public final class TiledWorld implements AutoCloseable {
     public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                           long categoryMask, OverlapVisitor visitor, Scratch scratch) {
         Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        requireRegionArguments(RegionMode.CROSSING, visitor, scratch);
+        region(RegionTests.BOX, minX, minY, minZ, maxX, maxY, maxZ, null, 0, null, RegionMode.CROSSING,
+                categoryMask, null, visitor, scratch);
+    }
+
+    /**
+     * Objects, in every tile, whose stored tight box overlaps ({@link RegionMode#CROSSING},
+     * {@link RegionMode#CROSSING_CONSERVATIVE}: the same here) or lies inside ({@link RegionMode#WINDOW}) the closed
+     * sphere, as {@link MappedWorld#querySphere(double, double, double, double, RegionMode, long, QueryFilter,
+     * OverlapVisitor, TraversalStack)} selects them in each tile, until the visitor returns {@code false}. Tiles are
+     * visited in index order.
+     *
+     * @param centerX      centre x
+     * @param centerY      centre y
+     * @param centerZ      centre z
+     * @param radius       radius, finite and {@code >= 0}
+     * @param mode         selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the visitor (handle: index within the tile), or {@code null}
+     * @param visitor      receives (index within the tile, user value); {@link Scratch#tile()} names the tile
+     * @param scratch      the calling thread's scratch memory
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
+     */
+    public void querySphere(double centerX, double centerY, double centerZ, double radius, RegionMode mode,
+                            long categoryMask, QueryFilter filter, OverlapVisitor visitor, Scratch scratch) {
+        MappedWorld.requireSphere(centerX, centerY, centerZ, radius);
+        requireRegionArguments(mode, visitor, scratch);
+        region(RegionTests.SPHERE, centerX, centerY, centerZ, radius, 0, 0, null, 0, null, mode, categoryMask,
+                filter, visitor, scratch);
+    }
+
+    /**
+     * Objects, in every tile, whose stored tight box overlaps (the crossing modes: the objects of
+     * {@link #queryAabb}, plus the filter) or lies inside ({@link RegionMode#WINDOW}) the closed query box, as
+     * {@link MappedWorld#queryBox} selects them in each tile, until the visitor returns {@code false}. Tiles are
+     * visited in index order.
+     *
+     * @param minX         query min x
+     * @param minY         query min y
+     * @param minZ         query min z
+     * @param maxX         query max x
+     * @param maxY         query max y
+     * @param maxZ         query max z
+     * @param mode         selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the visitor (handle: index within the tile), or {@code null}
+     * @param visitor      receives (index within the tile, user value); {@link Scratch#tile()} names the tile
+     * @param scratch      the calling thread's scratch memory
+     * @throws IllegalArgumentException for a non-finite or inverted box or null arguments
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
+     */
+    public void queryBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                         RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
+                         Scratch scratch) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        requireRegionArguments(mode, visitor, scratch);
+        region(RegionTests.BOX, minX, minY, minZ, maxX, maxY, maxZ, null, 0, null, mode, categoryMask, filter,
+                visitor, scratch);
+    }
+
+    /**
+     * Objects, in every tile, whose stored tight box overlaps or lies inside the closed oriented box given in
+     * {@link ObbLayout}, as {@link MappedWorld#queryObb} selects them in each tile (15-axis separating axis test,
+     * conservative by its epsilon; both crossing modes are the same), until the visitor returns {@code false}.
+     * Tiles are visited in index order. The array is only read.
+     *
+     * @param obb          array holding the oriented box
+     * @param offset       where it starts
+     * @param mode         selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the visitor (handle: index within the tile), or {@code null}
+     * @param visitor      receives (index within the tile, user value); {@link Scratch#tile()} names the tile
+     * @param scratch      the calling thread's scratch memory
+     * @throws IllegalArgumentException if the layout holds a non-finite value, a negative half extent or axes that
+     *                                  are not orthonormal within {@link Obb#ORTHONORMAL_TOLERANCE}, or for null
+     *                                  arguments
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
+     */
+    public void queryObb(double[] obb, int offset, RegionMode mode, long categoryMask, QueryFilter filter,
+                         OverlapVisitor visitor, Scratch scratch) {
+        Obb.validate("obb", obb, offset);
+        requireRegionArguments(mode, visitor, scratch);
+        region(RegionTests.OBB, 0, 0, 0, 0, 0, 0, obb, offset, null, mode, categoryMask, filter, visitor, scratch);
+    }
+
+    /**
+     * Objects, in every tile, whose stored tight box overlaps or lies inside a convex region (a frustum, a marquee
+     * sub-frustum, any convex polyhedron), as {@link MappedWorld#queryConvex} selects them in each tile
+     * ({@link RegionMode#CROSSING} exact and bounded regions only, {@link RegionMode#CROSSING_CONSERVATIVE} the
+     * plane test alone, {@link RegionMode#WINDOW} inside every plane), until the visitor returns {@code false}.
+     * Tiles are visited in index order. The region keeps only its last translation, so with tiles of different
+     * origins each tile the region reaches costs one translated copy of the planes.
+     *
+     * @param region       the prepared region
+     * @param mode         selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the visitor (handle: index within the tile), or {@code null}
+     * @param visitor      receives (index within the tile, user value); {@link Scratch#tile()} names the tile
+     * @param scratch      the calling thread's scratch memory
+     * @throws IllegalArgumentException for null arguments, or {@link RegionMode#CROSSING} with an unbounded region
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
+     */
+    public void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
+                            OverlapVisitor visitor, Scratch scratch) {
+        MappedWorld.requireConvexArguments(region, mode);
+        requireRegionArguments(mode, visitor, scratch);
+        region(RegionTests.CONVEX, 0, 0, 0, 0, 0, 0, null, 0, region, mode, categoryMask, filter, visitor, scratch);
+    }
+
+    private void requireRegionArguments(RegionMode mode, OverlapVisitor visitor, Scratch scratch) {
+        Arguments.requireNonNull("mode", mode);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
+    }
+
+    /**
+     * The one tile loop of the box and region queries; the shape is in world coordinates ({@link RegionTests}
+     * kinds: p0..p5 a sphere or a box, {@code obb} at {@code obbOffset}, or {@code convex}). Each tile gets the
+     * shape moved into its frame exactly as {@link MappedWorld}'s public methods move it, and is skipped unmapped
+     * when the root decision the tile would make on its header bounds culls it.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private void region(int kind, double p0, double p1, double p2, double p3, double p4, double p5, double[] obb,
+                        int obbOffset, ConvexRegion convex, RegionMode mode, long mask, QueryFilter filter,
+                        OverlapVisitor visitor, Scratch scratch) {
+        double[] local = scratch.obb;
         for (int i = 0; i < tiles.length; i++) {
             Tile t = tiles[i];
+            if (t.objects == 0) {
+                continue;
+            }
+            double q0 = p0;
+            double q1 = p1;
+            double q2 = p2;
+            double q3 = p3;
+            double q4 = p4;
+            double q5 = p5;
+            ConvexRegion tileConvex = null;
+            if (kind == RegionTests.SPHERE || kind == RegionTests.BOX) {
+                q0 -= t.originX;
+                q1 -= t.originY;
+                q2 -= t.originZ;
+                if (kind == RegionTests.BOX) {
+                    q3 -= t.originX;
+                    q4 -= t.originY;
+                    q5 -= t.originZ;
+                }
+            } else if (kind == RegionTests.OBB) {
+                System.arraycopy(obb, obbOffset, local, 0, ObbLayout.STRIDE);
+                local[0] -= t.originX;
+                local[1] -= t.originY;
+                local[2] -= t.originZ;
+            } else {
+                tileConvex = convex.translated(t.originX, t.originY, t.originZ);
+            }
             float[] b = t.bounds;
-            if (t.objects == 0 || !AabbAabb.test(b[0], b[1], b[2], b[3], b[4], b[5], minX - t.originX,
-                    minY - t.originY, minZ - t.originZ, maxX - t.originX, maxY - t.originY, maxZ - t.originZ)) {
+            if (RegionTests.classifySubtree(kind, q0, q1, q2, q3, q4, q5, local, 0, tileConvex, mode,
+                    RegionTests.rootState(kind, tileConvex), true, b[0], b[1], b[2], b[3], b[4], b[5])
+                    == FrustumAabb.CULLED) {
                 continue;
             }
             MappedWorld world = acquire(t);
             scratch.tile = i;
             try {
-                if (!world.queryAabbUnchecked(minX, minY, minZ, maxX, maxY, maxZ, categoryMask, visitor,
+                if (!world.region(kind, q0, q1, q2, q3, q4, q5, local, tileConvex, mode, mask, filter, visitor,
                         scratch.stack)) {
                     return;
                 }
@@ -307,6 +517,7 @@ public final class TiledWorld implements AutoCloseable {
                 throw new UncheckedIOException(e);
             }
             mappedBytes += t.length;
+            mapCount++;
         }
         t.users++;
         t.lastUse = ++clock;
@@ -334,7 +545,15 @@ public final class TiledWorld implements AutoCloseable {
             victim.world.close();
             victim.world = null;
             mappedBytes -= victim.length;
+            unmapCount++;
         }
+    }
+
+    private Tile tile(int tile) {
+        if (tile < 0 || tile >= tiles.length) {
+            throw new IllegalArgumentException("tile must be in [0, " + tiles.length + "): " + tile);
+        }
+        return tiles[tile];
     }
 
     private synchronized void checkOpen() {
@@ -354,6 +573,7 @@ public final class TiledWorld implements AutoCloseable {
             if (t.world != null) {
                 t.world.close();
                 t.world = null;
+                unmapCount++;
             }
         }
         mappedBytes = 0;

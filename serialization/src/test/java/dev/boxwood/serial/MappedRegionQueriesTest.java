@@ -74,10 +74,11 @@ class MappedRegionQueriesTest {
             nonEmpty = 0;
             for (int q = 0; q < queries.length; q += 6) {
                 double[] b = Arrays.copyOfRange(queries, q, q + 6);
-                double cx = 0.5 * (b[0] + b[3]);
-                double cy = 0.5 * (b[1] + b[4]);
-                double cz = 0.5 * (b[2] + b[5]);
-                double size = Math.max(1e-3, Math.max(b[3] - b[0], Math.max(b[4] - b[1], b[5] - b[2])));
+                double[] around = centreAndSize(b);
+                double cx = around[0];
+                double cy = around[1];
+                double cz = around[2];
+                double size = around[3];
                 double[] obb = randomObb(random, cx, cy, cz, size);
                 ConvexRegion frustum = randomFrustum(random, cx, cy, cz, size);
                 for (RegionMode mode : RegionMode.values()) {
@@ -156,8 +157,14 @@ class MappedRegionQueriesTest {
         return h;
     }
 
+    /** The centre of a query box and its largest edge (at least 1e-3): where the other shapes are put. */
+    static double[] centreAndSize(double[] b) {
+        return new double[] {0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), 0.5 * (b[2] + b[5]),
+            Math.max(1e-3, Math.max(b[3] - b[0], Math.max(b[4] - b[1], b[5] - b[2])))};
+    }
+
     /** An oriented box around the point, from a random unit quaternion. */
-    private static double[] randomObb(SplittableRandom r, double cx, double cy, double cz, double size) {
+    static double[] randomObb(SplittableRandom r, double cx, double cy, double cz, double size) {
         double qw = r.nextDouble(-1, 1);
         double qx = r.nextDouble(-1, 1);
         double qy = r.nextDouble(-1, 1);
@@ -178,7 +185,7 @@ class MappedRegionQueriesTest {
     }
 
     /** A camera a few sizes away looking at the point; the whole frustum or a marquee part of it. */
-    private static ConvexRegion randomFrustum(SplittableRandom r, double cx, double cy, double cz, double size) {
+    static ConvexRegion randomFrustum(SplittableRandom r, double cx, double cy, double cz, double size) {
         double d = size * r.nextDouble(1, 4);
         double ex = cx + d * r.nextDouble(-1, 1);
         double ey = cy + d * r.nextDouble(-1, 1);

@@ -1,6 +1,7 @@
 package dev.boxwood.serial;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,14 +9,22 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.boxwood.geom.Obb;
+import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.QueryFilter;
+import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
 import net.openhft.chronicle.core.io.AbstractReferenceCounted;
@@ -34,6 +43,10 @@ class TiledWorldTest {
     /** One brute-force index per tile, with the tile's origin; user values are global indices. */
     private final List<BruteForceIndex> oracles = new ArrayList<>();
     private long largestTile;
+    /** Each tile's bounds in world coordinates, from its header. */
+    private final List<double[]> tileBounds = new ArrayList<>();
+
+    private static final QueryFilter SOME = (handle, userValue) -> (userValue & 3) != 0;
 
     @BeforeEach
     void writeTiles() throws IOException {
@@ -54,6 +67,9 @@ class TiledWorldTest {
                 }
                 total += mapped.size();
                 oracles.add(oracle);
+                double[] bounds = new double[6];
+                mapped.getBounds(bounds);
+                tileBounds.add(bounds);
             }
         }
         assertEquals(world.size(), total);
@@ -175,6 +191,224 @@ class TiledWorldTest {
         } finally {
             pool.shutdown();
         }
+    }
+
+    /**
+     * Region query answers as "tile/handle/userValue", of the tiled world or of the per-tile oracles (whose handles
+     * are the tile's object indices): sphere, box, oriented box and frustum in every mode, mask and filter.
+     */
+    private List<String> regionAnswers(TiledWorld tiled, int count, long seed) {
+        double[] queries = world.boxQueries(count, seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        List<String> out = new ArrayList<>();
+        for (int q = 0; q < queries.length; q += 6) {
+            double[] b = Arrays.copyOfRange(queries, q, q + 6);
+            double[] c = MappedRegionQueriesTest.centreAndSize(b);
+            double[] obb = MappedRegionQueriesTest.randomObb(random, c[0], c[1], c[2], c[3]);
+            ConvexRegion frustum = MappedRegionQueriesTest.randomFrustum(random, c[0], c[1], c[2], c[3]);
+            for (RegionMode mode : RegionMode.values()) {
+                for (long mask : new long[] {-1L, 0x00FF_00FF_00FF_00FFL}) {
+                    for (QueryFilter filter : new QueryFilter[] {null, SOME}) {
+                        for (int shape = 0; shape < 4; shape++) {
+                            List<String> found = new ArrayList<>();
+                            if (tiled != null) {
+                                OverlapVisitor v = (h, u) -> found.add(scratch.tile() + "/" + h + "/" + u);
+                                switch (shape) {
+                                    case 0 -> tiled.querySphere(c[0], c[1], c[2], 0.5 * c[3], mode, mask, filter,
+                                            v, scratch);
+                                    case 1 -> tiled.queryBox(b[0], b[1], b[2], b[3], b[4], b[5], mode, mask, filter,
+                                            v, scratch);
+                                    case 2 -> tiled.queryObb(obb, 0, mode, mask, filter, v, scratch);
+                                    default -> tiled.queryConvex(frustum, mode, mask, filter, v, scratch);
+                                }
+                                assertEquals(-1, scratch.tile(), "no tile outside a query");
+                            } else {
+                                for (int k = 0; k < oracles.size(); k++) {
+                                    BruteForceIndex o = oracles.get(k);
+                                    int tile = k;
+                                    OverlapVisitor v = (h, u) -> found.add(tile + "/" + h + "/" + u);
+                                    switch (shape) {
+                                        case 0 -> o.querySphere(c[0], c[1], c[2], 0.5 * c[3], mode, mask, filter, v);
+                                        case 1 -> o.queryBox(b[0], b[1], b[2], b[3], b[4], b[5], mode, mask, filter,
+                                                v);
+                                        case 2 -> o.queryObb(obb, 0, mode, mask, filter, v);
+                                        default -> o.queryConvex(frustum, mode, mask, filter, v);
+                                    }
+                                }
+                            }
+                            found.sort(null);
+                            out.add("shape " + shape + " query " + q / 6 + " " + mode + " mask " + mask
+                                    + (filter == null ? "" : " filtered") + " " + found);
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private void assertMappingCounters(TiledWorld tiled) {
+        int mapped = 0;
+        for (int i = 0; i < tiled.tileCount(); i++) {
+            mapped += tiled.isMapped(i) ? 1 : 0;
+        }
+        assertEquals(tiled.mappedTileCount(), mapped);
+        assertEquals(tiled.mapCount() - tiled.unmapCount(), mapped);
+        long bytes = 0;
+        for (int i = 0; i < tiled.tileCount(); i++) {
+            bytes += tiled.isMapped(i) ? largestTileOf(i) : 0;
+        }
+        assertEquals(bytes, tiled.mappedBytes());
+    }
+
+    private long largestTileOf(int tile) {
+        try {
+            return Files.size(tiles.get(tile));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void shouldSelectLikeTheTilesScannedOneByOneInEveryRegionQuery() throws IOException {
+        List<String> expected = regionAnswers(null, 20, 87);
+        long nonEmpty = expected.stream().filter(a -> !a.endsWith("[]")).count();
+        long window = expected.stream().filter(a -> a.contains("WINDOW") && !a.endsWith("[]")).count();
+        assertTrue(nonEmpty > expected.size() / 3 && window > 20, nonEmpty + " non-empty, " + window + " window");
+        for (long budget : new long[] {2 * largestTile, 0}) {
+            TiledWorld tiled = TiledWorld.open(tiles, budget);
+            try (tiled) {
+                assertEquals(expected, regionAnswers(tiled, 20, 87), "budget " + budget);
+                assertTrue(tiled.mappedBytes() <= budget, tiled.mappedBytes() + " mapped bytes");
+                assertTrue(tiled.mapCount() > tiles.size(), "a small budget remaps: " + tiled.mapCount());
+                assertMappingCounters(tiled);
+                if (budget == 0) {
+                    assertEquals(0, tiled.mappedTileCount(), "nothing stays mapped with a zero budget");
+                }
+            }
+            assertEquals(0, tiled.mappedTileCount());
+            assertEquals(tiled.mapCount(), tiled.unmapCount(), "close unmaps the rest");
+        }
+    }
+
+    @Test
+    void shouldMapOnlyTheTilesTheShapeCanTouch() throws IOException {
+        double[] queries = world.boxQueries(20, 88);
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        int partial = 0;
+        for (int q = 0; q < queries.length; q += 6) {
+            double[] b = Arrays.copyOfRange(queries, q, q + 6);
+            try (TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+                tiled.queryBox(b[0], b[1], b[2], b[3], b[4], b[5], RegionMode.WINDOW, -1L, null, (h, u) -> true,
+                        scratch);
+                int touched = 0;
+                for (int i = 0; i < tiles.size(); i++) {
+                    double[] t = tileBounds.get(i);
+                    boolean touches = tiled.tileSize(i) > 0 && t[0] <= b[3] && b[0] <= t[3] && t[1] <= b[4]
+                            && b[1] <= t[4] && t[2] <= b[5] && b[2] <= t[5];
+                    assertEquals(touches, tiled.isMapped(i), "query " + q / 6 + " tile " + i);
+                    touched += touches ? 1 : 0;
+                }
+                assertEquals(touched, tiled.mapCount());
+                assertEquals(0, tiled.unmapCount());
+                assertMappingCounters(tiled);
+                partial += touched > 0 && touched < tiles.size() ? 1 : 0;
+            }
+        }
+        assertTrue(partial > 5, "queries touching some tiles but not all: " + partial);
+        double far = 1e9;
+        double[] obb = MappedRegionQueriesTest.randomObb(new SplittableRandom(89), far, far, far, 1);
+        ConvexRegion frustum = MappedRegionQueriesTest.randomFrustum(new SplittableRandom(90), far, far, far, 1);
+        try (TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+            AllOverlaps none = new AllOverlaps();
+            for (RegionMode mode : RegionMode.values()) {
+                tiled.querySphere(far, far, far, 1, mode, -1L, null, none, scratch);
+                tiled.queryBox(far, far, far, far + 1, far + 1, far + 1, mode, -1L, null, none, scratch);
+                tiled.queryObb(obb, 0, mode, -1L, null, none, scratch);
+                tiled.queryConvex(frustum, mode, -1L, null, none, scratch);
+            }
+            assertEquals(0, none.count());
+            assertEquals(0, tiled.mapCount(), "no tile mapped for shapes far from every tile");
+        }
+    }
+
+    @Test
+    void shouldStopRegionQueriesWhenTheVisitorSaysSo() throws IOException {
+        double[] w = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE, -Double.MAX_VALUE,
+            -Double.MAX_VALUE};
+        for (double[] t : tileBounds) {
+            for (int a = 0; a < 3; a++) {
+                w[a] = Math.min(w[a], t[a] - 1);
+                w[a + 3] = Math.max(w[a + 3], t[a + 3] + 1);
+            }
+        }
+        double cx = 0.5 * (w[0] + w[3]);
+        double cy = 0.5 * (w[1] + w[4]);
+        double cz = 0.5 * (w[2] + w[5]);
+        double[] obb = new double[ObbLayout.STRIDE];
+        new Obb(cx, cy, cz, 1, 0, 0, 0, 1, 0, 0, 0, 1, w[3] - cx, w[4] - cy, w[5] - cz).writeTo(obb, 0);
+        // the same box as six planes n . x <= d
+        ConvexRegion box = new ConvexRegion(new double[] {1, 0, 0, w[3], -1, 0, 0, -w[0], 0, 1, 0, w[4],
+            0, -1, 0, -w[1], 0, 0, 1, w[5], 0, 0, -1, -w[2]}, 6);
+        double radius = Math.sqrt((w[3] - cx) * (w[3] - cx) + (w[4] - cy) * (w[4] - cy) + (w[5] - cz) * (w[5] - cz));
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        try (TiledWorld tiled = TiledWorld.open(tiles, largestTile)) {
+            for (RegionMode mode : RegionMode.values()) {
+                for (int shape = 0; shape < 5; shape++) {
+                    int[] seen = new int[1];
+                    AllOverlaps all = new AllOverlaps();
+                    OverlapVisitor two = (h, u) -> all.visit(h, u) && ++seen[0] < 2;
+                    switch (shape) {
+                        case 0 -> tiled.querySphere(cx, cy, cz, radius, mode, -1L, null, two, scratch);
+                        case 1 -> tiled.queryBox(w[0], w[1], w[2], w[3], w[4], w[5], mode, -1L, null, two, scratch);
+                        case 2 -> tiled.queryObb(obb, 0, mode, -1L, null, two, scratch);
+                        case 3 -> tiled.queryConvex(box, mode, -1L, null, two, scratch);
+                        default -> tiled.queryAabb(w[0], w[1], w[2], w[3], w[4], w[5], -1L, two, scratch);
+                    }
+                    assertEquals(2, seen[0], "shape " + shape + " " + mode + " stops after two objects");
+                    assertEquals(-1, scratch.tile());
+                }
+            }
+            assertMappingCounters(tiled);
+        }
+    }
+
+    @Test
+    void shouldRejectBadRegionArgumentsAndTileIndices() throws IOException {
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        AllOverlaps v = new AllOverlaps();
+        double[] obb = new double[ObbLayout.STRIDE];
+        new Obb(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1).writeTo(obb, 0);
+        ConvexRegion halfSpace = new ConvexRegion(new double[] {0, 0, 1, 0}, 1);
+        RegionMode m = RegionMode.CROSSING;
+        TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE);
+        try (tiled) {
+            assertBad("radius", () -> tiled.querySphere(0, 0, 0, -1, m, -1L, null, v, scratch));
+            assertBad("centerY", () -> tiled.querySphere(0, Double.NaN, 0, 1, m, -1L, null, v, scratch));
+            assertBad("mode", () -> tiled.querySphere(0, 0, 0, 1, null, -1L, null, v, scratch));
+            assertBad("scratch", () -> tiled.querySphere(0, 0, 0, 1, m, -1L, null, v, null));
+            assertBad("min", () -> tiled.queryBox(1, 0, 0, 0, 1, 1, m, -1L, null, v, scratch));
+            assertBad("visitor", () -> tiled.queryBox(0, 0, 0, 1, 1, 1, m, -1L, null, null, scratch));
+            assertBad("obb", () -> tiled.queryObb(new double[ObbLayout.STRIDE], 0, m, -1L, null, v, scratch));
+            assertBad("obb", () -> tiled.queryObb(obb, 1, m, -1L, null, v, scratch));
+            assertBad("region", () -> tiled.queryConvex(halfSpace, m, -1L, null, v, scratch));
+            assertBad("region", () -> tiled.queryConvex(null, m, -1L, null, v, scratch));
+            assertBad("tile", () -> tiled.isMapped(-1));
+            assertBad("tile", () -> tiled.isMapped(tiles.size()));
+            assertBad("tile", () -> tiled.tileSize(tiles.size()));
+            assertEquals(0, tiled.mapCount(), "rejected queries map nothing");
+            tiled.queryConvex(halfSpace, RegionMode.CROSSING_CONSERVATIVE, -1L, null, v, scratch);
+            assertTrue(v.count() > 0, "an unbounded region works in the conservative mode");
+        }
+        assertFalse(tiled.isMapped(0));
+        assertThrows(IllegalStateException.class, () -> tiled.queryObb(obb, 0, m, -1L, null, v, scratch));
+        assertThrows(IllegalStateException.class, () -> tiled.querySphere(0, 0, 0, 1, m, -1L, null, v, scratch));
+    }
+
+    private static void assertBad(String argument, org.junit.jupiter.api.function.Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().contains(argument), e.getMessage());
     }
 
     @Test
