@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -31,20 +32,24 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The 10 objects nearest to a point, on the 100k-object clustered world: the tree's best-first search against JTS
- * {@code STRtree.nearestNeighbour(k)} (2D: the world's x/y footprint, as JTS has no z) and the tinspin R*-tree's
- * {@code queryKnn} (3D box distance). Query points are near objects (a random object's centre, jittered).
+ * The 10 objects nearest to a point, on the clustered world of 100k and 1M objects: the tree's best-first search
+ * against JTS {@code STRtree.nearestNeighbour(k)} (2D: the world's x/y footprint, as JTS has no z) and the tinspin
+ * R*-tree's {@code queryKnn} (3D box distance). Query points are near objects (a random object's centre, jittered).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g"})
 public class NearestBenchmark {
 
     private static final int K = 10;
     private static final int POINTS = 1024;
+
+    /** Number of objects in the world. */
+    @Param({"100000", "1000000"})
+    public int n;
 
     private DynamicAabbTree tree;
     private STRtree jts;
@@ -56,8 +61,7 @@ public class NearestBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        BoxSet boxes = SyntheticWorld.clustered(100_000, 13).boxes();
-        int n = boxes.size();
+        BoxSet boxes = SyntheticWorld.clustered(n, 13).boxes();
         tree = DynamicAabbTree.build(TreeConfig.defaults(), boxes.toInterleaved(), null, null);
         jts = new STRtree();
         @SuppressWarnings("unchecked")
