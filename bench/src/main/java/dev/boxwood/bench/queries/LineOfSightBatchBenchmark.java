@@ -24,20 +24,23 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Line-of-sight throughput: segments per second answered by {@link BatchQueries#lineOfSight} (any-hit casts) on
- * the 100k-object clustered world, on one thread and on two (the caller plus one worker).
+ * the clustered world of 100k and 1M objects, on one thread and on two (the caller plus one worker).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g"})
 public class LineOfSightBatchBenchmark {
 
     private static final int SEGMENTS = 4096;
 
     @Param({"1", "2"})
     public int threads;
+
+    @Param({"100000", "1000000"})
+    public int n;
 
     private DynamicAabbTree tree;
     private BatchQueries batch;
@@ -47,7 +50,7 @@ public class LineOfSightBatchBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        SyntheticWorld world = SyntheticWorld.clustered(100_000, 11);
+        SyntheticWorld world = SyntheticWorld.clustered(n, 11);
         tree = DynamicAabbTree.build(TreeConfig.defaults(), world.boxes().toInterleaved(), null, null);
         SegmentSet s = world.segments(SEGMENTS, 12);
         for (int i = 0; i < SEGMENTS; i++) {
