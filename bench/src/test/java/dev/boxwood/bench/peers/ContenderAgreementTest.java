@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.boxwood.bench.world.PeerWorkload;
 import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.LevelScenes;
 import dev.boxwood.testkit.scenes.MovingWorkload;
 import dev.boxwood.testkit.scenes.SegmentSet;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every contender must give the brute-force answers before anyone times it. */
@@ -64,6 +66,23 @@ class ContenderAgreementTest {
         contender.build(workload.boxes());
         assertAgreement(contender, reference, workload.boxes(), workload.boxQueries(),
                 withAimedCopies(workload.segments(), workload.boxes()), name);
+    }
+
+    static Stream<Arguments> contendersOnLevels() {
+        return contenders().flatMap(name -> Stream.of(LevelScenes.Level.values()).map(level -> Arguments.of(name, level)));
+    }
+
+    /** The real levels: touching, nested and flat boxes that the synthetic world rarely makes. */
+    @ParameterizedTest
+    @MethodSource("contendersOnLevels")
+    void shouldGiveTheBruteForceAnswersOnTheLevels(String name, LevelScenes.Level level) {
+        BoxSet boxes = LevelScenes.load(level);
+        Contender ref = Contenders.create("brute");
+        ref.build(boxes);
+        Contender contender = Contenders.create(name);
+        contender.build(boxes);
+        assertAgreement(contender, ref, boxes, LevelScenes.randomBoxQueries(boxes, QUERIES, 31),
+                withAimedCopies(LevelScenes.randomSegments(boxes, QUERIES, 37), boxes), name + " on " + level);
     }
 
     @ParameterizedTest
