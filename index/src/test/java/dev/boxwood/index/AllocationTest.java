@@ -80,11 +80,16 @@ class AllocationTest {
         for (int round = 0; round < 200; round++) {
             runQueries();
         }
-        long before = allocatedBytes();
-        for (int round = 0; round < 20; round++) {
-            runQueries();
+        // Up to three windows: a per-query allocation shows in every one (20k queries), while a one-off allocation
+        // of the runtime during a window (seen on JDK 25 around late compilation) does not repeat.
+        long allocated = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+            long before = allocatedBytes();
+            for (int round = 0; round < 20; round++) {
+                runQueries();
+            }
+            allocated = allocatedBytes() - before;
         }
-        long allocated = allocatedBytes() - before;
         assertTrue(sink != 0);
         assertEquals(0, allocated, "bytes allocated by " + 20 * (queries.size() + 3 * segments.size()) + " queries");
     }
@@ -94,11 +99,14 @@ class AllocationTest {
         for (int round = 0; round < 200; round++) {
             runSmallMoves(round);
         }
-        long before = allocatedBytes();
-        for (int round = 0; round < 20; round++) {
-            runSmallMoves(round);
+        long allocated = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+            long before = allocatedBytes();
+            for (int round = 0; round < 20; round++) {
+                runSmallMoves(round);
+            }
+            allocated = allocatedBytes() - before;
         }
-        long allocated = allocatedBytes() - before;
         tree.validate();
         assertEquals(0, allocated, "bytes allocated by " + 20 * boxes.size() + " moves");
     }

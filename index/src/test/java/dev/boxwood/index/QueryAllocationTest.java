@@ -160,11 +160,17 @@ class QueryAllocationTest {
         for (int i = 0; i < 100; i++) {
             round.run();
         }
-        long before = allocatedBytes();
-        for (int i = 0; i < 10; i++) {
-            round.run();
+        // Up to three windows: an allocation per query shows in every one, a one-off allocation of the runtime
+        // during a window (seen on JDK 25 around late compilation) does not repeat.
+        long allocated = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+            long before = allocatedBytes();
+            for (int i = 0; i < 10; i++) {
+                round.run();
+            }
+            allocated = allocatedBytes() - before;
         }
-        assertEquals(0, allocatedBytes() - before, "bytes allocated by 10 rounds of " + what);
+        assertEquals(0, allocated, "bytes allocated by 10 rounds of " + what);
         assertTrue(sink != 0, what + " found nothing");
     }
 
