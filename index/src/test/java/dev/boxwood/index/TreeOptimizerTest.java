@@ -93,11 +93,15 @@ class TreeOptimizerTest {
         for (int call = 0; call < 300; call++) {
             done += tree.optimize(16);
         }
-        long before = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
-        for (int call = 0; call < 100; call++) {
-            done += tree.optimize(16);
+        // up to three windows: a one-off runtime allocation does not repeat, an allocation per call does
+        long allocated = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+            long before = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+            for (int call = 0; call < 100; call++) {
+                done += tree.optimize(16);
+            }
+            allocated = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
         }
-        long allocated = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
         tree.validate();
         assertTrue(done > 0);
         assertEquals(0, allocated, "bytes allocated by 100 optimize(16) calls");

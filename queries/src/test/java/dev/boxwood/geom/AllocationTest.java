@@ -37,13 +37,17 @@ class AllocationTest {
         for (int round = 0; round < 20; round++) {
             sum += run();
         }
-        long before = threads.getThreadAllocatedBytes(thread);
-        for (int round = 0; round < 5; round++) {
-            sum += run();
+        // up to three windows: a one-off runtime allocation does not repeat, an allocation per call does
+        long allocated = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+            long before = threads.getThreadAllocatedBytes(thread);
+            for (int round = 0; round < 5; round++) {
+                sum += run();
+            }
+            allocated = threads.getThreadAllocatedBytes(thread) - before;
         }
-        long after = threads.getThreadAllocatedBytes(thread);
         assertTrue(sum != 0, "results are consumed");
-        assertEquals(0, after - before, "bytes allocated by the kernels");
+        assertEquals(0, allocated, "bytes allocated by the kernels");
     }
 
     private double run() {

@@ -66,11 +66,15 @@ class MappedWorldAllocationTest {
             for (int round = 0; round < 200; round++) {
                 runQueries(mapped, queries, segments);
             }
-            long before = allocatedBytes();
-            for (int round = 0; round < 20; round++) {
-                runQueries(mapped, queries, segments);
+            // up to three windows: a one-off runtime allocation does not repeat, an allocation per query does
+            long allocated = Long.MAX_VALUE;
+            for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+                long before = allocatedBytes();
+                for (int round = 0; round < 20; round++) {
+                    runQueries(mapped, queries, segments);
+                }
+                allocated = allocatedBytes() - before;
             }
-            long allocated = allocatedBytes() - before;
             assertTrue(sink != 0);
             assertEquals(0, allocated, "bytes allocated by " + 20 * 5 * 128 + " queries");
         }
