@@ -30,9 +30,9 @@ import java.util.Arrays;
  * displacements) too large, so a stopped object does not keep a stale, swollen box (Box2D v2.4's rule).
  *
  * <h2>Structure</h2>
- * A binary tree in flat primitive arrays: each internal node stores the boxes of <em>both</em> its children (12
- * floats, 48 bytes), their references and their category masks, so one visit of a node tests two children
- * from one cache line (as bepu v2 and recent Box2D do). A child reference {@code >= 0} is an internal node, a
+ * A binary tree in flat primitive arrays: each internal node is one 64-byte record holding the boxes of <em>both</em>
+ * its children (12 floats), their references and their category masks, so one visit of a node tests two children
+ * from one cache line (the node pairs of bepu v2 and Box2D 3.1). A child reference {@code >= 0} is an internal node, a
  * negative one {@code ~slot} is an object; an object's fat box lives in its parent's child entry. A header node
  * 0 holds the root in its first entry, so the root needs no special case. Insertion chooses the sibling that
  * minimises the surface area heuristic by branch and bound (Bittner, Hapala, Havran 2013/2015), then rotates
@@ -57,6 +57,18 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     static final int EMPTY = Integer.MIN_VALUE;
     /** Entry floats: minX, minY, minZ, maxX, maxY, maxZ. */
     static final int BOX = 6;
+    /** Ints per node record (64 bytes): two entry boxes, two child references, two folded category masks. */
+    static final int NODE = 16;
+    /** Record offset of the child references. */
+    static final int REF = 12;
+    /** Record offset of the folded category masks. */
+    static final int MASK = 14;
+    /**
+     * Ints before node 0's record. With HotSpot's 16-byte array header, records then start 64 bytes into the array
+     * object, which G1 places at a region boundary once the array is large (a humongous object): each record is
+     * then exactly one cache line. Smaller arrays are cache resident anyway.
+     */
+    static final int BASE = 12;
     /** Height mark of a node on the free list. */
     private static final int FREE = -1;
     /** Re-insert a leaf whose fat box exceeds the tight box grown by this many margins and displacements. */
@@ -72,12 +84,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private final boolean planar;
 
     // ---- Node storage: the one place that holds the hierarchy. Entry e = 2 * node + side. ----
-    /** Per entry, 6 floats: the child's box (an object's fat box, or the union of an internal node's entries). */
-    float[] bounds;
-    /** Per entry: child reference; {@code >= 0} internal node, {@code ~slot} object, {@link #EMPTY}. */
-    int[] children;
-    /** Per entry: OR of the category bits of every object below. */
-    long[] categories;
+    /**
+     * One record of {@link #NODE} ints per node, from {@link #BASE}: for each entry its box (6 float bits: the
+     * child's box, an object's fat box or the union of an internal node's entries) at {@link #box}, its child
+     * reference ({@code >= 0} internal node, {@code ~slot} object, {@link #EMPTY}) at {@link #ref}, and the
+     * {@link #fold folded} OR of the category bits of every object below at {@link #mask}. One array, so a node
+     * visit loads one record where parallel arrays would miss the cache once per array.
+     */
+    int[] records;
     /** Per node: the entry that references it ({@code -1} for the header); next free node for free nodes. */
     int[] parentEntries;
     /** Per node: 1 + the larger height of its children (objects have height 0); {@link #FREE} when free. */
@@ -94,7 +108,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /** Per slot, 6 floats: the stored tight box relative to the origin. */
     float[] tight;
     long[] userValues;
-    /** Per slot: the entry that holds the object's fat box and category bits. */
+    /** Per slot: the object's 64 category bits (entries hold only their {@link #fold fold}). */
+    long[] objectCategories;
+    /** Per slot: the entry that holds the object's fat box. */
     int[] leafEntries;
 
     // ---- Insertion scratch (mutations are single-threaded): the sibling search's stack of (inherited cost, node). ----
@@ -156,7 +172,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
         storeTight(slot, minX, minY, minZ, maxX, maxY, maxZ);
         userValues[slot] = userValue;
-        insertLeaf(slot, categoryBits, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, 1.0);
+        objectCategories[slot] = categoryBits;
+        insertLeaf(slot, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, 1.0);
         moved.mark(slot);
         return handle;
     }
@@ -186,9 +203,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 displacementX, displacementY, displacementZ)) {
             return;
         }
-        long category = categories[entry];
         removeLeaf(slot);
-        insertLeaf(slot, category, minX, minY, minZ, maxX, maxY, maxZ,
+        insertLeaf(slot, minX, minY, minZ, maxX, maxY, maxZ,
                 displacementX, displacementY, displacementZ, 1.0);
     }
 
@@ -220,15 +236,19 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @throws IllegalArgumentException for a stale handle
      */
     public void setCategoryBits(int handle, long categoryBits) {
-        int entry = leafEntries[handles.slotOf(handle, "handle")];
-        categories[entry] = categoryBits;
+        int slot = handles.slotOf(handle, "handle");
+        objectCategories[slot] = categoryBits;
+        int entry = leafEntries[slot];
+        final int[] r = records;
+        r[maskIndex(entry)] = fold(categoryBits);
         for (int node = entry >> 1; node != HEADER; node = entry >> 1) {
             entry = parentEntries[node];
-            long mask = categories[2 * node] | categories[2 * node + 1];
-            if (categories[entry] == mask) {
+            int o = recordIndex(node) + MASK;
+            int mask = r[o] | r[o + 1];
+            if (r[maskIndex(entry)] == mask) {
                 return;
             }
-            categories[entry] = mask;
+            r[maskIndex(entry)] = mask;
         }
     }
 
@@ -327,12 +347,17 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     private boolean fatBoxStillFits(int slot, int entry, double minX, double minY, double minZ,
                                     double maxX, double maxY, double maxZ, double dx, double dy, double dz) {
-        float[] b = bounds;
+        int[] r = records;
         float[] t = tight;
-        int o = entry * BOX;
+        int o = boxIndex(entry);
         int s = slot * BOX;
-        if (t[s] < b[o] || t[s + 1] < b[o + 1] || t[s + 2] < b[o + 2]
-                || t[s + 3] > b[o + 3] || t[s + 4] > b[o + 4] || t[s + 5] > b[o + 5]) {
+        float b0 = f(r[o]);
+        float b1 = f(r[o + 1]);
+        float b2 = f(r[o + 2]);
+        float b3 = f(r[o + 3]);
+        float b4 = f(r[o + 4]);
+        float b5 = f(r[o + 5]);
+        if (t[s] < b0 || t[s + 1] < b1 || t[s + 2] < b2 || t[s + 3] > b3 || t[s + 4] > b4 || t[s + 5] > b5) {
             return false;
         }
         double m = SHRINK_FACTOR * margin(minX, minY, minZ, maxX, maxY, maxZ);
@@ -340,12 +365,12 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         double hy = SHRINK_FACTOR * dy;
         double hz = planar ? 0 : SHRINK_FACTOR * dz;
         double mz = planar ? 0 : m;
-        return b[o] >= OutwardFloat.down(minX - originX - m + Math.min(hx, 0))
-                && b[o + 1] >= OutwardFloat.down(minY - originY - m + Math.min(hy, 0))
-                && b[o + 2] >= OutwardFloat.down(minZ - originZ - mz + Math.min(hz, 0))
-                && b[o + 3] <= OutwardFloat.up(maxX - originX + m + Math.max(hx, 0))
-                && b[o + 4] <= OutwardFloat.up(maxY - originY + m + Math.max(hy, 0))
-                && b[o + 5] <= OutwardFloat.up(maxZ - originZ + mz + Math.max(hz, 0));
+        return b0 >= OutwardFloat.down(minX - originX - m + Math.min(hx, 0))
+                && b1 >= OutwardFloat.down(minY - originY - m + Math.min(hy, 0))
+                && b2 >= OutwardFloat.down(minZ - originZ - mz + Math.min(hz, 0))
+                && b3 <= OutwardFloat.up(maxX - originX + m + Math.max(hx, 0))
+                && b4 <= OutwardFloat.up(maxY - originY + m + Math.max(hy, 0))
+                && b5 <= OutwardFloat.up(maxZ - originZ + mz + Math.max(hz, 0));
     }
 
     /** Box2D's margin rule: min(cap, fraction of the longest edge). */
@@ -363,13 +388,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * {@code displacementScale}). Bittner et al. 2013, "Fast Insertion-Based Optimization of Bounding Volume
      * Hierarchies": the best sibling by branch and bound, then a new parent above it.
      */
-    private void insertLeaf(int slot, long category, double minX, double minY, double minZ,
+    private void insertLeaf(int slot, double minX, double minY, double minZ,
                             double maxX, double maxY, double maxZ,
                             double dx, double dy, double dz, double displacementScale) {
         float[] f = fatScratch;
         storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ,
                 dx * displacementScale, dy * displacementScale, dz * displacementScale);
-        insertReference(~slot, category, f[0], f[1], f[2], f[3], f[4], f[5]);
+        insertReference(~slot, fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4], f[5]);
     }
 
     /**
@@ -391,11 +416,12 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     /**
      * Inserts {@code ref} (an object {@code ~slot}, or an internal node detached by {@link #detachEntry}) with the
-     * given box and mask: the best sibling by branch and bound, then a new parent above it (Bittner et al. 2013).
+     * given box and folded mask: the best sibling by branch and bound, then a new parent above it (Bittner et al.
+     * 2013).
      */
-    void insertReference(int ref, long category, float f0, float f1, float f2, float f3, float f4, float f5) {
-        if (children[0] == EMPTY) {
-            setEntry(0, ref, category, f0, f1, f2, f3, f4, f5);
+    void insertReference(int ref, int mask, float f0, float f1, float f2, float f3, float f4, float f5) {
+        if (child(0) == EMPTY) {
+            setEntry(0, ref, mask, f0, f1, f2, f3, f4, f5);
             linkParent(ref, 0);
             updateHeaderHeight();
             return;
@@ -404,9 +430,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int node = allocateNode();
         int first = 2 * node;
         copyEntry(sibling, first);
-        setEntry(first + 1, ref, category, f0, f1, f2, f3, f4, f5);
+        setEntry(first + 1, ref, mask, f0, f1, f2, f3, f4, f5);
         linkParent(ref, first + 1);
-        children[sibling] = node;
+        records[refIndex(sibling)] = node;
         parentEntries[node] = sibling;
         refitUpward(node, rotations);
         updateHeaderHeight();
@@ -426,19 +452,19 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the entry of the best sibling
      */
     private int findBestSibling(float f0, float f1, float f2, float f3, float f4, float f5) {
-        final float[] b = bounds;
-        final int[] ch = children;
+        final int[] r = records;
         final double leafCost = cost(f0, f1, f2, f3, f4, f5);
         // The root entry first: it is the only entry not held by an internal node.
-        double rootUnion = cost(Math.min(f0, b[0]), Math.min(f1, b[1]), Math.min(f2, b[2]),
-                Math.max(f3, b[3]), Math.max(f4, b[4]), Math.max(f5, b[5]));
+        final int rb = boxIndex(0);
+        double rootUnion = cost(Math.min(f0, f(r[rb])), Math.min(f1, f(r[rb + 1])), Math.min(f2, f(r[rb + 2])),
+                Math.max(f3, f(r[rb + 3])), Math.max(f4, f(r[rb + 4])), Math.max(f5, f(r[rb + 5])));
         int best = 0;
         double bestCost = rootUnion;
-        int root = ch[0];
+        int root = r[refIndex(0)];
         if (root < 0) {
             return best;
         }
-        double rootInherited = rootUnion - cost(b[0], b[1], b[2], b[3], b[4], b[5]);
+        double rootInherited = rootUnion - entryCost(0);
         if (rootInherited + leafCost >= bestCost) {
             return best;
         }
@@ -460,11 +486,23 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             }
             int node = nodes[size];
             int e0 = 2 * node;
-            int o = e0 * BOX;
-            double union0 = cost(Math.min(f0, b[o]), Math.min(f1, b[o + 1]), Math.min(f2, b[o + 2]),
-                    Math.max(f3, b[o + 3]), Math.max(f4, b[o + 4]), Math.max(f5, b[o + 5]));
-            double union1 = cost(Math.min(f0, b[o + 6]), Math.min(f1, b[o + 7]), Math.min(f2, b[o + 8]),
-                    Math.max(f3, b[o + 9]), Math.max(f4, b[o + 10]), Math.max(f5, b[o + 11]));
+            int o = recordIndex(node);
+            float a0 = f(r[o]);
+            float a1 = f(r[o + 1]);
+            float a2 = f(r[o + 2]);
+            float a3 = f(r[o + 3]);
+            float a4 = f(r[o + 4]);
+            float a5 = f(r[o + 5]);
+            float b0 = f(r[o + 6]);
+            float b1 = f(r[o + 7]);
+            float b2 = f(r[o + 8]);
+            float b3 = f(r[o + 9]);
+            float b4 = f(r[o + 10]);
+            float b5 = f(r[o + 11]);
+            double union0 = cost(Math.min(f0, a0), Math.min(f1, a1), Math.min(f2, a2),
+                    Math.max(f3, a3), Math.max(f4, a4), Math.max(f5, a5));
+            double union1 = cost(Math.min(f0, b0), Math.min(f1, b1), Math.min(f2, b2),
+                    Math.max(f3, b3), Math.max(f4, b4), Math.max(f5, b5));
             double total0 = inherited + union0;
             double total1 = inherited + union1;
             if (total0 < bestCost) {
@@ -475,12 +513,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 bestCost = total1;
                 best = e0 + 1;
             }
-            int c0 = ch[e0];
-            int c1 = ch[e0 + 1];
-            double below0 = c0 >= 0 ? total0 - cost(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5])
-                    : Double.POSITIVE_INFINITY;
-            double below1 = c1 >= 0 ? total1 - cost(b[o + 6], b[o + 7], b[o + 8], b[o + 9], b[o + 10], b[o + 11])
-                    : Double.POSITIVE_INFINITY;
+            int c0 = r[o + REF];
+            int c1 = r[o + REF + 1];
+            double below0 = c0 >= 0 ? total0 - cost(a0, a1, a2, a3, a4, a5) : Double.POSITIVE_INFINITY;
+            double below1 = c1 >= 0 ? total1 - cost(b0, b1, b2, b3, b4, b5) : Double.POSITIVE_INFINITY;
             // Depth first, the more promising child on top: a good sibling is found at once and prunes the rest.
             if (below0 > below1) {
                 double t = below0;
@@ -569,30 +605,31 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return whether any of them changed
      */
     private boolean refitEntry(int entry) {
-        int n = children[entry];
+        final int[] r = records;
+        int n = r[refIndex(entry)];
         touched[n] = true;
-        int a = 2 * n;
-        float[] b = bounds;
-        int o = entry * BOX;
-        int oa = a * BOX;
+        int o = boxIndex(entry);
+        int oa = recordIndex(n);
         int ob = oa + BOX;
-        float x0 = Math.min(b[oa], b[ob]);
-        float y0 = Math.min(b[oa + 1], b[ob + 1]);
-        float z0 = Math.min(b[oa + 2], b[ob + 2]);
-        float x1 = Math.max(b[oa + 3], b[ob + 3]);
-        float y1 = Math.max(b[oa + 4], b[ob + 4]);
-        float z1 = Math.max(b[oa + 5], b[ob + 5]);
-        long mask = categories[a] | categories[a + 1];
-        int height = 1 + Math.max(heightOf(children[a]), heightOf(children[a + 1]));
-        boolean changed = x0 != b[o] || y0 != b[o + 1] || z0 != b[o + 2] || x1 != b[o + 3] || y1 != b[o + 4]
-                || z1 != b[o + 5] || mask != categories[entry] || height != heights[n];
-        b[o] = x0;
-        b[o + 1] = y0;
-        b[o + 2] = z0;
-        b[o + 3] = x1;
-        b[o + 4] = y1;
-        b[o + 5] = z1;
-        categories[entry] = mask;
+        // Compared as bits: the boxes are never NaN, and a changed bit pattern is a changed box.
+        int x0 = bits(Math.min(f(r[oa]), f(r[ob])));
+        int y0 = bits(Math.min(f(r[oa + 1]), f(r[ob + 1])));
+        int z0 = bits(Math.min(f(r[oa + 2]), f(r[ob + 2])));
+        int x1 = bits(Math.max(f(r[oa + 3]), f(r[ob + 3])));
+        int y1 = bits(Math.max(f(r[oa + 4]), f(r[ob + 4])));
+        int z1 = bits(Math.max(f(r[oa + 5]), f(r[ob + 5])));
+        int mask = r[oa + MASK] | r[oa + MASK + 1];
+        int height = 1 + Math.max(heightOf(r[oa + REF]), heightOf(r[oa + REF + 1]));
+        int m = maskIndex(entry);
+        boolean changed = x0 != r[o] || y0 != r[o + 1] || z0 != r[o + 2] || x1 != r[o + 3] || y1 != r[o + 4]
+                || z1 != r[o + 5] || mask != r[m] || height != heights[n];
+        r[o] = x0;
+        r[o + 1] = y0;
+        r[o + 2] = z0;
+        r[o + 3] = x1;
+        r[o + 4] = y1;
+        r[o + 5] = z1;
+        r[m] = mask;
         heights[n] = height;
         return changed;
     }
@@ -613,7 +650,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int swapTo = -1;
         // Swap child 'from' with grandchild 'to' under the other child: that node's box becomes from u (to ^ 1).
         for (int from = first; from <= first + 1; from++) {
-            int receiver = children[from ^ 1];
+            int receiver = child(from ^ 1);
             if (receiver < 0) {
                 continue;
             }
@@ -654,37 +691,42 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     private int arrangementHeight(int first, int from, int to) {
         if (from < 0) {
-            return 1 + Math.max(heightOf(children[first]), heightOf(children[first + 1]));
+            return 1 + Math.max(heightOf(child(first)), heightOf(child(first + 1)));
         }
-        return 1 + Math.max(heightOf(children[to]), 1 + Math.max(heightOf(children[from]), heightOf(children[to ^ 1])));
+        return 1 + Math.max(heightOf(child(to)), 1 + Math.max(heightOf(child(from)), heightOf(child(to ^ 1))));
     }
 
     private void swapEntries(int e1, int e2) {
-        float[] b = bounds;
-        int o1 = e1 * BOX;
-        int o2 = e2 * BOX;
+        final int[] r = records;
+        int o1 = boxIndex(e1);
+        int o2 = boxIndex(e2);
         for (int i = 0; i < BOX; i++) {
-            float t = b[o1 + i];
-            b[o1 + i] = b[o2 + i];
-            b[o2 + i] = t;
+            int t = r[o1 + i];
+            r[o1 + i] = r[o2 + i];
+            r[o2 + i] = t;
         }
-        long c = categories[e1];
-        categories[e1] = categories[e2];
-        categories[e2] = c;
-        int r1 = children[e1];
-        int r2 = children[e2];
-        children[e1] = r2;
-        children[e2] = r1;
+        int m1 = maskIndex(e1);
+        int m2 = maskIndex(e2);
+        int m = r[m1];
+        r[m1] = r[m2];
+        r[m2] = m;
+        int c1 = refIndex(e1);
+        int c2 = refIndex(e2);
+        int r1 = r[c1];
+        int r2 = r[c2];
+        r[c1] = r2;
+        r[c2] = r1;
         linkParent(r2, e1);
         linkParent(r1, e2);
     }
 
     /** Copies entry {@code from} (box, mask, reference) into {@code to} and points the child back at {@code to}. */
     private void copyEntry(int from, int to) {
-        System.arraycopy(bounds, from * BOX, bounds, to * BOX, BOX);
-        categories[to] = categories[from];
-        int ref = children[from];
-        children[to] = ref;
+        final int[] r = records;
+        System.arraycopy(r, boxIndex(from), r, boxIndex(to), BOX);
+        r[maskIndex(to)] = r[maskIndex(from)];
+        int ref = r[refIndex(from)];
+        r[refIndex(to)] = ref;
         linkParent(ref, to);
     }
 
@@ -696,24 +738,75 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
     }
 
-    private void setEntry(int entry, int ref, long category,
-                          float f0, float f1, float f2, float f3, float f4, float f5) {
-        int o = entry * BOX;
-        float[] b = bounds;
-        b[o] = f0;
-        b[o + 1] = f1;
-        b[o + 2] = f2;
-        b[o + 3] = f3;
-        b[o + 4] = f4;
-        b[o + 5] = f5;
-        children[entry] = ref;
-        categories[entry] = category;
+    void setEntry(int entry, int ref, int mask, float f0, float f1, float f2, float f3, float f4, float f5) {
+        final int[] r = records;
+        int o = boxIndex(entry);
+        r[o] = bits(f0);
+        r[o + 1] = bits(f1);
+        r[o + 2] = bits(f2);
+        r[o + 3] = bits(f3);
+        r[o + 4] = bits(f4);
+        r[o + 5] = bits(f5);
+        r[refIndex(entry)] = ref;
+        r[maskIndex(entry)] = mask;
     }
 
     /** An empty entry: no reference, mask 0 (never descended), an inverted box. */
     private void clearEntry(int entry) {
         float inf = Float.POSITIVE_INFINITY;
-        setEntry(entry, EMPTY, 0L, inf, inf, inf, -inf, -inf, -inf);
+        setEntry(entry, EMPTY, 0, inf, inf, inf, -inf, -inf, -inf);
+    }
+
+    // ---- Record addressing: entry e = 2 * node + side. ----
+
+    /** @return the index in {@link #records} of node {@code node}'s record (entry boxes at +0 and +{@link #BOX}) */
+    static int recordIndex(int node) {
+        return BASE + node * NODE;
+    }
+
+    /** @return the index in {@link #records} of entry {@code entry}'s box: 6 float bits, min x, y, z, max x, y, z */
+    static int boxIndex(int entry) {
+        return BASE + (entry >> 1) * NODE + (entry & 1) * BOX;
+    }
+
+    /** @return the index in {@link #records} of entry {@code entry}'s child reference */
+    static int refIndex(int entry) {
+        return BASE + (entry >> 1) * NODE + REF + (entry & 1);
+    }
+
+    /** @return the index in {@link #records} of entry {@code entry}'s folded category mask */
+    static int maskIndex(int entry) {
+        return BASE + (entry >> 1) * NODE + MASK + (entry & 1);
+    }
+
+    /** @return the child reference held by {@code entry} */
+    int child(int entry) {
+        return records[refIndex(entry)];
+    }
+
+    /** @return the float whose bits a record holds */
+    static float f(int bits) {
+        return Float.intBitsToFloat(bits);
+    }
+
+    /** @return the bits a record holds for a float (boxes are never NaN) */
+    static int bits(float value) {
+        return Float.floatToRawIntBits(value);
+    }
+
+    /**
+     * 64 category bits folded to the 32 an entry holds, {@code bits | bits >>> 32}: if an object shares a bit with a
+     * query mask, the folds share one too, so a folded mask prunes a subtree only when nothing below can match
+     * (never a false miss); the exact 64-bit test is made per object ({@link #categoryMatches}). A fold is 0 only for
+     * 0, so for the mask {@code -1L} the folded test is already exact.
+     */
+    static int fold(long categories) {
+        return (int) (categories | categories >>> 32);
+    }
+
+    /** The exact category test of object {@code slot} once its entry's folded test passed. */
+    boolean categoryMatches(int slot, long categoryMask) {
+        return categoryMask == -1L || (objectCategories[slot] & categoryMask) != 0;
     }
 
     /** Height of a reference: an internal node's stored height; 0 for an object or {@link #EMPTY}. */
@@ -723,7 +816,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     /** The header's height bounds the traversal stacks of the queries. */
     void updateHeaderHeight() {
-        heights[HEADER] = 1 + heightOf(children[0]);
+        heights[HEADER] = 1 + heightOf(child(0));
     }
 
     /** Surface-area cost: half the surface area in 3D, the half perimeter in the 2D facade (Box2D). */
@@ -738,17 +831,18 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     double entryCost(int entry) {
-        int o = entry * BOX;
-        float[] b = bounds;
-        return cost(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
+        int o = boxIndex(entry);
+        final int[] r = records;
+        return cost(f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]), f(r[o + 4]), f(r[o + 5]));
     }
 
     private double unionCost(int e1, int e2) {
-        int o1 = e1 * BOX;
-        int o2 = e2 * BOX;
-        float[] b = bounds;
-        return cost(Math.min(b[o1], b[o2]), Math.min(b[o1 + 1], b[o2 + 1]), Math.min(b[o1 + 2], b[o2 + 2]),
-                Math.max(b[o1 + 3], b[o2 + 3]), Math.max(b[o1 + 4], b[o2 + 4]), Math.max(b[o1 + 5], b[o2 + 5]));
+        int o1 = boxIndex(e1);
+        int o2 = boxIndex(e2);
+        final int[] r = records;
+        return cost(Math.min(f(r[o1]), f(r[o2])), Math.min(f(r[o1 + 1]), f(r[o2 + 1])),
+                Math.min(f(r[o1 + 2]), f(r[o2 + 2])), Math.max(f(r[o1 + 3]), f(r[o2 + 3])),
+                Math.max(f(r[o1 + 4]), f(r[o2 + 4])), Math.max(f(r[o1 + 5]), f(r[o2 + 5])));
     }
 
     int allocateNode() {
@@ -776,9 +870,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     private void growNodes(int capacity) {
         nodeCapacity = capacity;
-        bounds = bounds == null ? new float[capacity * 2 * BOX] : Arrays.copyOf(bounds, capacity * 2 * BOX);
-        children = children == null ? new int[capacity * 2] : Arrays.copyOf(children, capacity * 2);
-        categories = categories == null ? new long[capacity * 2] : Arrays.copyOf(categories, capacity * 2);
+        int length = recordIndex(capacity);
+        records = records == null ? new int[length] : Arrays.copyOf(records, length);
         parentEntries = parentEntries == null ? new int[capacity] : Arrays.copyOf(parentEntries, capacity);
         heights = heights == null ? new int[capacity] : Arrays.copyOf(heights, capacity);
         touched = touched == null ? new boolean[capacity] : Arrays.copyOf(touched, capacity);
@@ -787,6 +880,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     void growObjects(int capacity) {
         tight = tight == null ? new float[capacity * BOX] : Arrays.copyOf(tight, capacity * BOX);
         userValues = userValues == null ? new long[capacity] : Arrays.copyOf(userValues, capacity);
+        objectCategories = objectCategories == null ? new long[capacity] : Arrays.copyOf(objectCategories, capacity);
         leafEntries = leafEntries == null ? new int[capacity] : Arrays.copyOf(leafEntries, capacity);
     }
 
@@ -812,9 +906,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final double x1 = maxX - originX;
         final double y1 = maxY - originY;
         final double z1 = maxZ - originZ;
-        final float[] b = bounds;
-        final int[] ch = children;
-        final long[] cat = categories;
+        final int[] r = records;
+        final int foldedMask = fold(categoryMask);
         final float[] tb = tight;
         final long[] uv = userValues;
         // Depth-first: each popped node pushes at most 2, so height + 2 entries suffice (no check per push).
@@ -826,15 +919,17 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         while (sp > 0) {
             int node = st[--sp];
             nodes++;
-            for (int e = 2 * node, end = e + 2; e < end; e++) {
-                if ((cat[e] & categoryMask) == 0) {
+            int record = recordIndex(node);
+            for (int side = 0; side < 2; side++) {
+                if ((r[record + MASK + side] & foldedMask) == 0) {
                     continue;
                 }
-                int o = e * BOX;
-                if (!AabbAabb.test(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], x0, y0, z0, x1, y1, z1)) {
+                int o = record + side * BOX;
+                if (!AabbAabb.test(f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]), f(r[o + 4]), f(r[o + 5]),
+                        x0, y0, z0, x1, y1, z1)) {
                     continue;
                 }
-                int ref = ch[e];
+                int ref = r[record + REF + side];
                 if (ref >= 0) {
                     st[sp++] = ref;
                     continue;
@@ -842,7 +937,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 int slot = ~ref;
                 int t = slot * BOX;
                 leaves++;
-                if (!AabbAabb.test(tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5],
+                if (!categoryMatches(slot, categoryMask)
+                        || !AabbAabb.test(tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5],
                         x0, y0, z0, x1, y1, z1)) {
                     continue;
                 }
@@ -878,9 +974,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final double ix = SegmentAabb.inverse(translationX);
         final double iy = SegmentAabb.inverse(translationY);
         final double iz = SegmentAabb.inverse(translationZ);
-        final float[] b = bounds;
-        final int[] ch = children;
-        final long[] cat = categories;
+        final int[] r = records;
+        final int foldedMask = fold(categoryMask);
         final float[] tb = tight;
         final long[] uv = userValues;
         // Each popped node pushes at most 2 and leaves are pushed too: height + 3 entries suffice.
@@ -906,6 +1001,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 int slot = ~ref;
                 int t = slot * BOX;
                 leaves++;
+                if (!categoryMatches(slot, categoryMask)) {
+                    continue;
+                }
                 // Against the original maxFraction, so the fraction does not depend on earlier clips and every
                 // index reports the same fraction for the same object (the closed test against max follows).
                 double fraction = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction,
@@ -924,15 +1022,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 continue;
             }
             nodes++;
-            int e0 = 2 * ref;
-            int o = e0 * BOX;
-            double t0 = (cat[e0] & categoryMask) == 0 ? Geom.NO_HIT
+            int o = recordIndex(ref);
+            double t0 = (r[o + MASK] & foldedMask) == 0 ? Geom.NO_HIT
                     : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max,
-                    b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
-            double t1 = (cat[e0 + 1] & categoryMask) == 0 ? Geom.NO_HIT
+                    f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]), f(r[o + 4]), f(r[o + 5]));
+            double t1 = (r[o + MASK + 1] & foldedMask) == 0 ? Geom.NO_HIT
                     : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max,
-                    b[o + 6], b[o + 7], b[o + 8], b[o + 9], b[o + 10], b[o + 11]);
-            sp = OrderedCast.pushNearLast(st, sf, sp, ch[e0], t0, ch[e0 + 1], t1);
+                    f(r[o + 6]), f(r[o + 7]), f(r[o + 8]), f(r[o + 9]), f(r[o + 10]), f(r[o + 11]));
+            sp = OrderedCast.pushNearLast(st, sf, sp, r[o + REF], t0, r[o + REF + 1], t1);
         }
         stack.countVisits(nodes, leaves);
     }
@@ -963,7 +1060,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     @Override
     public long categoryBits(int handle) {
-        return categories[leafEntries[handles.slotOf(handle, "handle")]];
+        return objectCategories[handles.slotOf(handle, "handle")];
     }
 
     @Override
@@ -980,9 +1077,15 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @param dest an array of length {@code >= 6}: minX, minY, minZ, maxX, maxY, maxZ
      */
     public void getFatBox(int handle, double[] dest) {
-        int o = leafEntries[handles.slotOf(handle, "handle")] * BOX;
+        int o = boxIndex(leafEntries[handles.slotOf(handle, "handle")]);
         Arguments.requireNonNull("dest", dest);
-        OutwardFloat.loadBox(bounds, o, originX, originY, originZ, dest);
+        final int[] r = records;
+        dest[0] = originX + f(r[o]);
+        dest[1] = originY + f(r[o + 1]);
+        dest[2] = originZ + f(r[o + 2]);
+        dest[3] = originX + f(r[o + 3]);
+        dest[4] = originY + f(r[o + 4]);
+        dest[5] = originZ + f(r[o + 5]);
     }
 
     /**
@@ -992,7 +1095,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the height
      */
     public int height() {
-        return heightOf(children[0]);
+        return heightOf(child(0));
     }
 
     /**
@@ -1004,7 +1107,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the ratio, {@code >= 1} when there are internal nodes
      */
     public double areaRatio() {
-        int root = children[0];
+        int root = child(0);
         if (root < 0) {
             return 0;
         }
@@ -1028,9 +1131,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the estimate
      */
     public long memoryBytes() {
-        return arrayBytes(bounds.length, 4) + arrayBytes(children.length, 4) + arrayBytes(categories.length, 8)
+        return arrayBytes(records.length, 4)
                 + arrayBytes(parentEntries.length, 4) + arrayBytes(heights.length, 4) + arrayBytes(touched.length, 1)
-                + arrayBytes(tight.length, 4) + arrayBytes(userValues.length, 8) + arrayBytes(leafEntries.length, 4)
+                + arrayBytes(tight.length, 4) + arrayBytes(userValues.length, 8)
+                + arrayBytes(objectCategories.length, 8) + arrayBytes(leafEntries.length, 4)
                 + handles.memoryBytes() + arrayBytes(searchKeys.length, 8) + arrayBytes(searchNodes.length, 4);
     }
 
@@ -1071,16 +1175,16 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (parentEntries[HEADER] != -1) {
             fail("header parent is " + parentEntries[HEADER] + ", expected -1");
         }
-        if (children[1] != EMPTY || categories[1] != 0) {
+        if (child(1) != EMPTY || records[maskIndex(1)] != 0) {
             fail("header entry 1 must be empty");
         }
-        int root = children[0];
+        int root = child(0);
         if (root == EMPTY) {
             if (handles.size() != 0) {
                 fail("tree is empty but " + handles.size() + " handles are live");
             }
-            if (categories[0] != 0) {
-                fail("empty root entry has mask " + categories[0]);
+            if (records[maskIndex(0)] != 0) {
+                fail("empty root entry has mask " + records[maskIndex(0)]);
             }
         } else {
             int leaves = validateSubtree(0);
@@ -1119,8 +1223,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int visitedNodes = 0;
         while (sp > 0) {
             int entry = pending[--sp];
-            int ref = children[entry];
-            int o = entry * BOX;
+            int ref = child(entry);
+            float[] box = entryBox(entry);
             if (ref == EMPTY) {
                 fail("entry " + entry + " of node " + (entry >> 1) + " is empty");
             }
@@ -1132,12 +1236,15 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 if (leafEntries[slot] != entry) {
                     fail("slot " + slot + " records entry " + leafEntries[slot] + " but sits in entry " + entry);
                 }
+                if (records[maskIndex(entry)] != fold(objectCategories[slot])) {
+                    fail("entry " + entry + " has mask " + Integer.toHexString(records[maskIndex(entry)])
+                            + ", slot " + slot + " has categories " + Long.toHexString(objectCategories[slot]));
+                }
                 int t = slot * BOX;
                 for (int i = 0; i < 3; i++) {
-                    if (!(bounds[o + i] <= tight[t + i] && tight[t + i] <= tight[t + 3 + i]
-                            && tight[t + 3 + i] <= bounds[o + 3 + i])) {
+                    if (!(box[i] <= tight[t + i] && tight[t + i] <= tight[t + 3 + i] && tight[t + 3 + i] <= box[3 + i])) {
                         fail("slot " + slot + ": tight box " + Arrays.toString(Arrays.copyOfRange(tight, t, t + BOX))
-                                + " is not inside fat box " + Arrays.toString(Arrays.copyOfRange(bounds, o, o + BOX)));
+                                + " is not inside fat box " + Arrays.toString(box));
                     }
                 }
                 leaves++;
@@ -1156,21 +1263,24 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 fail("the tree has a cycle");
             }
             int a = 2 * ref;
-            int expectedHeight = 1 + Math.max(heightOf(children[a]), heightOf(children[a + 1]));
-            if (children[a] >= 0 && heights[children[a]] == FREE || children[a + 1] >= 0 && heights[children[a + 1]] == FREE) {
+            int childA = child(a);
+            int childB = child(a + 1);
+            int expectedHeight = 1 + Math.max(heightOf(childA), heightOf(childB));
+            if (childA >= 0 && heights[childA] == FREE || childB >= 0 && heights[childB] == FREE) {
                 fail("node " + ref + " has a free child");
             }
             if (heights[ref] != expectedHeight) {
                 fail("node " + ref + " has height " + heights[ref] + ", expected " + expectedHeight);
             }
-            if ((categories[a] | categories[a + 1]) != categories[entry]) {
-                fail("entry " + entry + " has mask " + Long.toHexString(categories[entry]) + ", children OR to "
-                        + Long.toHexString(categories[a] | categories[a + 1]));
+            int childMasks = records[maskIndex(a)] | records[maskIndex(a + 1)];
+            if (childMasks != records[maskIndex(entry)]) {
+                fail("entry " + entry + " has mask " + Integer.toHexString(records[maskIndex(entry)])
+                        + ", children OR to " + Integer.toHexString(childMasks));
             }
             for (int side = 0; side < 2; side++) {
-                int c = (a + side) * BOX;
+                float[] inner = entryBox(a + side);
                 for (int i = 0; i < 3; i++) {
-                    if (!(bounds[o + i] <= bounds[c + i] && bounds[c + 3 + i] <= bounds[o + 3 + i])) {
+                    if (!(box[i] <= inner[i] && inner[3 + i] <= box[3 + i])) {
                         fail("entry " + (a + side) + " box is not inside its parent entry " + entry);
                     }
                 }
@@ -1182,6 +1292,16 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             pending[sp++] = a + 1;
         }
         return leaves;
+    }
+
+    /** A copy of entry {@code entry}'s box (for validation and tests). */
+    float[] entryBox(int entry) {
+        int o = boxIndex(entry);
+        float[] box = new float[BOX];
+        for (int i = 0; i < BOX; i++) {
+            box[i] = f(records[o + i]);
+        }
+        return box;
     }
 
     private static void fail(String message) {

@@ -6,6 +6,8 @@ import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RegionTests;
 
+import static dev.boxwood.index.DynamicAabbTree.f;
+
 /**
  * Nearest-neighbour queries on a {@link DynamicAabbTree}: the {@code k} objects closest to a point, by a
  * best-first search (Hjaltason and Samet 1999, "Distance browsing in spatial databases") on a primitive min-heap
@@ -75,9 +77,8 @@ public final class NearestQueries {
         final double py = y - tree.originY();
         final double pz = z - tree.originZ();
         final double limit = maxDistance * maxDistance;
-        final float[] b = tree.bounds;
-        final int[] ch = tree.children;
-        final long[] cat = tree.categories;
+        final int[] r = tree.records;
+        final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;
         final long[] uv = tree.userValues;
         if (k == 0) {
@@ -86,21 +87,25 @@ public final class NearestQueries {
         dest.pushRoot(DynamicAabbTree.HEADER);
         for (int ref = dest.nextNode(k, limit, exact, x, y, z); ref != NearestNeighbours.DONE;
                 ref = dest.nextNode(k, limit, exact, x, y, z)) {
-            for (int e = 2 * ref, end = e + 2; e < end; e++) {
-                if ((cat[e] & categoryMask) == 0) {
+            final int record = DynamicAabbTree.recordIndex(ref);
+            for (int side = 0; side < 2; side++) {
+                if ((r[record + DynamicAabbTree.MASK + side] & foldedMask) == 0) {
                     continue;
                 }
-                int child = ch[e];
+                int child = r[record + DynamicAabbTree.REF + side];
                 if (child >= 0) {
-                    int o = e * DynamicAabbTree.BOX;
-                    double d = RegionTests.squaredDistance(px, py, pz, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4],
-                            b[o + 5]);
+                    int o = record + side * DynamicAabbTree.BOX;
+                    double d = RegionTests.squaredDistance(px, py, pz, f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]),
+                            f(r[o + 4]), f(r[o + 5]));
                     if (d <= limit) {
                         dest.pushNode(d, child);
                     }
                     continue;
                 }
                 int slot = ~child;
+                if (!tree.categoryMatches(slot, categoryMask)) {
+                    continue;
+                }
                 int handle = tree.handles.handleOf(slot);
                 if (filter != null && !filter.accept(handle, uv[slot])) {
                     continue;

@@ -5,6 +5,8 @@ import dev.boxwood.query.Arguments;
 import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.TraversalStack;
 
+import static dev.boxwood.index.DynamicAabbTree.f;
+
 /**
  * Overlapping pairs: every pair of objects whose stored tight boxes overlap, within one tree (self pairs), between
  * two trees (moving entities against a static world), or involving the objects that moved since the last call
@@ -111,16 +113,15 @@ public final class PairQueries {
         requireCommon(dest, stack);
         dest.clear();
         final MovedSet moved = tree.moved;
-        final float[] b = tree.bounds;
-        final int[] ch = tree.children;
-        final long[] cat = tree.categories;
+        final int[] r = tree.records;
+        final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;
         final int[] st = stack.references(tree.heights[DynamicAabbTree.HEADER] + 2);
         long nodes = 0;
         long leaves = 0;
         for (int i = 0, n = moved.count(); i < n; i++) {
             final int slot = moved.slot(i);
-            if ((cat[tree.leafEntries[slot]] & categoryMask) == 0) {
+            if ((tree.objectCategories[slot] & categoryMask) == 0) {
                 continue;
             }
             final int handle = tree.handles.handleOf(slot);
@@ -131,19 +132,19 @@ public final class PairQueries {
                 int node = st[--sp];
                 nodes++;
                 for (int e = 2 * node, end = e + 2; e < end; e++) {
-                    if ((cat[e] & categoryMask) == 0) {
+                    if ((r[DynamicAabbTree.maskIndex(e)] & foldedMask) == 0) {
                         continue;
                     }
-                    if (!overlap(b, e * DynamicAabbTree.BOX, tb, t, 0, 0, 0)) {
+                    if (!overlapEntry(r, DynamicAabbTree.boxIndex(e), tb, t)) {
                         continue;
                     }
-                    int ref = ch[e];
+                    int ref = r[DynamicAabbTree.refIndex(e)];
                     if (ref >= 0) {
                         st[sp++] = ref;
                         continue;
                     }
                     int other = ~ref;
-                    if (other == slot) {
+                    if (other == slot || !tree.categoryMatches(other, categoryMask)) {
                         continue;
                     }
                     int otherHandle = tree.handles.handleOf(other);
@@ -187,12 +188,10 @@ public final class PairQueries {
      */
     private static void descend(DynamicAabbTree a, long maskA, DynamicAabbTree b, long maskB, boolean self,
                                 double dx, double dy, double dz, PairBuffer dest, TraversalStack stack) {
-        final float[] ba = a.bounds;
-        final float[] bb = b.bounds;
-        final int[] cha = a.children;
-        final int[] chb = b.children;
-        final long[] cata = a.categories;
-        final long[] catb = b.categories;
+        final int[] ba = a.records;
+        final int[] bb = b.records;
+        final int foldA = DynamicAabbTree.fold(maskA);
+        final int foldB = DynamicAabbTree.fold(maskB);
         final float[] ta = a.tight;
         final float[] tbb = b.tight;
         final int ha = a.heights[DynamicAabbTree.HEADER];
@@ -202,11 +201,12 @@ public final class PairQueries {
         final int[] st = stack.references(2 * (3 * ha + hb + 4));
         int sp = 0;
         if (self) {
-            if (cha[0] >= 0 && (cata[0] & maskA) != 0) {
-                st[sp++] = cha[0];
+            if (a.child(0) >= 0 && (ba[DynamicAabbTree.maskIndex(0)] & foldA) != 0) {
+                st[sp++] = a.child(0);
                 st[sp++] = SELF;
             }
-        } else if ((cata[0] & maskA) != 0 && (catb[0] & maskB) != 0 && overlap(ba, 0, bb, 0, dx, dy, dz)) {
+        } else if ((ba[DynamicAabbTree.maskIndex(0)] & foldA) != 0 && (bb[DynamicAabbTree.maskIndex(0)] & foldB) != 0
+                && overlapEntries(ba, DynamicAabbTree.boxIndex(0), bb, DynamicAabbTree.boxIndex(0), dx, dy, dz)) {
             st[sp++] = 0;
             st[sp++] = 0;
         }
@@ -219,29 +219,33 @@ public final class PairQueries {
                 nodes++;
                 int e0 = 2 * ea;
                 int e1 = e0 + 1;
-                boolean in0 = (cata[e0] & maskA) != 0;
-                boolean in1 = (cata[e1] & maskA) != 0;
-                if (in0 && in1 && overlap(ba, e0 * DynamicAabbTree.BOX, ba, e1 * DynamicAabbTree.BOX, 0, 0, 0)) {
+                int record = DynamicAabbTree.recordIndex(ea);
+                boolean in0 = (ba[record + DynamicAabbTree.MASK] & foldA) != 0;
+                boolean in1 = (ba[record + DynamicAabbTree.MASK + 1] & foldA) != 0;
+                if (in0 && in1 && overlapEntries(ba, record, ba, record + DynamicAabbTree.BOX, 0, 0, 0)) {
                     st[sp++] = e0;
                     st[sp++] = e1;
                 }
-                if (in0 && cha[e0] >= 0) {
-                    st[sp++] = cha[e0];
+                int c0 = ba[record + DynamicAabbTree.REF];
+                int c1 = ba[record + DynamicAabbTree.REF + 1];
+                if (in0 && c0 >= 0) {
+                    st[sp++] = c0;
                     st[sp++] = SELF;
                 }
-                if (in1 && cha[e1] >= 0) {
-                    st[sp++] = cha[e1];
+                if (in1 && c1 >= 0) {
+                    st[sp++] = c1;
                     st[sp++] = SELF;
                 }
                 continue;
             }
-            final int ra = cha[ea];
-            final int rb = chb[eb];
+            final int ra = a.child(ea);
+            final int rb = b.child(eb);
             if (ra < 0 && rb < 0) {
                 leaves++;
                 int sa = ~ra;
                 int sb = ~rb;
-                if (overlap(ta, sa * DynamicAabbTree.BOX, tbb, sb * DynamicAabbTree.BOX, dx, dy, dz)) {
+                if (a.categoryMatches(sa, maskA) && b.categoryMatches(sb, maskB)
+                        && overlap(ta, sa * DynamicAabbTree.BOX, tbb, sb * DynamicAabbTree.BOX, dx, dy, dz)) {
                     int handleA = a.handles.handleOf(sa);
                     int handleB = b.handles.handleOf(sb);
                     if (self && handleB < handleA) {
@@ -253,15 +257,15 @@ public final class PairQueries {
                 continue;
             }
             nodes++;
-            final int oa = ea * DynamicAabbTree.BOX;
-            final int ob = eb * DynamicAabbTree.BOX;
+            final int oa = DynamicAabbTree.boxIndex(ea);
+            final int ob = DynamicAabbTree.boxIndex(eb);
             // split the internal side; when both are internal, the one with the larger box (Ericson 6.3.3)
             boolean splitA = rb < 0 || ra >= 0 && halfArea(ba, oa) >= halfArea(bb, ob);
             if (splitA) {
                 int c = 2 * ra;
                 for (int e = c; e < c + 2; e++) {
-                    if ((cata[e] & maskA) != 0
-                            && overlap(ba, e * DynamicAabbTree.BOX, bb, ob, dx, dy, dz)) {
+                    if ((ba[DynamicAabbTree.maskIndex(e)] & foldA) != 0
+                            && overlapEntries(ba, DynamicAabbTree.boxIndex(e), bb, ob, dx, dy, dz)) {
                         st[sp++] = e;
                         st[sp++] = eb;
                     }
@@ -269,8 +273,8 @@ public final class PairQueries {
             } else {
                 int c = 2 * rb;
                 for (int e = c; e < c + 2; e++) {
-                    if ((catb[e] & maskB) != 0
-                            && overlap(ba, oa, bb, e * DynamicAabbTree.BOX, dx, dy, dz)) {
+                    if ((bb[DynamicAabbTree.maskIndex(e)] & foldB) != 0
+                            && overlapEntries(ba, oa, bb, DynamicAabbTree.boxIndex(e), dx, dy, dz)) {
                         st[sp++] = ea;
                         st[sp++] = e;
                     }
@@ -291,11 +295,24 @@ public final class PairQueries {
                 q[r] + dx, q[r + 1] + dy, q[r + 2] + dz, q[r + 3] + dx, q[r + 4] + dy, q[r + 5] + dz);
     }
 
-    /** Half the surface area of the box at {@code o}: the split heuristic. */
-    private static double halfArea(float[] bounds, int o) {
-        double x = bounds[o + 3] - bounds[o];
-        double y = bounds[o + 4] - bounds[o + 1];
-        double z = bounds[o + 5] - bounds[o + 2];
+    /** As {@link #overlap} for two entry boxes of node records (float bits). */
+    private static boolean overlapEntries(int[] p, int o, int[] q, int r, double dx, double dy, double dz) {
+        return AabbAabb.test(f(p[o]), f(p[o + 1]), f(p[o + 2]), f(p[o + 3]), f(p[o + 4]), f(p[o + 5]),
+                f(q[r]) + dx, f(q[r + 1]) + dy, f(q[r + 2]) + dz, f(q[r + 3]) + dx, f(q[r + 4]) + dy,
+                f(q[r + 5]) + dz);
+    }
+
+    /** As {@link #overlap} for an entry box of a node record and a stored tight box of the same tree. */
+    private static boolean overlapEntry(int[] p, int o, float[] q, int r) {
+        return AabbAabb.test(f(p[o]), f(p[o + 1]), f(p[o + 2]), f(p[o + 3]), f(p[o + 4]), f(p[o + 5]),
+                q[r], q[r + 1], q[r + 2], q[r + 3], q[r + 4], q[r + 5]);
+    }
+
+    /** Half the surface area of the entry box at {@code o} of a node record: the split heuristic. */
+    private static double halfArea(int[] records, int o) {
+        double x = f(records[o + 3]) - f(records[o]);
+        double y = f(records[o + 4]) - f(records[o + 1]);
+        double z = f(records[o + 5]) - f(records[o + 2]);
         return x * y + y * z + z * x;
     }
 }

@@ -11,6 +11,8 @@ import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.RegionTests;
 import dev.boxwood.query.TraversalStack;
 
+import static dev.boxwood.index.DynamicAabbTree.f;
+
 /**
  * Region queries on a {@link DynamicAabbTree} with shapes other than a box: sphere, oriented box, frustum or any
  * convex polyhedron, and box window selection, each in the {@link RegionMode modes} crossing (overlap) and window
@@ -196,9 +198,8 @@ public final class RegionQueries {
         } else {
             region = region.translated(ox, oy, oz);
         }
-        final float[] b = tree.bounds;
-        final int[] ch = tree.children;
-        final long[] cat = tree.categories;
+        final int[] r = tree.records;
+        final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;
         final long[] uv = tree.userValues;
         // (node, state) pairs; each popped node pushes at most 2: height + 2 pairs suffice
@@ -212,16 +213,18 @@ public final class RegionQueries {
             final int state = st[--sp];
             final int node = st[--sp];
             nodes++;
-            for (int e = 2 * node, end = e + 2; e < end; e++) {
-                if ((cat[e] & categoryMask) == 0) {
+            final int record = DynamicAabbTree.recordIndex(node);
+            for (int side = 0; side < 2; side++) {
+                if ((r[record + DynamicAabbTree.MASK + side] & foldedMask) == 0) {
                     continue;
                 }
-                int ref = ch[e];
+                int ref = r[record + DynamicAabbTree.REF + side];
                 int childState = 0;
                 if (state != 0) {
-                    int o = e * DynamicAabbTree.BOX;
+                    int o = record + side * DynamicAabbTree.BOX;
                     childState = RegionTests.classifySubtree(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region,
-                            mode, state, ref >= 0, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
+                            mode, state, ref >= 0, f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]), f(r[o + 4]),
+                            f(r[o + 5]));
                     if (childState == FrustumAabb.CULLED) {
                         continue;
                     }
@@ -232,6 +235,9 @@ public final class RegionQueries {
                     continue;
                 }
                 int slot = ~ref;
+                if (!tree.categoryMatches(slot, categoryMask)) {
+                    continue;
+                }
                 if (childState != 0) {
                     int t = slot * DynamicAabbTree.BOX;
                     leaves++;

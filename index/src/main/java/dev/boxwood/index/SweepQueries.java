@@ -8,6 +8,8 @@ import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.SweepTests;
 import dev.boxwood.query.TraversalStack;
 
+import static dev.boxwood.index.DynamicAabbTree.f;
+
 /**
  * Swept queries on a {@link DynamicAabbTree}: a box or a sphere moving by a displacement over one frame, reporting
  * each object it touches with the time of impact, following the protocol of {@link RayCastVisitor} (so
@@ -111,9 +113,8 @@ public final class SweepQueries {
         final double ix = SegmentAabb.inverse(dx);
         final double iy = SegmentAabb.inverse(dy);
         final double iz = SegmentAabb.inverse(dz);
-        final float[] b = tree.bounds;
-        final int[] ch = tree.children;
-        final long[] cat = tree.categories;
+        final int[] r = tree.records;
+        final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;
         final long[] uv = tree.userValues;
         final int capacity = tree.heights[DynamicAabbTree.HEADER] + 3;
@@ -136,6 +137,9 @@ public final class SweepQueries {
                 int slot = ~ref;
                 int t = slot * DynamicAabbTree.BOX;
                 leaves++;
+                if (!tree.categoryMatches(slot, categoryMask)) {
+                    continue;
+                }
                 double fraction = SweepTests.exactContact(kind, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz,
                         tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5]);
                 if (fraction < 0 || fraction > max) {
@@ -152,15 +156,15 @@ public final class SweepQueries {
                 continue;
             }
             nodes++;
-            int e0 = 2 * ref;
-            int o = e0 * DynamicAabbTree.BOX;
-            double t0 = (cat[e0] & categoryMask) == 0 ? Geom.NO_HIT
+            int o = DynamicAabbTree.recordIndex(ref);
+            double t0 = (r[o + DynamicAabbTree.MASK] & foldedMask) == 0 ? Geom.NO_HIT
                     : SweepTests.boundContact(kind, p0, p1, p2, p3, p4, p5, ix, iy, iz, max,
-                    b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5]);
-            double t1 = (cat[e0 + 1] & categoryMask) == 0 ? Geom.NO_HIT
+                    f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]), f(r[o + 4]), f(r[o + 5]));
+            double t1 = (r[o + DynamicAabbTree.MASK + 1] & foldedMask) == 0 ? Geom.NO_HIT
                     : SweepTests.boundContact(kind, p0, p1, p2, p3, p4, p5, ix, iy, iz, max,
-                    b[o + 6], b[o + 7], b[o + 8], b[o + 9], b[o + 10], b[o + 11]);
-            sp = OrderedCast.pushNearLast(st, sf, sp, ch[e0], t0, ch[e0 + 1], t1);
+                    f(r[o + 6]), f(r[o + 7]), f(r[o + 8]), f(r[o + 9]), f(r[o + 10]), f(r[o + 11]));
+            sp = OrderedCast.pushNearLast(st, sf, sp, r[o + DynamicAabbTree.REF], t0,
+                    r[o + DynamicAabbTree.REF + 1], t1);
         }
         stack.countVisits(nodes, leaves);
     }

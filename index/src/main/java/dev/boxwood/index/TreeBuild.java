@@ -56,7 +56,7 @@ final class TreeBuild {
         System.arraycopy(tight, 0, tree.tight, 0, tight.length);
         float[] fat = new float[tight.length];
         int[] unitRefs = new int[n];
-        long[] unitCategories = new long[n];
+        int[] unitMasks = new int[n];
         for (int i = 0; i < n; i++) {
             int handle = tree.handles.allocate();
             // A fresh allocator hands out slot i with generation 0: the handle of box i is i.
@@ -65,19 +65,19 @@ final class TreeBuild {
             tree.storeFatBox(fat, o, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4],
                     boxes[o + 5], 0, 0, 0);
             unitRefs[i] = ~i;
-            unitCategories[i] = categories == null ? -1L : categories[i];
+            tree.objectCategories[i] = categories == null ? -1L : categories[i];
+            unitMasks[i] = DynamicAabbTree.fold(tree.objectCategories[i]);
             if (userValues != null) {
                 tree.userValues[i] = userValues[i];
             }
         }
-        adopt(tree, BUILDER.build(fat, tree.originX(), tree.originY(), tree.originZ()), null, unitRefs,
-                unitCategories);
+        adopt(tree, BUILDER.build(fat, tree.originX(), tree.originY(), tree.originZ()), null, unitRefs, unitMasks);
         return tree;
     }
 
     /** See {@link DynamicAabbTree#rebuild(boolean)}. */
     static void rebuild(DynamicAabbTree tree, boolean full) {
-        int root = tree.children[0];
+        int root = tree.child(0);
         if (root < 0 || !full && !tree.touched[root]) {
             return;
         }
@@ -93,17 +93,16 @@ final class TreeBuild {
         int n = tree.size();
         float[] boxes = new float[n * DynamicAabbTree.BOX];
         int[] unitRefs = new int[n];
-        long[] unitCategories = new long[n];
+        int[] unitMasks = new int[n];
         int u = 0;
         for (int slot = 0, end = tree.handles.highWater(); slot < end; slot++) {
             if (!tree.handles.isLiveSlot(slot)) {
                 continue;
             }
             int entry = tree.leafEntries[slot];
-            System.arraycopy(tree.bounds, entry * DynamicAabbTree.BOX, boxes, u * DynamicAabbTree.BOX,
-                    DynamicAabbTree.BOX);
+            copyEntryBox(tree, entry, boxes, u * DynamicAabbTree.BOX);
             unitRefs[u] = ~slot;
-            unitCategories[u] = tree.categories[entry];
+            unitMasks[u] = tree.records[DynamicAabbTree.maskIndex(entry)];
             u++;
         }
         FlatBvh bvh = BUILDER.build(boxes, tree.originX(), tree.originY(), tree.originZ());
@@ -114,7 +113,7 @@ final class TreeBuild {
         tree.nodeHighWater = 1;
         tree.freeNode = -1;
         tree.freeNodeCount = 0;
-        adopt(tree, bvh, null, unitRefs, unitCategories);
+        adopt(tree, bvh, null, unitRefs, unitMasks);
     }
 
     /**
@@ -125,14 +124,13 @@ final class TreeBuild {
         int capacity = 64;
         float[] boxes = new float[capacity * DynamicAabbTree.BOX];
         int[] unitRefs = new int[capacity];
-        long[] unitCategories = new long[capacity];
+        int[] unitMasks = new int[capacity];
         int[] nodes = new int[capacity];
         int[] pending = new int[Math.max(8, tree.heights[DynamicAabbTree.HEADER] + 2)];
         int units = 0;
         int nodeCount = 0;
         int sp = 0;
         pending[sp++] = root;
-        final int[] children = tree.children;
         final boolean[] touched = tree.touched;
         while (sp > 0) {
             int node = pending[--sp];
@@ -141,7 +139,7 @@ final class TreeBuild {
             }
             nodes[nodeCount++] = node;
             for (int entry = 2 * node, end = entry + 2; entry < end; entry++) {
-                int ref = children[entry];
+                int ref = tree.child(entry);
                 if (ref >= 0 && touched[ref]) {
                     pending[sp++] = ref;
                     continue;
@@ -150,18 +148,17 @@ final class TreeBuild {
                     int grown = units * 2;
                     boxes = Arrays.copyOf(boxes, grown * DynamicAabbTree.BOX);
                     unitRefs = Arrays.copyOf(unitRefs, grown);
-                    unitCategories = Arrays.copyOf(unitCategories, grown);
+                    unitMasks = Arrays.copyOf(unitMasks, grown);
                 }
-                System.arraycopy(tree.bounds, entry * DynamicAabbTree.BOX, boxes, units * DynamicAabbTree.BOX,
-                        DynamicAabbTree.BOX);
+                copyEntryBox(tree, entry, boxes, units * DynamicAabbTree.BOX);
                 unitRefs[units] = ref;
-                unitCategories[units] = tree.categories[entry];
+                unitMasks[units] = tree.records[DynamicAabbTree.maskIndex(entry)];
                 units++;
             }
         }
         FlatBvh bvh = BUILDER.build(Arrays.copyOf(boxes, units * DynamicAabbTree.BOX),
                 tree.originX(), tree.originY(), tree.originZ());
-        adopt(tree, bvh, nodes, unitRefs, unitCategories);
+        adopt(tree, bvh, nodes, unitRefs, unitMasks);
     }
 
     /**
@@ -228,7 +225,7 @@ final class TreeBuild {
 
         int[] handles = new int[n];
         int[] unitRefs = new int[n];
-        long[] unitCategories = new long[n];
+        int[] unitMasks = new int[n];
         for (int i = 0; i < n; i++) {
             int handle = tree.handles.allocate();
             int slot = handle & Handles.SLOT_MASK;
@@ -240,12 +237,12 @@ final class TreeBuild {
             tree.userValues[slot] = userValues == null ? 0L : userValues[i];
             handles[i] = handle;
             unitRefs[i] = ~slot;
-            unitCategories[i] = categories == null ? -1L : categories[i];
+            tree.objectCategories[slot] = categories == null ? -1L : categories[i];
+            unitMasks[i] = DynamicAabbTree.fold(tree.objectCategories[slot]);
             tree.moved.mark(slot);
         }
-        int subtreeRoot = writeNodes(tree, framed, null, unitRefs, unitCategories);
-        long mask = subtreeRoot >= 0
-                ? tree.categories[2 * subtreeRoot] | tree.categories[2 * subtreeRoot + 1] : unitCategories[0];
+        int subtreeRoot = writeNodes(tree, framed, null, unitRefs, unitMasks);
+        int mask = subtreeRoot >= 0 ? maskOfNode(tree, subtreeRoot) : unitMasks[0];
         tree.insertReference(subtreeRoot, mask, rootBox[0], rootBox[1], rootBox[2], rootBox[3], rootBox[4],
                 rootBox[5]);
         return handles;
@@ -285,32 +282,41 @@ final class TreeBuild {
      * Writes {@code bvh} (over units {@code 0..m-1}) into the tree under the root entry: {@link #writeNodes}, then
      * the root entry.
      */
-    private static void adopt(DynamicAabbTree tree, FlatBvh bvh, int[] nodeMap, int[] unitRefs,
-                              long[] unitCategories) {
-        int rootRefInTree = writeNodes(tree, bvh, nodeMap, unitRefs, unitCategories);
+    private static void adopt(DynamicAabbTree tree, FlatBvh bvh, int[] nodeMap, int[] unitRefs, int[] unitMasks) {
+        int rootRefInTree = writeNodes(tree, bvh, nodeMap, unitRefs, unitMasks);
         int rootRef = bvh.rootRef();
-        final float[] bounds = tree.bounds;
-        final int[] children = tree.children;
-        final long[] categories = tree.categories;
-        System.arraycopy(bvh.rootBounds(), 0, bounds, 0, DynamicAabbTree.BOX);
-        children[0] = rootRefInTree;
+        float[] rb = bvh.rootBounds();
+        int mask = rootRef >= 0 ? maskOfNode(tree, rootRefInTree) : unitMasks[~rootRef];
+        tree.setEntry(0, rootRefInTree, mask, rb[0], rb[1], rb[2], rb[3], rb[4], rb[5]);
         tree.linkParent(rootRefInTree, 0);
-        categories[0] = rootRef >= 0 ? categories[2 * rootRefInTree] | categories[2 * rootRefInTree + 1]
-                : unitCategories[~rootRef];
         tree.updateHeaderHeight();
+    }
+
+    /** The folded mask of internal node {@code node}: the OR of its entries'. */
+    private static int maskOfNode(DynamicAabbTree tree, int node) {
+        int o = DynamicAabbTree.recordIndex(node) + DynamicAabbTree.MASK;
+        return tree.records[o] | tree.records[o + 1];
+    }
+
+    /** Copies entry {@code entry}'s box into {@code dest[offset .. offset + 5]} as floats. */
+    private static void copyEntryBox(DynamicAabbTree tree, int entry, float[] dest, int offset) {
+        int o = DynamicAabbTree.boxIndex(entry);
+        for (int i = 0; i < DynamicAabbTree.BOX; i++) {
+            dest[offset + i] = DynamicAabbTree.f(tree.records[o + i]);
+        }
     }
 
     /**
      * Writes the internal nodes of {@code bvh} (over units {@code 0..m-1}) into the tree. Flat node {@code k}
      * becomes tree node {@code nodeMap[k]}, or a newly allocated node when {@code nodeMap} is null (then allocated
      * in flat order, so a fresh tree is laid out depth-first). A unit leaf {@code ~u} becomes reference
-     * {@code unitRefs[u]} (an object {@code ~slot} or a kept subtree) with mask {@code unitCategories[u]}.
+     * {@code unitRefs[u]} (an object {@code ~slot} or a kept subtree) with folded mask {@code unitMasks[u]}.
      *
      * @return the tree reference of the hierarchy's root (a node, or {@code unitRefs[0]} for a single unit); the
      *     caller links it
      */
     private static int writeNodes(DynamicAabbTree tree, FlatBvh bvh, int[] nodeMap, int[] unitRefs,
-                                  long[] unitCategories) {
+                                  int[] unitMasks) {
         int nodeCount = bvh.nodeCount();
         if (nodeMap == null) {
             nodeMap = new int[nodeCount];
@@ -319,37 +325,36 @@ final class TreeBuild {
             }
         }
         // The arrays may have grown during allocation: read them afterwards.
-        final float[] bounds = tree.bounds;
-        final int[] children = tree.children;
-        final long[] categories = tree.categories;
+        final int[] r = tree.records;
         final float[] flatBounds = bvh.childBounds();
         final int[] flatRefs = bvh.childRefs();
         for (int k = 0; k < nodeCount; k++) {
-            int first = 2 * nodeMap[k];
-            System.arraycopy(flatBounds, 12 * k, bounds, first * DynamicAabbTree.BOX, 12);
+            int o = DynamicAabbTree.recordIndex(nodeMap[k]);
+            for (int i = 0; i < 2 * DynamicAabbTree.BOX; i++) {
+                r[o + i] = DynamicAabbTree.bits(flatBounds[12 * k + i]);
+            }
             for (int side = 0; side < 2; side++) {
-                int entry = first + side;
                 int flatRef = flatRefs[2 * k + side];
                 int ref = flatRef >= 0 ? nodeMap[flatRef] : unitRefs[~flatRef];
-                children[entry] = ref;
-                tree.linkParent(ref, entry);
+                r[o + DynamicAabbTree.REF + side] = ref;
+                tree.linkParent(ref, 2 * nodeMap[k] + side);
                 if (flatRef < 0) {
-                    categories[entry] = unitCategories[~flatRef];
+                    r[o + DynamicAabbTree.MASK + side] = unitMasks[~flatRef];
                 }
             }
         }
         // Children follow their parents in flat order: a backward pass sees every child before its parent.
         for (int k = nodeCount - 1; k >= 0; k--) {
             int node = nodeMap[k];
-            int first = 2 * node;
+            int o = DynamicAabbTree.recordIndex(node);
             for (int side = 0; side < 2; side++) {
                 int child = flatRefs[2 * k + side];
                 if (child >= 0) {
-                    int c = 2 * nodeMap[child];
-                    categories[first + side] = categories[c] | categories[c + 1];
+                    r[o + DynamicAabbTree.MASK + side] = maskOfNode(tree, nodeMap[child]);
                 }
             }
-            tree.heights[node] = 1 + Math.max(tree.heightOf(children[first]), tree.heightOf(children[first + 1]));
+            tree.heights[node] = 1 + Math.max(tree.heightOf(r[o + DynamicAabbTree.REF]),
+                    tree.heightOf(r[o + DynamicAabbTree.REF + 1]));
             tree.touched[node] = false;
         }
         int rootRef = bvh.rootRef();

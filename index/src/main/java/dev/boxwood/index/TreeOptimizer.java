@@ -1,5 +1,7 @@
 package dev.boxwood.index;
 
+import static dev.boxwood.index.DynamicAabbTree.f;
+
 /**
  * Incremental optimisation of a {@link DynamicAabbTree} with a work budget per call, after Bittner, Hapala and
  * Havran 2013, "Fast Insertion-Based Optimization of Bounding Volume Hierarchies": pick inefficient internal
@@ -35,7 +37,7 @@ final class TreeOptimizer {
 
     /** See {@link DynamicAabbTree#optimize(int)}. */
     int optimize(int budget) {
-        if (budget <= 0 || tree.children[0] < 0) {
+        if (budget <= 0 || tree.child(0) < 0) {
             return 0;
         }
         int scan = (int) Math.min((long) budget * SCAN_PER_REINSERTION, tree.nodeHighWater - 1);
@@ -142,20 +144,20 @@ final class TreeOptimizer {
         DynamicAabbTree t = tree;
         int first = 2 * node;
         int larger = t.entryCost(first) >= t.entryCost(first + 1) ? first : first + 1;
-        int refA = t.children[larger];
-        int refB = t.children[larger ^ 1];
-        long catA = t.categories[larger];
-        long catB = t.categories[larger ^ 1];
-        float[] b = t.bounds;
-        int oa = larger * DynamicAabbTree.BOX;
-        float a0 = b[oa], a1 = b[oa + 1], a2 = b[oa + 2], a3 = b[oa + 3], a4 = b[oa + 4], a5 = b[oa + 5];
-        int ob = (larger ^ 1) * DynamicAabbTree.BOX;
-        float b0 = b[ob], b1 = b[ob + 1], b2 = b[ob + 2], b3 = b[ob + 3], b4 = b[ob + 4], b5 = b[ob + 5];
+        int refA = t.child(larger);
+        int refB = t.child(larger ^ 1);
+        int[] r = t.records;
+        int maskA = r[DynamicAabbTree.maskIndex(larger)];
+        int maskB = r[DynamicAabbTree.maskIndex(larger ^ 1)];
+        int oa = DynamicAabbTree.boxIndex(larger);
+        float a0 = f(r[oa]), a1 = f(r[oa + 1]), a2 = f(r[oa + 2]), a3 = f(r[oa + 3]), a4 = f(r[oa + 4]), a5 = f(r[oa + 5]);
+        int ob = DynamicAabbTree.boxIndex(larger ^ 1);
+        float b0 = f(r[ob]), b1 = f(r[ob + 1]), b2 = f(r[ob + 2]), b3 = f(r[ob + 3]), b4 = f(r[ob + 4]), b5 = f(r[ob + 5]);
         // Unlink the node from its parent entry (the parent goes too), then free the node itself.
         t.detachEntry(t.parentEntries[node]);
         t.freeNode(node);
-        t.insertReference(refA, catA, a0, a1, a2, a3, a4, a5);
-        t.insertReference(refB, catB, b0, b1, b2, b3, b4, b5);
+        t.insertReference(refA, maskA, a0, a1, a2, a3, a4, a5);
+        t.insertReference(refB, maskB, b0, b1, b2, b3, b4, b5);
     }
 
     /** Bytes of the scratch arrays. */

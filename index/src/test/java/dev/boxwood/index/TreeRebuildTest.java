@@ -32,9 +32,8 @@ class TreeRebuildTest {
         // Same fat boxes in the same order: the same builder must give the same nodes, numbered the same way.
         DynamicAabbTree built = DynamicAabbTree.build(TreeConfig.defaults(), boxes.toInterleaved(), null, null);
         assertEquals(built.nodeHighWater, tree.nodeHighWater);
-        int entries = 2 * tree.nodeHighWater;
-        assertArrayEquals(Arrays.copyOf(built.children, entries), Arrays.copyOf(tree.children, entries));
-        assertArrayEquals(Arrays.copyOf(built.bounds, entries * 6), Arrays.copyOf(tree.bounds, entries * 6));
+        int used = DynamicAabbTree.recordIndex(tree.nodeHighWater);
+        assertArrayEquals(Arrays.copyOf(built.records, used), Arrays.copyOf(tree.records, used));
         assertEquals(built.areaRatio(), tree.areaRatio());
         for (int i = 0; i < boxes.size(); i++) {
             assertEquals(i, tree.userValue(i));
@@ -96,7 +95,7 @@ class TreeRebuildTest {
             tree.move(i, boxes.minX[j], boxes.minY[j], boxes.minZ[j], boxes.maxX[j], boxes.maxY[j], boxes.maxZ[j]);
             tree.validate();
         }
-        int[] childrenBefore = tree.children.clone();
+        int[] recordsBefore = tree.records.clone();
         boolean[] touchedBefore = tree.touched.clone();
         int touchedCount = 0;
         for (int node = 1; node < tree.nodeHighWater; node++) {
@@ -109,19 +108,19 @@ class TreeRebuildTest {
         tree.validate();
         for (int node = 1; node < tree.nodeHighWater; node++) {
             if (!touchedBefore[node]) {
-                assertEquals(childrenBefore[2 * node], tree.children[2 * node], "untouched node " + node);
-                assertEquals(childrenBefore[2 * node + 1], tree.children[2 * node + 1], "untouched node " + node);
+                for (int side = 0; side < 2; side++) {
+                    int ref = DynamicAabbTree.refIndex(2 * node + side);
+                    assertEquals(recordsBefore[ref], tree.records[ref], "untouched node " + node);
+                }
             }
             if (tree.heights[node] > 0) {
                 assertFalse(tree.touched[node], "node " + node + " still touched after a partial rebuild");
             }
         }
         // Nothing changed since: a second partial rebuild is a no-op.
-        int[] childrenAfter = tree.children.clone();
-        float[] boundsAfter = tree.bounds.clone();
+        int[] recordsAfter = tree.records.clone();
         tree.rebuild(false);
-        assertArrayEquals(childrenAfter, tree.children);
-        assertArrayEquals(boundsAfter, tree.bounds);
+        assertArrayEquals(recordsAfter, tree.records);
     }
 
     @Test
@@ -167,7 +166,7 @@ class TreeRebuildTest {
         tree.rebuild(true);
         tree.validate();
         assertEquals(1, tree.height());
-        assertEquals(3L, tree.categories[0], "root mask is the OR of both objects");
+        assertEquals(3, tree.records[DynamicAabbTree.maskIndex(0)], "root mask is the OR of both objects");
         tree.remove(a);
         tree.rebuild(true);
         tree.validate();
