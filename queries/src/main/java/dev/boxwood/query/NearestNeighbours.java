@@ -31,6 +31,10 @@ public final class NearestNeighbours {
     private long[] heapValues = new long[64];
     private int heapSize;
 
+    // index-owned scratch for node data that does not fit in a reference (grown on demand, reused)
+    private int[] nodeInts = new int[0];
+    private float[] nodeFloats = new float[0];
+
     /** An empty result list. */
     public NearestNeighbours() {
     }
@@ -75,6 +79,35 @@ public final class NearestNeighbours {
     }
 
     // ---- for indexes ------------------------------------------------------------------------------------
+
+    /**
+     * An int lane an index may use during a query for data of the nodes it queues (the reference it passes to
+     * {@link #pushNode} can then be a slot of this lane, for example a compressed tree's node index beside its
+     * decoded box in {@link #nodeFloats}), grown to at least {@code capacity} and reused across queries; valid
+     * until the next call that may grow it.
+     *
+     * @param capacity the number of ints needed
+     * @return the int array
+     */
+    public int[] nodeInts(int capacity) {
+        if (nodeInts.length < capacity) {
+            nodeInts = Arrays.copyOf(nodeInts, Math.max(capacity, 2 * nodeInts.length));
+        }
+        return nodeInts;
+    }
+
+    /**
+     * A float lane beside {@link #nodeInts}, with the same growth and validity (contents are kept when it grows).
+     *
+     * @param capacity the number of floats needed
+     * @return the float array
+     */
+    public float[] nodeFloats(int capacity) {
+        if (nodeFloats.length < capacity) {
+            nodeFloats = Arrays.copyOf(nodeFloats, Math.max(capacity, 2 * nodeFloats.length));
+        }
+        return nodeFloats;
+    }
 
     /** Clears the results and the heap; indexes call it at the start of a query. */
     public void clear() {

@@ -17,6 +17,7 @@ public final class TraversalStack {
 
     private int[] references;
     private double[] fractions;
+    private float[] floats = new float[0];
     private long nodeVisits;
     private long leafVisits;
 
@@ -63,6 +64,21 @@ public final class TraversalStack {
             fractions = new double[Math.max(capacity, fractions.length * 2)];
         }
         return fractions;
+    }
+
+    /**
+     * A float lane for indexes that carry per-entry data with their stack entries (for example the decoded box of
+     * each pushed node of a compressed tree), grown to at least {@code capacity} values and then reused. Like the
+     * other lanes, only valid until the next call that may grow it.
+     *
+     * @param capacity the number of floats needed
+     * @return the float array
+     */
+    public float[] floats(int capacity) {
+        if (floats.length < capacity) {
+            floats = new float[Math.max(capacity, floats.length * 2)];
+        }
+        return floats;
     }
 
     /**

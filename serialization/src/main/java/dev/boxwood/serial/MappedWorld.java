@@ -39,24 +39,28 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  * A static world file mapped read-only into memory and queried in place (zero copy): opening costs the same for
  * any world size, and only the pages a query touches are read from disk.
  *
- * <p>Handles are object indices {@code 0 .. size() - 1}, in the order of the boxes the world was written from.
- * Queries follow {@link SpatialQueries}: closed boxes, the category mask test {@code (bits & mask) != 0}, the
+ * <p>Handles are {@code 0 .. size() - 1}, the objects' positions in the file's storage order (the depth-first order
+ * of the tree's leaves), which {@link StaticWorldWriter} chose: its {@link WrittenWorld} maps the input indices
+ * the world was written from to handles and back, and the user value defaults to the input index. Queries follow
+ * {@link SpatialQueries}: closed boxes, the category mask test {@code (bits & mask) != 0}, the
  * {@link RayCastVisitor} protocol, answers exact for the stored float boxes (outward-rounded, relative to the
- * world's double origin; query coordinates are translated by that origin in double).
+ * world's double origin; query coordinates are translated by that origin in double). The tree's node boxes are
+ * quantized to 16 bits in their parent's frame and only cull: every object is decided on its stored float box.
  *
  * <p>Safety against bad files: {@link #open} checks the header (magic, version, byte order, header checksum,
  * counts and section bounds against the file length) and throws {@link CorruptWorldFileException} naming what is
  * wrong; {@link #verify()} checks every section checksum and the tree structure on demand. Queries check every
- * node reference they follow (range, depth-first order, visit budget), so even an unverified corrupt file never
- * makes a read outside the mapping: a broken reference throws an {@link UncheckedIOException} wrapping a
- * {@link CorruptWorldFileException}. The file must not be truncated by another process while mapped (the
- * operating system would fault the reading thread); {@link StaticWorldWriter} replaces files by renaming, never
- * in place.
+ * node and leaf reference they follow (range, depth-first order, visit budget) and every palette index, so even
+ * an unverified corrupt file never makes a read outside the mapping: a broken reference throws an
+ * {@link UncheckedIOException} wrapping a {@link CorruptWorldFileException}. The file must not be truncated by
+ * another process while mapped (the operating system would fault the reading thread); {@link StaticWorldWriter}
+ * replaces files by renaming, never in place.
  *
  * <p>Threads: the world holds no per-query state; any number of threads may query it at once, each with its own
- * {@link TraversalStack}. {@link #close()} unmaps at once: it must happen after every query has returned (the
- * caller orders this); a query, or an accessor that reads the file, called after close throws
- * {@link IllegalStateException} (plain header values such as {@link #originX()} stay readable).
+ * {@link TraversalStack} (or {@link NearestNeighbours}), which also carries the decoded box of each pushed node.
+ * {@link #close()} unmaps at once: it must happen after every query has returned (the caller orders this); a
+ * query, or an accessor that reads the file, called after close throws {@link IllegalStateException} (plain
+ * header values such as {@link #originX()} stay readable).
  *
  * <p>Requires a little-endian platform (x86-64, AArch64): the mapping is read in native order.
  */
@@ -69,6 +73,11 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     private static final int VERIFY_CHUNK = 1 << 20;
     /** Returned by {@link #castUnchecked} when the visitor stopped the cast. */
     static final double STOPPED = -1.0;
+    /**
+     * Float lane layout of the traversals: the two decoded child boxes of the node being opened, then the decoded
+     * box of each stack entry (6 floats at {@code ENTRY_BOXES + 6 * entry}).
+     */
+    private static final int ENTRY_BOXES = 12;
 
     private final Path file;
     private final long fileLength;
@@ -87,7 +96,12 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     private final long[] sectionLengths;
     private final int[] sectionCrcs;
     private final long nodesOffset;
-    private final long objectsOffset;
+    private final long boxesOffset;
+    private final long categoriesOffset;
+    private final long paletteOffset;
+    private final int paletteSize;
+    private final boolean paletteIndexed;
+    private final boolean noZeroCategory;
     private final long userValuesOffset;
     private volatile boolean closed;
 
@@ -110,7 +124,12 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         this.sectionLengths = h.lengths;
         this.sectionCrcs = h.crcs;
         this.nodesOffset = h.offsets[WorldLayout.SECTION_NODES];
-        this.objectsOffset = h.offsets[WorldLayout.SECTION_OBJECTS];
+        this.boxesOffset = h.offsets[WorldLayout.SECTION_BOXES];
+        this.categoriesOffset = h.offsets[WorldLayout.SECTION_CATEGORIES];
+        this.paletteOffset = h.offsets[WorldLayout.SECTION_PALETTE];
+        this.paletteSize = (int) (h.lengths[WorldLayout.SECTION_PALETTE] / WorldLayout.PALETTE_ENTRY_SIZE);
+        this.paletteIndexed = (h.flags & WorldLayout.FLAG_CATEGORY_PALETTE) != 0;
+        this.noZeroCategory = (h.flags & WorldLayout.FLAG_NO_ZERO_CATEGORY) != 0;
         this.userValuesOffset = h.offsets[WorldLayout.SECTION_USER_VALUES];
     }
 
@@ -144,9 +163,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /**
-     * Checks every section checksum (CRC32C) and the tree structure: each object is referenced by exactly one
-     * leaf, each internal node but the root by exactly one parent of smaller index, leaf boxes equal object boxes
-     * and every child box contains its children's boxes. Reads the whole file.
+     * Checks every section checksum (CRC32C), the zero padding and the structure: each internal node but the root
+     * referenced by exactly one parent of smaller index (child A being the next node), the leaf runs partitioning
+     * the objects in depth-first order, every quantized box the writer's code for the objects below (so decoded
+     * boxes contain them), category summaries, palette, flags, height and root bounds. Reads the whole file.
      *
      * @throws CorruptWorldFileException naming the first problem found
      * @throws IllegalStateException     if the world is closed
@@ -189,115 +209,201 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         }
     }
 
+    /**
+     * The tree's structure, reading nodes, boxes and categories: references in range and in depth-first pre-order
+     * (child A, when internal, is the next node; every node but the root referenced once), leaf runs partitioning
+     * {@code [0, n)} in depth-first order, every quantized box the writer's code for the exact union of the objects
+     * below in the frame of its node's decoded box (so decoded boxes contain their children), category summaries,
+     * the height and the root bounds. Heap: about 40 bytes per internal node.
+     */
     private void verifyStructure() throws CorruptWorldFileException {
-        if (objectCount <= 1) {
-            if (objectCount == 1) {
-                checkBoxEquals(rootBounds, objectsOffset, "root bounds of the single object");
-            }
+        if (objectCount == 0) {
             return;
         }
-        long[] seen = new long[(int) (((long) nodeCount + objectCount + 63) >>> 6)];
-        float[] box = new float[6];
+        verifyCategories();
+        float[] union = new float[12];
+        if (nodeCount == 0) {
+            runUnion(rootRef, union, 0);
+            checkRootBounds(union);
+            return;
+        }
+        // decoded boxes top-down, replaced by exact unions bottom-up once a node's codes are checked
+        float[] boxes = new float[6 * nodeCount];
+        System.arraycopy(rootBounds, 0, boxes, 0, 6);
+        long[] seen = new long[(nodeCount + 63) >>> 6];
+        int referenced = 0;
+        float[] children = new float[12];
         for (int k = 0; k < nodeCount; k++) {
-            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * k;
+            long base = nodeBase(k);
+            decodeChildren(base, boxes, 6 * k, children, 0);
             for (int c = 0; c < 2; c++) {
-                long boxOffset = base + (c == 0 ? WorldLayout.NODE_BOX_A : WorldLayout.NODE_BOX_B);
-                int ref = store.readInt(base + (c == 0 ? WorldLayout.NODE_REF_A : WorldLayout.NODE_REF_B));
-                long bit;
+                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
                 if (ref < 0) {
-                    int object = ~ref;
-                    if (object >= objectCount) {
-                        throw corrupt("node " + k + " references object " + object + " of " + objectCount);
+                    if (WorldLayout.leafFirst(ref) > objectCount - WorldLayout.leafCount(ref)) {
+                        throw corrupt(leafMessage(k, ref));
                     }
-                    readBox(boxOffset, box);
-                    checkBoxEquals(box, objectsOffset + (long) WorldLayout.OBJECT_SIZE * object,
-                            "leaf box of object " + object + " in node " + k);
-                    bit = (long) nodeCount + object;
-                } else {
-                    if (ref <= k || ref >= nodeCount) {
-                        throw corrupt("node " + k + " references node " + ref + " (must be in (" + k + ", "
-                                + nodeCount + "))");
-                    }
-                    readBox(boxOffset, box);
-                    long child = nodesOffset + (long) WorldLayout.NODE_SIZE * ref;
-                    if (!contains(box, child + WorldLayout.NODE_BOX_A) || !contains(box, child + WorldLayout.NODE_BOX_B)) {
-                        throw corrupt("the box of node " + ref + " in node " + k + " does not contain its children");
-                    }
-                    bit = ref;
+                    continue;
                 }
-                int word = (int) (bit >>> 6);
-                if ((seen[word] & (1L << bit)) != 0) {
-                    throw corrupt((ref < 0 ? "object " + ~ref : "node " + ref) + " is referenced twice");
+                if (ref <= k || ref >= nodeCount) {
+                    throw corrupt(childMessage(k, ref));
                 }
-                seen[word] |= 1L << bit;
+                if (c == 0 && ref != k + 1) {
+                    throw corrupt("child A of node " + k + " is node " + ref + ", not the next node");
+                }
+                if ((seen[ref >>> 6] & (1L << ref)) != 0) {
+                    throw corrupt("node " + ref + " is referenced twice");
+                }
+                seen[ref >>> 6] |= 1L << ref;
+                referenced++;
+                for (int a = 0; a < 6; a++) {
+                    if (!Float.isFinite(children[6 * c + a])) {
+                        throw corrupt("the decoded box of node " + ref + " is not finite");
+                    }
+                }
+                System.arraycopy(children, 6 * c, boxes, 6 * ref, 6);
             }
         }
-        readBox(nodesOffset + WorldLayout.NODE_BOX_A, box);
-        boolean rootOk = containedIn(box, rootBounds);
-        readBox(nodesOffset + WorldLayout.NODE_BOX_B, box);
-        if (!rootOk || !containedIn(box, rootBounds)) {
-            throw corrupt("the root bounds do not contain the root's children");
+        if (referenced != nodeCount - 1) {
+            throw corrupt((nodeCount - 1 - referenced) + " nodes are not referenced by any node");
         }
-        // n - 1 internal nodes with 2 references each reach n - 2 nodes and n objects: with no duplicate,
-        // every one of them is reached, so the references form one tree rooted at node 0
+        int[] ranges = new int[2 * nodeCount];
         int[] heights = new int[nodeCount];
         int[] summaries = new int[nodeCount];
         for (int k = nodeCount - 1; k >= 0; k--) {
-            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * k;
+            long base = nodeBase(k);
             int h = 0;
+            int next = -1;
             for (int c = 0; c < 2; c++) {
                 int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                int lo;
                 int summary;
                 if (ref < 0) {
-                    summary = WorldLayout.foldCategories(store.readLong(objectsOffset
-                            + (long) WorldLayout.OBJECT_SIZE * ~ref + WorldLayout.OBJECT_CATEGORY));
+                    lo = WorldLayout.leafFirst(ref);
+                    next = lo + WorldLayout.leafCount(ref);
+                    summary = runUnion(ref, union, 6 * c);
                 } else {
+                    lo = ranges[2 * ref];
+                    next = ranges[2 * ref + 1];
+                    System.arraycopy(boxes, 6 * ref, union, 6 * c, 6);
                     summary = summaries[ref];
                     h = Math.max(h, heights[ref]);
                 }
+                if (c == 0) {
+                    ranges[2 * k] = lo;
+                } else if (lo != ranges[2 * k + 1]) {
+                    throw corrupt("the objects below node " + k + " are not one run in depth-first order");
+                }
+                ranges[2 * k + 1] = next;
                 if (store.readInt(base + WorldLayout.NODE_CATEGORIES_A + 4 * c) != summary) {
                     throw corrupt("category summary of child " + c + " of node " + k + " is wrong");
                 }
                 summaries[k] |= summary;
             }
             heights[k] = 1 + h;
+            checkCodes(k, base, boxes, union);
+            for (int a = 0; a < 3; a++) {
+                boxes[6 * k + a] = Math.min(union[a], union[6 + a]);
+                boxes[6 * k + 3 + a] = Math.max(union[3 + a], union[9 + a]);
+            }
+        }
+        if (ranges[0] != 0 || ranges[1] != objectCount) {
+            throw corrupt("the leaves hold objects [" + ranges[0] + ", " + ranges[1] + ") instead of [0, "
+                    + objectCount + ")");
         }
         if (heights[0] != height) {
             throw corrupt("tree height " + heights[0] + " differs from the header's " + height);
         }
+        checkRootBounds(boxes);
     }
 
-    private void readBox(long offset, float[] box) {
-        for (int a = 0; a < 6; a++) {
-            box[a] = store.readFloat(offset + 4L * a);
-        }
-    }
-
-    private void checkBoxEquals(float[] box, long offset, String what) throws CorruptWorldFileException {
-        for (int a = 0; a < 6; a++) {
-            if (Float.floatToRawIntBits(box[a]) != Float.floatToRawIntBits(store.readFloat(offset + 4L * a))) {
-                throw corrupt(what + " differs from the object record");
+    /** Each stored code must be the writer's: the quantization of the exact child box in the node's decoded frame. */
+    private void checkCodes(int k, long base, float[] decoded, float[] exact) throws CorruptWorldFileException {
+        for (int i = 0; i < 12; i++) {
+            int a = i % 3;
+            float min = decoded[6 * k + a];
+            float scale = WorldLayout.scale(min, decoded[6 * k + 3 + a]);
+            int expected = i % 6 < 3 ? WorldLayout.quantizeMin(min, scale, exact[i])
+                    : WorldLayout.quantizeMax(min, scale, exact[i]);
+            int stored = store.readUnsignedShort(base + WorldLayout.NODE_BOXES + 2L * i);
+            if (stored != expected) {
+                throw corrupt("quantized coordinate " + i % 6 + " of child " + i / 6 + " of node " + k + " is "
+                        + stored + ", not " + expected + " (the box does not fit its objects)");
             }
         }
     }
 
-    private boolean contains(float[] outer, long innerOffset) {
+    /** The exact union of a leaf run's boxes into {@code dest[at ..]}; returns the run's category summary. */
+    private int runUnion(int ref, float[] dest, int at) {
+        int first = WorldLayout.leafFirst(ref);
+        int end = first + WorldLayout.leafCount(ref);
+        int summary = 0;
         for (int a = 0; a < 3; a++) {
-            if (!(outer[a] <= store.readFloat(innerOffset + 4L * a))
-                    || !(outer[3 + a] >= store.readFloat(innerOffset + 12 + 4L * a))) {
-                return false;
-            }
+            dest[at + a] = Float.POSITIVE_INFINITY;
+            dest[at + 3 + a] = Float.NEGATIVE_INFINITY;
         }
-        return true;
+        for (int o = first; o < end; o++) {
+            long b = boxBase(o);
+            for (int a = 0; a < 3; a++) {
+                dest[at + a] = Math.min(dest[at + a], store.readFloat(b + 4L * a));
+                dest[at + 3 + a] = Math.max(dest[at + 3 + a], store.readFloat(b + 12 + 4L * a));
+            }
+            summary |= WorldLayout.foldCategories(categoryAt(o));
+        }
+        return summary;
     }
 
-    private static boolean containedIn(float[] inner, float[] outer) {
-        for (int a = 0; a < 3; a++) {
-            if (!(outer[a] <= inner[a]) || !(outer[3 + a] >= inner[3 + a])) {
-                return false;
+    private void checkRootBounds(float[] union) throws CorruptWorldFileException {
+        for (int a = 0; a < 6; a++) {
+            if (Float.floatToRawIntBits(union[a]) != Float.floatToRawIntBits(rootBounds[a])) {
+                throw corrupt("the root bounds differ from the union of the object boxes");
             }
         }
-        return true;
+    }
+
+    /**
+     * The category records: palette entries strictly ascending and each used, indices in range, object boxes
+     * finite and not inverted, and the no-zero flag set exactly when no object has category bits 0.
+     */
+    private void verifyCategories() throws CorruptWorldFileException {
+        boolean anyZero = false;
+        if (paletteIndexed) {
+            long[] used = new long[(paletteSize + 63) >>> 6];
+            for (int o = 0; o < objectCount; o++) {
+                int i = store.readUnsignedShort(categoriesOffset + (long) WorldLayout.PALETTE_INDEX_SIZE * o);
+                if (i >= paletteSize) {
+                    throw corrupt("object " + o + " has palette index " + i + " of " + paletteSize);
+                }
+                used[i >>> 6] |= 1L << i;
+            }
+            for (int p = 0; p < paletteSize; p++) {
+                long value = store.readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * p);
+                if (p > 0 && value <= store.readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * (p - 1))) {
+                    throw corrupt("the palette is not strictly ascending at entry " + p);
+                }
+                if ((used[p >>> 6] & (1L << p)) == 0) {
+                    throw corrupt("palette entry " + p + " is used by no object");
+                }
+                anyZero |= value == 0;
+            }
+        } else {
+            for (int o = 0; o < objectCount && !anyZero; o++) {
+                anyZero = categoryAt(o) == 0;
+            }
+        }
+        if (anyZero == noZeroCategory) {
+            throw corrupt("the no-zero-category flag is " + (noZeroCategory ? "set" : "missing")
+                    + " but " + (anyZero ? "an" : "no") + " object has category bits 0");
+        }
+        for (int o = 0; o < objectCount; o++) {
+            long b = boxBase(o);
+            for (int a = 0; a < 3; a++) {
+                float min = store.readFloat(b + 4L * a);
+                float max = store.readFloat(b + 12 + 4L * a);
+                if (!Float.isFinite(min) || !Float.isFinite(max) || min > max) {
+                    throw corrupt("the box of object " + o + " is not finite or inverted");
+                }
+            }
+        }
     }
 
     /** Unmaps the file. Idempotent. Every query must have returned before (see the class comment). */
@@ -334,7 +440,22 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         return nodeCount;
     }
 
-    /** @return internal nodes on the longest root-to-leaf path (0 for fewer than two objects) */
+    /** @return the number of leaves, each a run of 1 to {@value WorldLayout#MAX_LEAF_SIZE} objects (0 when empty) */
+    public int leafCount() {
+        return objectCount == 0 ? 0 : nodeCount + 1;
+    }
+
+    /** @return objects per leaf on average (0 when empty) */
+    public double averageLeafSize() {
+        return objectCount == 0 ? 0.0 : (double) objectCount / leafCount();
+    }
+
+    /** @return the number of distinct category values stored in the palette (0 without a palette) */
+    public int paletteSize() {
+        return paletteIndexed ? paletteSize : 0;
+    }
+
+    /** @return internal nodes on the longest root-to-leaf path (0 when the root is a leaf) */
     public int height() {
         return height;
     }
@@ -366,25 +487,40 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /**
-     * Copies the tree into heap arrays, in the layout of the shared bulk builder, so that it can be adopted by an
-     * in-memory index without a rebuild (for example spliced into a dynamic tree with the same origin). The
-     * references are checked as by {@link FlatBvh#of}; boxes are copied as stored. Costs O(n) reads and
-     * {@code 56 n} bytes of heap.
+     * Copies the tree into heap arrays, in the layout of the shared bulk builder (one object per leaf), so that it
+     * can be adopted by an in-memory index without a rebuild (for example spliced into a dynamic tree with the
+     * same origin): internal nodes are kept, and each leaf run of {@code c > 1} objects becomes a balanced subtree
+     * of {@code c - 1} nodes over its objects in storage order. Object indices are this world's handles; boxes are
+     * the exact unions of the stored object boxes. The references are checked as by {@link FlatBvh#of}. Costs O(n)
+     * reads and about {@code 56 n} bytes of heap.
      *
      * @return the tree, with this world's origin
      * @throws CorruptWorldFileException if the stored references do not form a valid tree
      */
     public FlatBvh readTree() throws CorruptWorldFileException {
         checkOpen();
-        float[] bounds = new float[12 * nodeCount];
-        int[] refs = new int[2 * nodeCount];
-        for (int k = 0; k < nodeCount; k++) {
-            long base = nodesOffset + (long) WorldLayout.NODE_SIZE * k;
-            for (int i = 0; i < 12; i++) {
-                bounds[12 * k + i] = store.readFloat(base + 4L * i);
+        int flatNodes = Math.max(0, objectCount - 1);
+        float[] bounds = new float[12 * flatNodes];
+        int[] refs = new int[2 * flatNodes];
+        if (objectCount >= 2) {
+            expandTree(refs, flatNodes);
+            for (int k = flatNodes - 1; k >= 0; k--) {
+                for (int c = 0; c < 2; c++) {
+                    int ref = refs[2 * k + c];
+                    int at = 12 * k + 6 * c;
+                    if (ref < 0) {
+                        long b = boxBase(~ref);
+                        for (int a = 0; a < 6; a++) {
+                            bounds[at + a] = store.readFloat(b + 4L * a);
+                        }
+                    } else {
+                        for (int a = 0; a < 3; a++) {
+                            bounds[at + a] = Math.min(bounds[12 * ref + a], bounds[12 * ref + 6 + a]);
+                            bounds[at + 3 + a] = Math.max(bounds[12 * ref + 3 + a], bounds[12 * ref + 9 + a]);
+                        }
+                    }
+                }
             }
-            refs[2 * k] = store.readInt(base + WorldLayout.NODE_REF_A);
-            refs[2 * k + 1] = store.readInt(base + WorldLayout.NODE_REF_B);
         }
         try {
             return FlatBvh.of(objectCount, originX, originY, originZ, bounds, refs, rootBounds.clone());
@@ -394,16 +530,79 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /**
+     * The references of {@link #readTree()}: a depth-first walk of the stored tree emitting builder nodes in
+     * pre-order, over tasks {@code (stored node or leaf run, builder parent, slot)}; runs split in halves.
+     */
+    private void expandTree(int[] refs, int flatNodes) throws CorruptWorldFileException {
+        int[] tasks = new int[3 * 64];
+        int sp = 0;
+        tasks[sp++] = rootRef;
+        tasks[sp++] = -1;
+        tasks[sp++] = 0;
+        int next = 0;
+        long visits = 0;
+        while (sp > 0) {
+            int slot = tasks[--sp];
+            int parent = tasks[--sp];
+            int ref = tasks[--sp];
+            if (next == flatNodes) {
+                throw corrupt("the stored tree has more nodes than its objects allow");
+            }
+            int k = next++;
+            if (parent >= 0) {
+                refs[2 * parent + slot] = k;
+            }
+            if (tasks.length - sp < 6) {
+                tasks = java.util.Arrays.copyOf(tasks, 2 * tasks.length);
+            }
+            int refA;
+            int refB;
+            if (ref >= 0) {
+                if (++visits > nodeCount) {
+                    throw corrupt("the stored tree has a reference cycle");
+                }
+                long base = nodeBase(ref);
+                refA = store.readInt(base + WorldLayout.NODE_REF_A);
+                refB = store.readInt(base + WorldLayout.NODE_REF_B);
+                for (int c = 0; c < 2; c++) {
+                    int child = c == 0 ? refA : refB;
+                    if (child >= 0 && (child <= ref || child >= nodeCount)) {
+                        throw corrupt(childMessage(ref, child));
+                    }
+                    if (child < 0 && WorldLayout.leafFirst(child) > objectCount - WorldLayout.leafCount(child)) {
+                        throw corrupt(leafMessage(ref, child));
+                    }
+                }
+            } else {
+                int first = WorldLayout.leafFirst(ref);
+                int count = WorldLayout.leafCount(ref);
+                refA = WorldLayout.leafRef(first, count / 2);
+                refB = WorldLayout.leafRef(first + count / 2, count - count / 2);
+            }
+            for (int c = 1; c >= 0; c--) {
+                int child = c == 0 ? refA : refB;
+                if (child < 0 && WorldLayout.leafCount(child) == 1) {
+                    refs[2 * k + c] = ~WorldLayout.leafFirst(child);
+                } else {
+                    tasks[sp++] = child;
+                    tasks[sp++] = k;
+                    tasks[sp++] = c;
+                }
+            }
+        }
+    }
+
+    /**
      * Copies the stored object boxes (floats relative to the origin, stride 6) into a heap array, as the
      * companion of {@link #readTree()}.
      *
-     * @return the boxes of objects {@code 0 .. size() - 1}
+     * @return the boxes of handles {@code 0 .. size() - 1}
      */
     public float[] readObjectBoxes() {
         checkOpen();
         float[] boxes = new float[6 * objectCount];
         for (int i = 0; i < objectCount; i++) {
-            long o = objectsOffset + (long) WorldLayout.OBJECT_SIZE * i;
+            long o = boxBase(i);
             for (int a = 0; a < 6; a++) {
                 boxes[6 * i + a] = store.readFloat(o + 4L * a);
             }
@@ -414,7 +613,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     /**
      * Copies every object's category bits into a heap array, as a companion of {@link #readTree()}.
      *
-     * @return the category bits of objects {@code 0 .. size() - 1}
+     * @return the category bits of handles {@code 0 .. size() - 1}
      */
     public long[] readCategories() {
         checkOpen();
@@ -428,7 +627,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     /**
      * Copies every object's user value into a heap array, as a companion of {@link #readTree()}.
      *
-     * @return the user values of objects {@code 0 .. size() - 1}
+     * @return the user values of handles {@code 0 .. size() - 1}
      */
     public long[] readUserValues() {
         checkOpen();
@@ -486,9 +685,19 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         return categoryAt(handle);
     }
 
-    /** The stored category bits of an object (unchecked index). */
+    /**
+     * The stored category bits of an object (unchecked index): through the palette, whose index is range-checked
+     * (a corrupt index throws the query-time corruption exception), or read directly.
+     */
     private long categoryAt(int object) {
-        return store.readLong(objectsOffset + (long) WorldLayout.OBJECT_SIZE * object + WorldLayout.OBJECT_CATEGORY);
+        if (paletteIndexed) {
+            int i = store.readUnsignedShort(categoriesOffset + (long) WorldLayout.PALETTE_INDEX_SIZE * object);
+            if (i >= paletteSize) {
+                throw corruptAtQuery("object " + object + " has palette index " + i + " of " + paletteSize);
+            }
+            return store.readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * i);
+        }
+        return store.readLong(categoriesOffset + (long) WorldLayout.CATEGORY_SIZE * object);
     }
 
     /** The stored user value of an object (unchecked index). */
@@ -496,10 +705,50 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         return store.readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * object);
     }
 
+    /** The file offset of an object's box record (unchecked index). */
+    private long boxBase(int object) {
+        return boxesOffset + (long) WorldLayout.BOX_SIZE * object;
+    }
+
+    /** The file offset of a node record (unchecked index). */
+    private long nodeBase(int node) {
+        return nodesOffset + (long) WorldLayout.NODE_SIZE * node;
+    }
+
+    /**
+     * Decodes both child boxes of the node at {@code base}, whose own decoded box is {@code box[from .. from + 6)},
+     * into {@code dest[to .. to + 12)} (child A, then B): the reader's half of the quantization rule
+     * ({@link WorldLayout#decode}), shared by every traversal, {@link #verify()} and nothing else. The 12 codes
+     * are read as three little-endian longs.
+     */
+    private void decodeChildren(long base, float[] box, int from, float[] dest, int to) {
+        long w0 = store.readLong(base + WorldLayout.NODE_BOXES);
+        long w1 = store.readLong(base + WorldLayout.NODE_BOXES + 8);
+        long w2 = store.readLong(base + WorldLayout.NODE_BOXES + 16);
+        float x0 = box[from];
+        float y0 = box[from + 1];
+        float z0 = box[from + 2];
+        float sx = WorldLayout.scale(x0, box[from + 3]);
+        float sy = WorldLayout.scale(y0, box[from + 4]);
+        float sz = WorldLayout.scale(z0, box[from + 5]);
+        dest[to] = WorldLayout.decode(x0, sx, (int) w0 & 0xFFFF);
+        dest[to + 1] = WorldLayout.decode(y0, sy, (int) (w0 >>> 16) & 0xFFFF);
+        dest[to + 2] = WorldLayout.decode(z0, sz, (int) (w0 >>> 32) & 0xFFFF);
+        dest[to + 3] = WorldLayout.decode(x0, sx, (int) (w0 >>> 48));
+        dest[to + 4] = WorldLayout.decode(y0, sy, (int) w1 & 0xFFFF);
+        dest[to + 5] = WorldLayout.decode(z0, sz, (int) (w1 >>> 16) & 0xFFFF);
+        dest[to + 6] = WorldLayout.decode(x0, sx, (int) (w1 >>> 32) & 0xFFFF);
+        dest[to + 7] = WorldLayout.decode(y0, sy, (int) (w1 >>> 48));
+        dest[to + 8] = WorldLayout.decode(z0, sz, (int) w2 & 0xFFFF);
+        dest[to + 9] = WorldLayout.decode(x0, sx, (int) (w2 >>> 16) & 0xFFFF);
+        dest[to + 10] = WorldLayout.decode(y0, sy, (int) (w2 >>> 32) & 0xFFFF);
+        dest[to + 11] = WorldLayout.decode(z0, sz, (int) (w2 >>> 48));
+    }
+
     @Override
     public void getTightBox(int handle, double[] dest) {
         checkHandle(handle);
-        long o = objectsOffset + (long) WorldLayout.OBJECT_SIZE * handle;
+        long o = boxBase(handle);
         toWorld(store.readFloat(o), store.readFloat(o + 4), store.readFloat(o + 8),
                 store.readFloat(o + 12), store.readFloat(o + 16), store.readFloat(o + 20), dest);
     }
@@ -688,102 +937,126 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * world's frame: p0..p5 a box or a sphere, {@code obb} an oriented box at offset 0, or {@code convex}.
      * Hierarchical culling as the dynamic tree's region queries: a child outside the shape is skipped, a child
      * inside it is taken whole without further tests (Bullet's {@code btDbvt::collideKDOP}), and for convex
-     * regions each child carries the planes it still crosses (Assarsson and Möller 2000). A leaf's box in its node
-     * is the object's tight box, so the leaf decision ({@link RegionTests}) is made on it directly. Composite worlds
-     * ({@link TiledWorld}) call it directly with the shape already in this world's frame and validated, so the
-     * mode's null check is theirs too.
+     * regions each child carries the planes it still crosses (Assarsson and Möller 2000). Children are classified
+     * on their decoded (conservative) boxes, objects decided on their stored boxes with the per-box decisions of
+     * {@link RegionTests}; a single-object leaf skips its decoded box and goes straight to the object's. Composite
+     * worlds ({@link TiledWorld}) call it directly with the shape already in this world's frame and validated, so
+     * the mode's null check is theirs too.
      *
      * @return false if the visitor stopped the query
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
     boolean region(int kind, double p0, double p1, double p2, double p3, double p4, double p5, double[] obb,
-                           ConvexRegion convex, RegionMode mode, long mask, QueryFilter filter,
-                           OverlapVisitor visitor, TraversalStack stack) {
+                   ConvexRegion convex, RegionMode mode, long mask, QueryFilter filter,
+                   OverlapVisitor visitor, TraversalStack stack) {
         if (objectCount == 0) {
             return true;
         }
         final int allPlanes = RegionTests.rootState(kind, convex);
-        if (rootRef < 0) {
-            stack.countVisits(0, 1);
-            if (!RegionTests.acceptsObject(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode, allPlanes,
-                    rootBounds[0], rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5])) {
-                return true;
-            }
-            return reportOverlap(~rootRef, mask, false, filter, visitor);
-        }
         int rootState = RegionTests.classifySubtree(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode, allPlanes,
                 true, rootBounds[0], rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
         if (rootState == FrustumAabb.CULLED) {
             return true;
         }
+        if (rootRef < 0) {
+            return reportRun(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, rootState, rootRef, mask, filter,
+                    visitor, stack);
+        }
         final int fold = WorldLayout.foldCategories(mask);
-        // (node, state) pairs; each popped node pushes at most 2: height + 2 pairs suffice for a valid file
+        // (node, state) pairs and their decoded boxes; each popped node pushes at most 2: height + 2 entries
+        // suffice for a valid file
         int[] st = stack.references(2 * (height + 2));
-        final int capacity = st.length & ~1;
+        float[] fb = stack.floats(ENTRY_BOXES + 6 * (height + 2));
+        final int capacity = Math.min(st.length & ~1, 2 * ((fb.length - ENTRY_BOXES) / 6));
         int sp = 0;
         st[sp++] = 0;
         st[sp++] = rootState;
+        System.arraycopy(rootBounds, 0, fb, ENTRY_BOXES, 6);
         long nodes = 0;
-        long leaves = 0;
         while (sp > 0) {
             final int state = st[--sp];
             final int node = st[--sp];
             long base = openNode(++nodes, node);
+            decodeChildren(base, fb, ENTRY_BOXES + 3 * sp, fb, 0);
+            long refs = store.readLong(base + WorldLayout.NODE_REF_A);
+            long summaries = store.readLong(base + WorldLayout.NODE_CATEGORIES_A);
             for (int c = 0; c < 2; c++) {
-                if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A + 4 * c) & fold) == 0) {
+                if (((int) (summaries >>> (c << 5)) & fold) == 0) {
                     continue;
                 }
-                long b = base + 24L * c;
-                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
-                if (ref < 0) {
-                    int object = checkObject(node, ref);
-                    if (state != 0) {
-                        leaves++;
-                        if (!RegionTests.acceptsObject(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode, state,
-                                store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
-                                store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20))) {
-                            continue;
-                        }
-                    }
-                    if (!reportOverlap(object, mask, true, filter, visitor)) {
-                        stack.countVisits(nodes, leaves);
-                        return false;
-                    }
-                    continue;
-                }
-                int childState = 0;
-                if (state != 0) {
+                int ref = (int) (refs >>> (c << 5));
+                int o = 6 * c;
+                int childState = state;
+                if (state != 0 && (ref >= 0 || WorldLayout.leafCount(ref) > 1)) {
                     childState = RegionTests.classifySubtree(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode,
-                            state, true, store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
-                            store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20));
+                            state, true, fb[o], fb[o + 1], fb[o + 2], fb[o + 3], fb[o + 4], fb[o + 5]);
                     if (childState == FrustumAabb.CULLED) {
                         continue;
                     }
                 }
+                if (ref < 0) {
+                    if (!reportRun(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, childState, checkLeaf(node, ref),
+                            mask, filter, visitor, stack)) {
+                        stack.countVisits(nodes, 0);
+                        return false;
+                    }
+                    continue;
+                }
                 if (sp == capacity) {
                     throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
                 }
+                System.arraycopy(fb, o, fb, ENTRY_BOXES + 3 * sp, 6);
                 st[sp++] = checkChild(node, ref);
                 st[sp++] = childState;
             }
         }
-        stack.countVisits(nodes, leaves);
+        stack.countVisits(nodes, 0);
         return true;
     }
 
     /**
-     * Whether the leaf's folded category summary, already tested against the folded mask, decides the exact test:
-     * with every mask bit set, {@code (bits & mask) != 0} means {@code bits != 0}, which is
-     * {@code fold(bits) != 0}. The common all-categories query then reads no object record.
+     * Reports the objects of a leaf run the region query reached in {@code state} (0: inside, taken whole), each
+     * decided on its stored box ({@link RegionTests#acceptsObject}), then by category and filter.
+     *
+     * @return false if the visitor stopped the query
      */
-    private static boolean categoryDecided(long mask, boolean summaryPassed) {
-        return summaryPassed && mask == -1L;
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private boolean reportRun(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                              double[] obb, ConvexRegion convex, RegionMode mode, int state, int ref, long mask,
+                              QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
+        int first = WorldLayout.leafFirst(ref);
+        int end = first + WorldLayout.leafCount(ref);
+        if (state != 0) {
+            stack.countVisits(0, end - first);
+        }
+        for (int object = first; object < end; object++) {
+            if (state != 0) {
+                long b = boxBase(object);
+                if (!RegionTests.acceptsObject(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode, state,
+                        store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
+                        store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20))) {
+                    continue;
+                }
+            }
+            if (!reportOverlap(object, mask, filter, visitor)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the mask decides the exact category test without reading the object's record: with every mask bit
+     * set, {@code (bits & mask) != 0} means {@code bits != 0}, which the header's no-zero flag guarantees for every
+     * object. The common all-categories query then reads no category record.
+     */
+    private boolean categoryDecided(long mask) {
+        return mask == -1L && noZeroCategory;
     }
 
     /** Reports an object whose box the query accepted, after the exact category test and the filter. */
-    private boolean reportOverlap(int object, long mask, boolean summaryPassed, QueryFilter filter,
-                                  OverlapVisitor visitor) {
-        if (!categoryDecided(mask, summaryPassed) && (categoryAt(object) & mask) == 0) {
+    private boolean reportOverlap(int object, long mask, QueryFilter filter, OverlapVisitor visitor) {
+        if (!categoryDecided(mask) && (categoryAt(object) & mask) == 0) {
             return true;
         }
         long userValue = userValueAt(object);
@@ -792,6 +1065,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         }
         return visitor.visit(object, userValue);
     }
+
 
     /**
      * Sweeps a box over one frame: each object whose stored tight box the box moving by {@code (dx, dy, dz)}
@@ -865,11 +1139,11 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /**
-     * The ordered sweep over the mapped nodes, shape in the world's frame. A node child is entered by its
-     * conservative bound ({@link SweepTests#boundContact}); a leaf child's box is the object's tight box, so it is
-     * pushed with its exact time ({@link SweepTests#exactContact}) and reported when popped: objects come out
-     * roughly front to back, and a clip from the visitor drops every entry beyond it (the near-last push of
-     * {@link TraversalStack#pushNearLast}, as the tree's sweeps).
+     * The ordered sweep over the mapped nodes, shape in the world's frame. A child (node or leaf run) is entered by
+     * its conservative bound on its decoded box ({@link SweepTests#boundContact}) and pushed near-last
+     * ({@link TraversalStack#pushNearLast}, as the tree's sweeps); a popped run computes its objects' exact times
+     * ({@link SweepTests#exactContact}) on their stored boxes and reports them in order of time (ties by handle),
+     * so objects come out roughly front to back, and a clip from the visitor drops every entry beyond it.
      */
     private void sweep(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
                        double dx, double dy, double dz, long mask, RayCastVisitor visitor, TraversalStack stack) {
@@ -879,30 +1153,25 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         final double ix = SegmentAabb.inverse(dx);
         final double iy = SegmentAabb.inverse(dy);
         final double iz = SegmentAabb.inverse(dz);
-        if (rootRef < 0) {
-            stack.countVisits(0, 1);
-            double t = SweepTests.exactContact(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, rootBounds[0],
-                    rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
-            if (t >= 0) {
-                reportHit(~rootRef, t, mask, false, visitor);
-            }
-            return;
-        }
         double rootEntry = SweepTests.boundContact(shape, p0, p1, p2, p3, p4, p5, ix, iy, iz, 1.0, rootBounds[0],
                 rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
         if (rootEntry < 0) {
             return;
         }
         final int fold = WorldLayout.foldCategories(mask);
-        // each popped node pushes at most 2 entries and leaves at most one sibling per level behind
-        int[] st = stack.references(height + 3);
-        double[] sf = stack.fractions(height + 3);
-        final int capacity = Math.min(st.length, sf.length);
+        // each popped node pushes at most 2 entries and leaves at most one sibling per level behind; a popped run
+        // sorts its objects' times in the room above the stack
+        int[] st = stack.references(height + 3 + WorldLayout.MAX_LEAF_SIZE);
+        double[] sf = stack.fractions(height + 3 + WorldLayout.MAX_LEAF_SIZE);
+        float[] fb = stack.floats(ENTRY_BOXES + 6 * (height + 3));
+        final int capacity = Math.min(Math.min(st.length, sf.length) - WorldLayout.MAX_LEAF_SIZE,
+                (fb.length - ENTRY_BOXES) / 6);
         double max = 1.0;
         double popBound = Geom.ROBUST_FAR_SCALE;
         int sp = 0;
-        st[sp] = 0;
+        st[sp] = rootRef;
         sf[sp++] = rootEntry;
+        System.arraycopy(rootBounds, 0, fb, ENTRY_BOXES, 6);
         long nodes = 0;
         long leaves = 0;
         while (sp > 0) {
@@ -913,17 +1182,41 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
             int ref = st[sp];
             if (ref < 0) {
-                // an object, pushed with its exact time
-                if (entry > max) {
-                    continue;
+                int first = WorldLayout.leafFirst(ref);
+                int count = WorldLayout.leafCount(ref);
+                leaves += count;
+                // the run's hits, sorted by (time, handle) in the free room at st[sp ..], sf[sp ..]
+                int hits = 0;
+                for (int object = first; object < first + count; object++) {
+                    long b = boxBase(object);
+                    double t = SweepTests.exactContact(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz,
+                            store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
+                            store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20));
+                    if (t < 0 || t > max) {
+                        continue;
+                    }
+                    int j = sp + hits++;
+                    while (j > sp && sf[j - 1] > t) {
+                        st[j] = st[j - 1];
+                        sf[j] = sf[j - 1];
+                        j--;
+                    }
+                    st[j] = object;
+                    sf[j] = t;
                 }
-                double steer = reportHit(~ref, entry, mask, true, visitor);
-                if (steer == 0.0) {
-                    break;
-                }
-                if (steer > 0.0 && steer < max) {
-                    max = steer;
-                    popBound = steer * Geom.ROBUST_FAR_SCALE;
+                for (int i = sp; i < sp + hits; i++) {
+                    if (sf[i] > max) {
+                        break;
+                    }
+                    double steer = reportHit(st[i], sf[i], mask, visitor);
+                    if (steer == 0.0) {
+                        stack.countVisits(nodes, leaves);
+                        return;
+                    }
+                    if (steer > 0.0 && steer < max) {
+                        max = steer;
+                        popBound = steer * Geom.ROBUST_FAR_SCALE;
+                    }
                 }
                 continue;
             }
@@ -931,50 +1224,34 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
             }
             long base = openNode(++nodes, ref);
-            int refA = store.readInt(base + WorldLayout.NODE_REF_A);
-            int refB = store.readInt(base + WorldLayout.NODE_REF_B);
-            double tA = Geom.NO_HIT;
-            double tB = Geom.NO_HIT;
-            if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A) & fold) != 0) {
-                tA = sweepEntry(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, max, base, refA);
-                if (refA < 0) {
-                    leaves++;
-                    checkObject(ref, refA);
-                } else {
-                    checkChild(ref, refA);
-                }
-            }
-            if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_B) & fold) != 0) {
-                tB = sweepEntry(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz, max, base + 24, refB);
-                if (refB < 0) {
-                    leaves++;
-                    checkObject(ref, refB);
-                } else {
-                    checkChild(ref, refB);
-                }
-            }
+            decodeChildren(base, fb, ENTRY_BOXES + 6 * sp, fb, 0);
+            long refs = store.readLong(base + WorldLayout.NODE_REF_A);
+            long summaries = store.readLong(base + WorldLayout.NODE_CATEGORIES_A);
+            int refA = checkReference(ref, (int) refs);
+            int refB = checkReference(ref, (int) (refs >>> 32));
+            double tA = ((int) summaries & fold) == 0 ? Geom.NO_HIT : sweepBound(shape, p0, p1, p2, p3, p4, p5, ix,
+                    iy, iz, max, fb, 0);
+            double tB = ((int) (summaries >>> 32) & fold) == 0 ? Geom.NO_HIT : sweepBound(shape, p0, p1, p2, p3, p4,
+                    p5, ix, iy, iz, max, fb, 6);
+            int at = sp;
             sp = TraversalStack.pushNearLast(st, sf, sp, refA, tA, refB, tB);
+            // the decoded boxes of the pushed nodes go with their entries
+            for (int i = at; i < sp; i++) {
+                if (st[i] >= 0) {
+                    System.arraycopy(fb, st[i] == refA && tA >= 0 ? 0 : 6, fb, ENTRY_BOXES + 6 * i, 6);
+                }
+            }
         }
         stack.countVisits(nodes, leaves);
     }
 
-    /** The entry of a child in a sweep: the exact time for a leaf (its box is the tight box), else the bound. */
-    private double sweepEntry(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
-                              double dx, double dy, double dz, double ix, double iy, double iz, double max,
-                              long box, int ref) {
-        double x0 = store.readFloat(box);
-        double y0 = store.readFloat(box + 4);
-        double z0 = store.readFloat(box + 8);
-        double x1 = store.readFloat(box + 12);
-        double y1 = store.readFloat(box + 16);
-        double z1 = store.readFloat(box + 20);
-        if (ref < 0) {
-            double t = SweepTests.exactContact(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz,
-                    x0, y0, z0, x1, y1, z1);
-            return t > max ? Geom.NO_HIT : t;
-        }
-        return SweepTests.boundContact(shape, p0, p1, p2, p3, p4, p5, ix, iy, iz, max, x0, y0, z0, x1, y1, z1);
+    /** The bound entry of a child of a sweep from its decoded box at {@code box[at ..]}. */
+    private static double sweepBound(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
+                                     double ix, double iy, double iz, double max, float[] box, int at) {
+        return SweepTests.boundContact(shape, p0, p1, p2, p3, p4, p5, ix, iy, iz, max, box[at], box[at + 1],
+                box[at + 2], box[at + 3], box[at + 4], box[at + 5]);
     }
+
 
     /**
      * The object nearest to the point (a {@code k = 1} {@link #kNearest} query).
@@ -1033,53 +1310,76 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         final double pz = z - originZ;
         final double limit = maxDistance * maxDistance;
         if (rootRef < 0) {
-            nearestCandidate(~rootRef, false, px, py, pz, limit, categoryMask, filter, exact, dest, objectsOffset);
+            nearestRun(rootRef, px, py, pz, limit, categoryMask, filter, exact, dest);
             dest.nextNode(k, limit, exact, x, y, z);
             return;
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
+        // queued nodes are slots of the result list's node lanes: the node index, and its decoded box at
+        // ENTRY_BOXES + 6 * slot; the opened node's children are decoded at 0
+        int slots = 1;
+        dest.nodeInts(1)[0] = 0;
+        System.arraycopy(rootBounds, 0, dest.nodeFloats(ENTRY_BOXES + 6), ENTRY_BOXES, 6);
         dest.pushRoot(0);
         long nodes = 0;
-        for (int node = dest.nextNode(k, limit, exact, x, y, z); node != NearestNeighbours.DONE;
-                node = dest.nextNode(k, limit, exact, x, y, z)) {
+        for (int slot = dest.nextNode(k, limit, exact, x, y, z); slot != NearestNeighbours.DONE;
+                slot = dest.nextNode(k, limit, exact, x, y, z)) {
+            int[] ints = dest.nodeInts(slots + 2);
+            float[] fb = dest.nodeFloats(ENTRY_BOXES + 6 * (slots + 2));
+            int node = ints[slot];
             long base = openNode(++nodes, node);
+            decodeChildren(base, fb, ENTRY_BOXES + 6 * slot, fb, 0);
+            long refs = store.readLong(base + WorldLayout.NODE_REF_A);
+            long summaries = store.readLong(base + WorldLayout.NODE_CATEGORIES_A);
             for (int c = 0; c < 2; c++) {
-                if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A + 4 * c) & fold) == 0) {
+                if (((int) (summaries >>> (c << 5)) & fold) == 0) {
                     continue;
                 }
-                long b = base + 24L * c;
-                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                int ref = (int) (refs >>> (c << 5));
+                int o = 6 * c;
+                if (ref < 0 && WorldLayout.leafCount(ref) == 1) {
+                    nearestRun(checkLeaf(node, ref), px, py, pz, limit, categoryMask, filter, exact, dest);
+                    continue;
+                }
+                double d = RegionTests.squaredDistance(px, py, pz, fb[o], fb[o + 1], fb[o + 2], fb[o + 3],
+                        fb[o + 4], fb[o + 5]);
+                if (d > limit) {
+                    continue;
+                }
                 if (ref < 0) {
-                    nearestCandidate(checkObject(node, ref), true, px, py, pz, limit, categoryMask, filter, exact,
-                            dest, b);
+                    nearestRun(checkLeaf(node, ref), px, py, pz, limit, categoryMask, filter, exact, dest);
                     continue;
                 }
-                double d = RegionTests.squaredDistance(px, py, pz, store.readFloat(b), store.readFloat(b + 4),
-                        store.readFloat(b + 8), store.readFloat(b + 12), store.readFloat(b + 16),
-                        store.readFloat(b + 20));
-                if (d <= limit) {
-                    dest.pushNode(d, checkChild(node, ref));
-                }
+                ints[slots] = checkChild(node, ref);
+                System.arraycopy(fb, o, fb, ENTRY_BOXES + 6 * slots, 6);
+                dest.pushNode(d, slots++);
             }
         }
     }
 
-    /** Queues an object for a nearest query after the category test and the filter; {@code box}: offset of its tight box (in its leaf or object record). */
-    private void nearestCandidate(int object, boolean summaryPassed, double px, double py, double pz, double limit,
-                                  long mask, QueryFilter filter, DistanceFunction exact, NearestNeighbours dest,
-                                  long box) {
-        if (!categoryDecided(mask, summaryPassed) && (categoryAt(object) & mask) == 0) {
-            return;
-        }
-        long userValue = userValueAt(object);
-        if (filter != null && !filter.accept(object, userValue)) {
-            return;
-        }
-        double d = RegionTests.squaredDistance(px, py, pz, store.readFloat(box), store.readFloat(box + 4),
-                store.readFloat(box + 8), store.readFloat(box + 12), store.readFloat(box + 16),
-                store.readFloat(box + 20));
-        if (d <= limit) {
-            dest.pushObject(d, object, userValue, exact != null);
+    /**
+     * Queues the objects of a leaf run for a nearest query, each by the distance to its stored box, after the
+     * category test and the filter.
+     */
+    private void nearestRun(int ref, double px, double py, double pz, double limit, long mask, QueryFilter filter,
+                            DistanceFunction exact, NearestNeighbours dest) {
+        int first = WorldLayout.leafFirst(ref);
+        int end = first + WorldLayout.leafCount(ref);
+        for (int object = first; object < end; object++) {
+            if (!categoryDecided(mask) && (categoryAt(object) & mask) == 0) {
+                continue;
+            }
+            long userValue = userValueAt(object);
+            if (filter != null && !filter.accept(object, userValue)) {
+                continue;
+            }
+            long b = boxBase(object);
+            double d = RegionTests.squaredDistance(px, py, pz, store.readFloat(b), store.readFloat(b + 4),
+                    store.readFloat(b + 8), store.readFloat(b + 12), store.readFloat(b + 16),
+                    store.readFloat(b + 20));
+            if (d <= limit) {
+                dest.pushObject(d, object, userValue, exact != null);
+            }
         }
     }
 
@@ -1122,36 +1422,36 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             return max;
         }
         if (rootRef < 0) {
-            stack.countVisits(0, 1);
-            double steer = reportHit(~rootRef, t, categoryMask, false, visitor);
-            return steer == 0.0 ? STOPPED : steer > 0.0 && steer < max ? steer : max;
+            return castRun(rootRef, ox, oy, oz, ix, iy, iz, maxFraction, max, categoryMask, visitor, stack);
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
         int[] refs = stack.references(height + 2);
         double[] entries = stack.fractions(height + 2);
-        final int capacity = Math.min(refs.length, entries.length);
+        float[] fb = stack.floats(ENTRY_BOXES + 6 * (height + 2));
+        final int capacity = Math.min(Math.min(refs.length, entries.length), (fb.length - ENTRY_BOXES) / 6);
         int top = 0;
         refs[top] = 0;
         entries[top++] = t;
+        System.arraycopy(rootBounds, 0, fb, ENTRY_BOXES, 6);
         long nodes = 0;
-        long leaves = 0;
         while (top > 0) {
             int node = refs[--top];
             if (entries[top] > max) {
                 continue;
             }
             long base = openNode(++nodes, node);
+            decodeChildren(base, fb, ENTRY_BOXES + 6 * top, fb, 0);
+            long childRefs = store.readLong(base + WorldLayout.NODE_REF_A);
+            long summaries = store.readLong(base + WorldLayout.NODE_CATEGORIES_A);
             double tA = Double.NaN;
             double tB = Double.NaN;
-            if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_A) & fold) != 0) {
-                tA = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, store.readFloat(base),
-                        store.readFloat(base + 4), store.readFloat(base + 8), store.readFloat(base + 12),
-                        store.readFloat(base + 16), store.readFloat(base + 20));
+            if (((int) summaries & fold) != 0) {
+                tA = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, fb[0], fb[1], fb[2], fb[3],
+                        fb[4], fb[5]);
             }
-            if ((store.readInt(base + WorldLayout.NODE_CATEGORIES_B) & fold) != 0) {
-                tB = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, store.readFloat(base + 24),
-                        store.readFloat(base + 28), store.readFloat(base + 32), store.readFloat(base + 36),
-                        store.readFloat(base + 40), store.readFloat(base + 44));
+            if (((int) (summaries >>> 32) & fold) != 0) {
+                tB = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, fb[6], fb[7], fb[8], fb[9],
+                        fb[10], fb[11]);
             }
             // fractions are computed against the initial maxFraction (as every index of the library does, so
             // answers are bit-equal) and compared with the clipped maximum
@@ -1160,52 +1460,76 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             if (!hitA && !hitB) {
                 continue;
             }
-            // nearer child first (Box2D visits the nearer child first; here by entry fraction): leaves are
+            // nearer child first (Box2D visits the nearer child first; here by entry fraction): leaf runs are
             // reported at once, nodes pushed far first so the near one pops next
             int first = hitA && (!hitB || tA <= tB) ? 0 : 1;
             for (int i = 0; i < 2; i++) {
                 int c = i == 0 ? first : 1 - first;
                 double tc = c == 0 ? tA : tB;
-                if (!(tc >= 0.0) || tc > max) {
+                int ref = (int) (childRefs >>> (c << 5));
+                if (ref >= 0 || !(tc >= 0.0) || tc > max) {
                     continue;
                 }
-                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
-                if (ref < 0) {
-                    leaves++;
-                    double steer = reportHit(checkObject(node, ref), tc, categoryMask, true, visitor);
-                    if (steer == 0.0) {
-                        stack.countVisits(nodes, leaves);
-                        return STOPPED;
-                    }
-                    if (steer > 0.0 && steer < max) {
-                        max = steer;
-                    }
+                max = castRun(checkLeaf(node, ref), ox, oy, oz, ix, iy, iz, maxFraction, max, categoryMask,
+                        visitor, stack);
+                if (max == STOPPED) {
+                    stack.countVisits(nodes, 0);
+                    return STOPPED;
                 }
             }
             for (int i = 1; i >= 0; i--) {
                 int c = i == 0 ? first : 1 - first;
                 double tc = c == 0 ? tA : tB;
-                if (!(tc >= 0.0) || tc > max) {
+                int ref = (int) (childRefs >>> (c << 5));
+                if (ref < 0 || !(tc >= 0.0) || tc > max) {
                     continue;
                 }
-                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
-                if (ref >= 0) {
-                    if (top == capacity) {
-                        throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
-                    }
-                    refs[top] = checkChild(node, ref);
-                    entries[top++] = tc;
+                if (top == capacity) {
+                    throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
                 }
+                refs[top] = checkChild(node, ref);
+                entries[top] = tc;
+                System.arraycopy(fb, 6 * c, fb, ENTRY_BOXES + 6 * top, 6);
+                top++;
             }
         }
-        stack.countVisits(nodes, leaves);
+        stack.countVisits(nodes, 0);
         return max;
     }
 
-    /** Calls the visitor for a leaf the segment enters; returns its steering value (negative: ignored). */
-    private double reportHit(int object, double fraction, long mask, boolean summaryPassed,
-                             RayCastVisitor visitor) {
-        if (!categoryDecided(mask, summaryPassed) && (categoryAt(object) & mask) == 0) {
+    /**
+     * Casts against the objects of a leaf run on their stored boxes, reporting those entered up to {@code max}.
+     *
+     * @return the clipped maximum fraction after the run, or {@link #STOPPED} if the visitor stopped the cast
+     */
+    private double castRun(int ref, double ox, double oy, double oz, double ix, double iy, double iz,
+                           double maxFraction, double max, long mask, RayCastVisitor visitor, TraversalStack stack) {
+        int first = WorldLayout.leafFirst(ref);
+        int end = first + WorldLayout.leafCount(ref);
+        stack.countVisits(0, end - first);
+        double clip = max;
+        for (int object = first; object < end; object++) {
+            long b = boxBase(object);
+            double t = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, store.readFloat(b),
+                    store.readFloat(b + 4), store.readFloat(b + 8), store.readFloat(b + 12),
+                    store.readFloat(b + 16), store.readFloat(b + 20));
+            if (!(t >= 0.0) || t > clip) {
+                continue;
+            }
+            double steer = reportHit(object, t, mask, visitor);
+            if (steer == 0.0) {
+                return STOPPED;
+            }
+            if (steer > 0.0 && steer < clip) {
+                clip = steer;
+            }
+        }
+        return clip;
+    }
+
+    /** Calls the visitor for an object the cast or sweep entered; returns its steering value (negative: ignored). */
+    private double reportHit(int object, double fraction, long mask, RayCastVisitor visitor) {
+        if (!categoryDecided(mask) && (categoryAt(object) & mask) == 0) {
             return -1.0;
         }
         return visitor.visit(object, userValueAt(object), fraction);
@@ -1219,24 +1543,38 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         if (visits > nodeCount) {
             throw corruptAtQuery("a query visited more nodes than the tree has (reference cycle)");
         }
-        return nodesOffset + (long) WorldLayout.NODE_SIZE * node;
+        return nodeBase(node);
     }
 
-    private int checkObject(int node, int ref) {
-        int object = ~ref;
-        if (object >= objectCount) {
-            throw corruptAtQuery("node " + node + " references object " + object + " of " + objectCount);
-        }
-        return object;
-    }
-
-    private int checkChild(int node, int ref) {
-        if (ref <= node || ref >= nodeCount) {
-            throw corruptAtQuery("node " + node + " references node " + ref + " (must be in (" + node + ", "
-                    + nodeCount + "))");
+    /** A leaf reference of {@code node} whose run must lie within the objects. */
+    private int checkLeaf(int node, int ref) {
+        if (WorldLayout.leafFirst(ref) > objectCount - WorldLayout.leafCount(ref)) {
+            throw corruptAtQuery(leafMessage(node, ref));
         }
         return ref;
     }
+
+    /** A node reference of {@code node}: a later node of the tree. */
+    private int checkChild(int node, int ref) {
+        if (ref <= node || ref >= nodeCount) {
+            throw corruptAtQuery(childMessage(node, ref));
+        }
+        return ref;
+    }
+
+    private int checkReference(int node, int ref) {
+        return ref < 0 ? checkLeaf(node, ref) : checkChild(node, ref);
+    }
+
+    private String leafMessage(int node, int ref) {
+        return "node " + node + " references the objects [" + WorldLayout.leafFirst(ref) + ", +"
+                + WorldLayout.leafCount(ref) + ") of " + objectCount;
+    }
+
+    private String childMessage(int node, int ref) {
+        return "node " + node + " references node " + ref + " (must be in (" + node + ", " + nodeCount + "))";
+    }
+
 
     private void checkOpen() {
         if (closed) {
@@ -1262,6 +1600,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     /** The validated header fields. */
     static final class Header {
+        int flags;
         int objectCount;
         int nodeCount;
         int rootRef;
@@ -1314,30 +1653,42 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             return r;
         }
 
+
         private void parse(Path file, long fileLength, ByteBuffer h) throws CorruptWorldFileException {
-            int flags = h.getInt(WorldLayout.FLAGS_OFFSET);
+            flags = h.getInt(WorldLayout.FLAGS_OFFSET);
             if ((flags & ~WorldLayout.KNOWN_FLAGS) != 0) {
                 throw fail(file, "unknown flags " + Integer.toHexString(flags));
+            }
+            for (int at = WorldLayout.RESERVED_OFFSET; at < WorldLayout.HEADER_CRC_OFFSET; at++) {
+                if (h.get(at) != 0) {
+                    throw fail(file, "reserved header byte " + at + " is not zero");
+                }
             }
             long objects = h.getLong(WorldLayout.OBJECT_COUNT_OFFSET);
             if (objects < 0 || objects > BinnedSahBuilder.MAX_OBJECTS) {
                 throw fail(file, "object count " + objects + " outside [0, " + BinnedSahBuilder.MAX_OBJECTS + "]");
             }
             objectCount = (int) objects;
+            if (objects == 0 && (flags & ~WorldLayout.FLAG_PAYLOAD) != 0) {
+                throw fail(file, "category flags " + Integer.toHexString(flags) + " in an empty world");
+            }
             long nodes = h.getLong(WorldLayout.NODE_COUNT_OFFSET);
-            if (nodes != Math.max(0, objects - 1)) {
-                throw fail(file, "node count " + nodes + " for " + objects + " objects (must be objects - 1)");
+            // every leaf holds 1 to MAX_LEAF_SIZE objects and a binary tree has one leaf more than internal nodes
+            long minNodes = Math.max(0, (objects + WorldLayout.MAX_LEAF_SIZE - 1) / WorldLayout.MAX_LEAF_SIZE - 1);
+            if (nodes < minNodes || nodes > Math.max(0, objects - 1)) {
+                throw fail(file, "node count " + nodes + " for " + objects + " objects (must be in [" + minNodes
+                        + ", " + Math.max(0, objects - 1) + "])");
             }
             nodeCount = (int) nodes;
             rootRef = h.getInt(WorldLayout.ROOT_REF_OFFSET);
-            int expectedRoot = objects == 0 ? FlatBvh.NULL_REF : objects == 1 ? ~0 : 0;
+            int expectedRoot = objects == 0 ? FlatBvh.NULL_REF : nodes == 0 ? WorldLayout.leafRef(0, objectCount) : 0;
             if (rootRef != expectedRoot) {
-                throw fail(file, "root reference " + rootRef + " for " + objects + " objects");
+                throw fail(file, "root reference " + rootRef + " for " + objects + " objects and " + nodes + " nodes");
             }
             height = h.getInt(WorldLayout.HEIGHT_OFFSET);
-            int minHeight = nodes == 0 ? 0 : 64 - Long.numberOfLeadingZeros(objects - 1);
+            int minHeight = nodes == 0 ? 0 : 64 - Long.numberOfLeadingZeros(nodes);
             if (height < minHeight || height > nodes) {
-                throw fail(file, "tree height " + height + " impossible for " + objects + " objects");
+                throw fail(file, "tree height " + height + " impossible for " + nodes + " nodes");
             }
             for (int a = 0; a < 3; a++) {
                 origin[a] = h.getDouble(WorldLayout.ORIGIN_OFFSET + 8 * a);
@@ -1351,10 +1702,15 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     throw fail(file, "root bounds are not finite");
                 }
             }
-            if (objects > 0 && (rootBounds[0] > rootBounds[3] || rootBounds[1] > rootBounds[4]
-                    || rootBounds[2] > rootBounds[5])) {
-                throw fail(file, "root bounds are inverted");
+            for (int a = 0; a < 3; a++) {
+                if (objects > 0 && rootBounds[a] > rootBounds[3 + a]) {
+                    throw fail(file, "root bounds are inverted");
+                }
+                if (!Float.isFinite(WorldLayout.scale(rootBounds[a], rootBounds[3 + a]))) {
+                    throw fail(file, "root bounds overflow the quantization frame");
+                }
             }
+            boolean indexed = (flags & WorldLayout.FLAG_CATEGORY_PALETTE) != 0;
             long previousEnd = WorldLayout.HEADER_SIZE;
             for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
                 int e = WorldLayout.sectionEntryOffset(s);
@@ -1362,17 +1718,27 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 long offset = h.getLong(e + WorldLayout.ENTRY_OFFSET);
                 long length = h.getLong(e + WorldLayout.ENTRY_LENGTH);
                 int recordSize = h.getInt(e + WorldLayout.ENTRY_RECORD_SIZE);
-                if (recordSize != WorldLayout.RECORD_SIZES[s]) {
-                    throw fail(file, name + " section record size " + recordSize + " instead of "
-                            + WorldLayout.RECORD_SIZES[s]);
+                int expectedSize = WorldLayout.recordSize(s, flags);
+                if (recordSize != expectedSize) {
+                    throw fail(file, name + " section record size " + recordSize + " instead of " + expectedSize);
                 }
-                long expected = s == WorldLayout.SECTION_NODES ? nodes * WorldLayout.NODE_SIZE
-                        : s == WorldLayout.SECTION_PAYLOAD ? length : objects * recordSize;
-                if (s == WorldLayout.SECTION_PAYLOAD && (flags & WorldLayout.FLAG_PAYLOAD) == 0 && length != 0) {
-                    throw fail(file, "payload section of " + length + " bytes without the payload flag");
-                }
-                if (length != expected || length < 0) {
-                    throw fail(file, name + " section length " + length + " instead of " + expected);
+                if (s == WorldLayout.SECTION_PALETTE) {
+                    long maxLength = indexed ? (long) WorldLayout.PALETTE_ENTRY_SIZE * Math.min(objects,
+                            WorldLayout.MAX_PALETTE_SIZE) : 0;
+                    long minLength = indexed ? WorldLayout.PALETTE_ENTRY_SIZE : 0;
+                    if (length < minLength || length > maxLength || length % WorldLayout.PALETTE_ENTRY_SIZE != 0) {
+                        throw fail(file, name + " section length " + length + " outside [" + minLength + ", "
+                                + maxLength + "] or not whole entries");
+                    }
+                } else {
+                    long expected = s == WorldLayout.SECTION_NODES ? nodes * WorldLayout.NODE_SIZE
+                            : s == WorldLayout.SECTION_PAYLOAD ? length : objects * recordSize;
+                    if (s == WorldLayout.SECTION_PAYLOAD && (flags & WorldLayout.FLAG_PAYLOAD) == 0 && length != 0) {
+                        throw fail(file, "payload section of " + length + " bytes without the payload flag");
+                    }
+                    if (length != expected || length < 0) {
+                        throw fail(file, name + " section length " + length + " instead of " + expected);
+                    }
                 }
                 if (offset != WorldLayout.alignUp(previousEnd)) {
                     throw fail(file, name + " section offset " + offset + " instead of " + WorldLayout.alignUp(

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 import dev.boxwood.index.build.BinnedSahBuilder;
@@ -17,7 +18,14 @@ import net.openhft.chronicle.bytes.MappedBytes;
 import net.openhft.chronicle.bytes.MappedFile;
 
 /**
- * Writes static world files (format in {@link WorldLayout} and {@code docs/format.md}).
+ * Writes static world files (format version 2, in {@link WorldLayout} and {@code docs/format.md}).
+ *
+ * <p>The tree is built by {@link BinnedSahBuilder} with one object per leaf, then every maximal subtree of at most
+ * {@value WorldLayout#MAX_LEAF_SIZE} objects is collapsed into one leaf, and objects are stored in the depth-first
+ * order of the leaves so that each leaf is a contiguous run. The <b>handle</b> of an object in the written world is
+ * its position in that order; the returned {@link WrittenWorld} maps input indices to handles and back. When no
+ * user values are given, each object's user value is its input index, so query answers always lead back to the
+ * application's own objects.
  *
  * <p>Crash safety: the file is written through a Chronicle Bytes mapping to a temporary file in the target's
  * directory, truncated to its exact length, forced to disk, then atomically renamed over the target
@@ -32,6 +40,24 @@ public final class StaticWorldWriter {
 
     private static final int CHUNK = 1 << 20;
 
+    /**
+     * Receives the progress of a write: the bulk build first, then the bytes streamed to the file. Build calls may
+     * come from several pool threads at once, out of order.
+     */
+    public interface Progress {
+        /**
+         * @param placedObjects objects already placed in their final leaf by the builder
+         * @param totalObjects  objects in the build
+         */
+        void building(long placedObjects, long totalObjects);
+
+        /**
+         * @param writtenBytes bytes of the file written so far
+         * @param totalBytes   the file's length
+         */
+        void writing(long writtenBytes, long totalBytes);
+    }
+
     private StaticWorldWriter() {
     }
 
@@ -41,35 +67,64 @@ public final class StaticWorldWriter {
      * @param file         the target file (its directory must exist); replaced atomically if present
      * @param boxes        stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max
      * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
-     * @param userValues   per object, or {@code null} for the object index
+     * @param userValues   per object, or {@code null} for the object's input index
      * @param payload      opaque bytes stored with the world, or {@code null} for none
-     * @return the tree that was written (its boxes are the stored ones)
+     * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails
      * @throws IllegalArgumentException on invalid boxes or array lengths that do not match the box count
      */
-    public static FlatBvh write(Path file, double[] boxes, long[] categoryBits, long[] userValues, byte[] payload)
-            throws IOException {
-        FlatBvh tree = BinnedSahBuilder.defaults().build(boxes);
-        float[] stored = BinnedSahBuilder.toFloatBoxes(boxes, tree.originX(), tree.originY(), tree.originZ());
-        write(file, tree, stored, categoryBits, userValues, payload);
-        return tree;
+    public static WrittenWorld write(Path file, double[] boxes, long[] categoryBits, long[] userValues,
+                                     byte[] payload) throws IOException {
+        return write(file, boxes, categoryBits, userValues, payload, null);
     }
 
     /**
-     * Writes a world from a tree built by {@link BinnedSahBuilder} over {@code objectBoxes}.
+     * {@link #write(Path, double[], long[], long[], byte[])} reporting its progress.
+     *
+     * @param file         the target file (its directory must exist); replaced atomically if present
+     * @param boxes        stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max
+     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
+     * @param userValues   per object, or {@code null} for the object's input index
+     * @param payload      opaque bytes stored with the world, or {@code null} for none
+     * @param progress     receives the progress, or {@code null}
+     * @return the handle of each input object and the stored tree's shape
+     * @throws IOException              if writing fails
+     * @throws IllegalArgumentException on invalid boxes or array lengths that do not match the box count
+     */
+    public static WrittenWorld write(Path file, double[] boxes, long[] categoryBits, long[] userValues,
+                                     byte[] payload, Progress progress) throws IOException {
+        BinnedSahBuilder builder = BinnedSahBuilder.defaults();
+        if (progress != null) {
+            builder = builder.withProgress(progress::building);
+        }
+        FlatBvh tree = builder.build(boxes);
+        float[] stored = BinnedSahBuilder.toFloatBoxes(boxes, tree.originX(), tree.originY(), tree.originZ());
+        return write(file, tree, stored, categoryBits, userValues, payload, progress);
+    }
+
+    /**
+     * Writes a world from a tree built by {@link BinnedSahBuilder} over {@code objectBoxes} (one object per leaf;
+     * its small subtrees become the world's multi-object leaves).
      *
      * @param file         the target file (its directory must exist); replaced atomically if present
      * @param tree         the tree
      * @param objectBoxes  the float boxes the tree was built from, relative to the tree's origin, stride 6
      * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
-     * @param userValues   per object, or {@code null} for the object index
+     * @param userValues   per object, or {@code null} for the object's input index
      * @param payload      opaque bytes stored with the world, or {@code null} for none
+     * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails
-     * @throws IllegalArgumentException if an array length does not match the tree's object count or a leaf box
-     *                                  of the tree differs from its object box
+     * @throws IllegalArgumentException if an array length does not match the tree's object count, a leaf box of
+     *                                  the tree differs from its object box, or the world's extent on an axis
+     *                                  overflows a float
      */
-    public static void write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits, long[] userValues,
-                             byte[] payload) throws IOException {
+    public static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
+                                     long[] userValues, byte[] payload) throws IOException {
+        return write(file, tree, objectBoxes, categoryBits, userValues, payload, null);
+    }
+
+    private static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
+                                      long[] userValues, byte[] payload, Progress progress) throws IOException {
         if (file == null) {
             throw new IllegalArgumentException("file must not be null");
         }
@@ -86,32 +141,209 @@ public final class StaticWorldWriter {
         if (userValues != null && userValues.length != n) {
             throw new IllegalArgumentException("userValues must hold " + n + " values, has " + userValues.length);
         }
+        float[] root = tree.rootBounds();
+        for (int a = 0; a < 3; a++) {
+            if (!Float.isFinite(WorldLayout.scale(root[a], root[3 + a]))) {
+                throw new IllegalArgumentException("the world's extent on axis " + a + " overflows a float");
+            }
+        }
+        Layout layout = new Layout(tree, objectBoxes, categoryBits);
         Path target = file.toAbsolutePath();
         Path dir = target.getParent();
         Path temp = dir.resolve("." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-"
                 + System.nanoTime());
+        long length;
         try {
-            writeTemp(temp, tree, objectBoxes, categoryBits, userValues, payload);
+            length = writeTemp(temp, tree, layout, objectBoxes, categoryBits, userValues, payload, progress);
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException | Error e) {
             Files.deleteIfExists(temp);
             throw e;
         }
         forceDirectory(dir);
+        return new WrittenWorld(layout.order, layout.nodeCount, layout.height, tree.originX(), tree.originY(),
+                tree.originZ(), length);
     }
 
-    private static void writeTemp(Path temp, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
-                                  long[] userValues, byte[] payload) throws IOException {
+    /**
+     * The version 2 tree derived from the builder's binary tree: internal nodes of more than
+     * {@value WorldLayout#MAX_LEAF_SIZE} objects in depth-first pre-order, each mapped to its builder node (whose
+     * child boxes are the exact unions the quantization starts from), leaves as runs of the storage order.
+     */
+    private static final class Layout {
+        /** Storage order: element h is the input index of the object with handle h. */
+        final int[] order;
+        /** Per stored node: the builder node it is. */
+        final int[] builderNode;
+        /** Per stored node: references to child A and child B. */
+        final int[] refs;
+        /** Per stored node: category summaries of child A and child B. */
+        final int[] summaries;
+        final int nodeCount;
+        final int rootRef;
+        final int height;
+        /** Objects placed in storage order so far. */
+        private int placed;
+        private final int[] placeStack = new int[3 * (WorldLayout.MAX_LEAF_SIZE + 1)];
+
+        Layout(FlatBvh tree, float[] objectBoxes, long[] categoryBits) {
+            int n = tree.objectCount();
+            int[] flatRefs = tree.childRefs();
+            int flatNodes = tree.nodeCount();
+            // objects and folded categories below every builder node, bottom-up (children follow parents)
+            int[] counts = new int[flatNodes];
+            int[] flatSummaries = new int[flatNodes];
+            for (int k = flatNodes - 1; k >= 0; k--) {
+                for (int c = 0; c < 2; c++) {
+                    int ref = flatRefs[2 * k + c];
+                    counts[k] += ref < 0 ? 1 : counts[ref];
+                    flatSummaries[k] |= ref < 0 ? WorldLayout.foldCategories(category(categoryBits, ~ref))
+                            : flatSummaries[ref];
+                }
+            }
+            order = new int[n];
+            int capacity = Math.max(0, n - 1);
+            builderNode = new int[capacity];
+            refs = new int[2 * capacity];
+            summaries = new int[2 * capacity];
+            if (n == 0) {
+                rootRef = FlatBvh.NULL_REF;
+                nodeCount = 0;
+                height = 0;
+                return;
+            }
+            if (n <= WorldLayout.MAX_LEAF_SIZE) {
+                place(tree, objectBoxes, tree.rootRef(), -1, 0);
+                rootRef = WorldLayout.leafRef(0, n);
+                nodeCount = 0;
+                height = 0;
+                return;
+            }
+            // depth-first pre-order over (builder reference, stored parent, slot) triples, child B pushed below
+            // child A: A's whole subtree (nodes and leaf runs) comes before B, so child A is the next node and the
+            // leaves' runs follow the depth-first order of the leaves
+            int[] stack = new int[3 * (tree.height() + 2)];
+            int sp = 0;
+            stack[sp++] = 0;
+            stack[sp++] = -1;
+            stack[sp++] = 0;
+            int count = 0;
+            while (sp > 0) {
+                int slot = stack[--sp];
+                int parent = stack[--sp];
+                int ref = stack[--sp];
+                if (ref < 0 || counts[ref] <= WorldLayout.MAX_LEAF_SIZE) {
+                    int first = placed;
+                    place(tree, objectBoxes, ref, builderNode[parent], slot);
+                    refs[2 * parent + slot] = WorldLayout.leafRef(first, placed - first);
+                    continue;
+                }
+                int k = count++;
+                builderNode[k] = ref;
+                if (parent >= 0) {
+                    refs[2 * parent + slot] = k;
+                }
+                for (int c = 1; c >= 0; c--) {
+                    int child = flatRefs[2 * ref + c];
+                    summaries[2 * k + c] = child < 0 ? WorldLayout.foldCategories(category(categoryBits, ~child))
+                            : flatSummaries[child];
+                    stack[sp++] = child;
+                    stack[sp++] = k;
+                    stack[sp++] = c;
+                }
+            }
+            nodeCount = count;
+            rootRef = 0;
+            int[] heights = new int[count];
+            for (int k = count - 1; k >= 0; k--) {
+                int h = 0;
+                for (int c = 0; c < 2; c++) {
+                    int ref = refs[2 * k + c];
+                    if (ref >= 0) {
+                        h = Math.max(h, heights[ref]);
+                    }
+                }
+                heights[k] = 1 + h;
+            }
+            height = heights[0];
+        }
+
+        /**
+         * Appends the objects of a builder subtree to the storage order, depth first (a subtree of at most
+         * {@value WorldLayout#MAX_LEAF_SIZE} objects: the stack never holds more than that many entries), checking
+         * that each leaf box of the tree is its object's box.
+         */
+        private void place(FlatBvh tree, float[] objectBoxes, int ref, int builderParent, int slot) {
+            int[] flatRefs = tree.childRefs();
+            int[] stack = placeStack;
+            int sp = 0;
+            stack[sp++] = ref;
+            stack[sp++] = builderParent;
+            stack[sp++] = slot;
+            while (sp > 0) {
+                int s = stack[--sp];
+                int p = stack[--sp];
+                int r = stack[--sp];
+                if (r < 0) {
+                    float[] leafBox = p < 0 ? tree.rootBounds() : tree.childBounds();
+                    checkLeafBox(leafBox, p < 0 ? 0 : 12 * p + 6 * s, objectBoxes, ~r);
+                    order[placed++] = ~r;
+                    continue;
+                }
+                for (int c = 1; c >= 0; c--) {
+                    stack[sp++] = flatRefs[2 * r + c];
+                    stack[sp++] = r;
+                    stack[sp++] = c;
+                }
+            }
+        }
+    }
+
+    /** The distinct category values, ascending, and how the category records are stored. */
+    private static final class Palette {
+        final long[] values;
+        final int size;
+        final boolean indexed;
+        final boolean noZero;
+
+        Palette(long[] categoryBits, int n) {
+            values = categoryBits == null ? new long[] {-1L} : categoryBits.clone();
+            Arrays.sort(values);
+            int unique = 0;
+            for (int i = 0; i < values.length; i++) {
+                if (i == 0 || values[i] != values[i - 1]) {
+                    values[unique++] = values[i];
+                }
+            }
+            size = unique;
+            indexed = n > 0 && unique <= WorldLayout.MAX_PALETTE_SIZE;
+            noZero = n > 0 && Arrays.binarySearch(values, 0, unique, 0L) < 0;
+        }
+
+        int flags() {
+            return (indexed ? WorldLayout.FLAG_CATEGORY_PALETTE : 0) | (noZero ? WorldLayout.FLAG_NO_ZERO_CATEGORY : 0);
+        }
+
+        int indexOf(long bits) {
+            return Arrays.binarySearch(values, 0, size, bits);
+        }
+    }
+
+    private static long writeTemp(Path temp, FlatBvh tree, Layout layout, float[] objectBoxes, long[] categoryBits,
+                                  long[] userValues, byte[] payload, Progress progress) throws IOException {
         int n = tree.objectCount();
-        int nodeCount = tree.nodeCount();
-        int[] summaries = new int[nodeCount];
-        categorySummaries(tree, categoryBits, summaries);
-        int height = tree.height();
+        int nodeCount = layout.nodeCount;
+        Palette palette = new Palette(categoryBits, n);
+        int flags = (payload == null ? 0 : WorldLayout.FLAG_PAYLOAD) | palette.flags();
 
         long[] offsets = new long[WorldLayout.SECTION_COUNT];
         long[] lengths = new long[WorldLayout.SECTION_COUNT];
         lengths[WorldLayout.SECTION_NODES] = (long) WorldLayout.NODE_SIZE * nodeCount;
-        lengths[WorldLayout.SECTION_OBJECTS] = (long) WorldLayout.OBJECT_SIZE * n;
+        lengths[WorldLayout.SECTION_BOXES] = (long) WorldLayout.BOX_SIZE * n;
+        lengths[WorldLayout.SECTION_CATEGORIES] = (long) WorldLayout.recordSize(WorldLayout.SECTION_CATEGORIES, flags)
+                * n;
+        lengths[WorldLayout.SECTION_PALETTE] = palette.indexed ? (long) WorldLayout.PALETTE_ENTRY_SIZE * palette.size
+                : 0;
         lengths[WorldLayout.SECTION_USER_VALUES] = (long) WorldLayout.USER_VALUE_SIZE * n;
         lengths[WorldLayout.SECTION_PAYLOAD] = payload == null ? 0 : payload.length;
         long end = WorldLayout.HEADER_SIZE;
@@ -120,47 +352,48 @@ public final class StaticWorldWriter {
             end = offsets[s] + lengths[s];
         }
         int[] crcs = new int[WorldLayout.SECTION_COUNT];
+        int[] order = layout.order;
 
         MappedFile mappedFile;
         BytesStore<?, ?> mappedStore;
         try (MappedBytes out = MappedBytes.singleMappedBytes(temp.toFile(), Math.max(end, 1))) {
             mappedFile = out.mappedFile();
             mappedStore = out.bytesStore();
-            SectionSink sink = new SectionSink(out);
+            SectionSink sink = new SectionSink(out, progress, end);
             sink.begin(offsets[WorldLayout.SECTION_NODES]);
-            float[] bounds = tree.childBounds();
-            int[] refs = tree.childRefs();
-            for (int k = 0; k < nodeCount; k++) {
-                ByteBuffer b = sink.room(WorldLayout.NODE_SIZE);
-                for (int i = 0; i < 12; i++) {
-                    b.putFloat(bounds[12 * k + i]);
-                }
-                for (int c = 0; c < 2; c++) {
-                    int ref = refs[2 * k + c];
-                    if (ref < 0) {
-                        checkLeafBox(bounds, 12 * k + 6 * c, objectBoxes, ~ref);
-                    }
-                    b.putInt(ref);
-                }
-                for (int c = 0; c < 2; c++) {
-                    int ref = refs[2 * k + c];
-                    b.putInt(ref < 0 ? WorldLayout.foldCategories(category(categoryBits, ~ref)) : summaries[ref]);
-                }
-            }
+            writeNodes(sink, tree, layout);
             crcs[WorldLayout.SECTION_NODES] = sink.end();
 
-            sink.begin(offsets[WorldLayout.SECTION_OBJECTS]);
-            for (int i = 0; i < n; i++) {
-                ByteBuffer b = sink.room(WorldLayout.OBJECT_SIZE);
+            sink.begin(offsets[WorldLayout.SECTION_BOXES]);
+            for (int h = 0; h < n; h++) {
+                ByteBuffer b = sink.room(WorldLayout.BOX_SIZE);
+                int i = order[h];
                 for (int a = 0; a < 6; a++) {
                     b.putFloat(objectBoxes[6 * i + a]);
                 }
-                b.putLong(category(categoryBits, i));
             }
-            crcs[WorldLayout.SECTION_OBJECTS] = sink.end();
+            crcs[WorldLayout.SECTION_BOXES] = sink.end();
+
+            sink.begin(offsets[WorldLayout.SECTION_CATEGORIES]);
+            for (int h = 0; h < n; h++) {
+                long bits = category(categoryBits, order[h]);
+                if (palette.indexed) {
+                    sink.room(WorldLayout.PALETTE_INDEX_SIZE).putShort((short) palette.indexOf(bits));
+                } else {
+                    sink.room(WorldLayout.CATEGORY_SIZE).putLong(bits);
+                }
+            }
+            crcs[WorldLayout.SECTION_CATEGORIES] = sink.end();
+
+            sink.begin(offsets[WorldLayout.SECTION_PALETTE]);
+            for (int p = 0; palette.indexed && p < palette.size; p++) {
+                sink.room(WorldLayout.PALETTE_ENTRY_SIZE).putLong(palette.values[p]);
+            }
+            crcs[WorldLayout.SECTION_PALETTE] = sink.end();
 
             sink.begin(offsets[WorldLayout.SECTION_USER_VALUES]);
-            for (int i = 0; i < n; i++) {
+            for (int h = 0; h < n; h++) {
+                int i = order[h];
                 sink.room(WorldLayout.USER_VALUE_SIZE).putLong(userValues == null ? i : userValues[i]);
             }
             crcs[WorldLayout.SECTION_USER_VALUES] = sink.end();
@@ -171,7 +404,7 @@ public final class StaticWorldWriter {
             }
             crcs[WorldLayout.SECTION_PAYLOAD] = sink.end();
 
-            byte[] header = header(tree, height, payload != null, offsets, lengths, crcs);
+            byte[] header = header(tree, layout, flags, offsets, lengths, crcs);
             out.write(0L, header, 0, header.length);
         }
         Unmapping.release(mappedStore, mappedFile);
@@ -180,20 +413,60 @@ public final class StaticWorldWriter {
             channel.truncate(end);
             channel.force(true);
         }
+        if (progress != null) {
+            progress.writing(end, end);
+        }
+        return end;
     }
 
-    private static byte[] header(FlatBvh tree, int height, boolean hasPayload, long[] offsets, long[] lengths,
+    /**
+     * Streams the node records, quantizing top-down: each node's child boxes (the builder's exact unions) are coded
+     * in the frame of the node's own decoded box, computed exactly as the reader will (Ylitie, Karras and Laine
+     * 2017 quantize children to their parent's frame); a min coordinate is rounded down to a code, a max
+     * coordinate up, so every decoded box contains its child.
+     */
+    private static void writeNodes(SectionSink sink, FlatBvh tree, Layout layout) {
+        int nodeCount = layout.nodeCount;
+        float[] decoded = new float[6 * Math.max(1, nodeCount)];
+        System.arraycopy(tree.rootBounds(), 0, decoded, 0, 6);
+        float[] exact = tree.childBounds();
+        for (int k = 0; k < nodeCount; k++) {
+            ByteBuffer b = sink.room(WorldLayout.NODE_SIZE);
+            int f = layout.builderNode[k];
+            for (int c = 0; c < 2; c++) {
+                int child = layout.refs[2 * k + c];
+                for (int a = 0; a < 6; a++) {
+                    int axis = a % 3;
+                    float min = decoded[6 * k + axis];
+                    float scale = WorldLayout.scale(min, decoded[6 * k + 3 + axis]);
+                    float value = exact[12 * f + 6 * c + a];
+                    int q = a < 3 ? WorldLayout.quantizeMin(min, scale, value)
+                            : WorldLayout.quantizeMax(min, scale, value);
+                    b.putShort((short) q);
+                    if (child >= 0) {
+                        decoded[6 * child + a] = WorldLayout.decode(min, scale, q);
+                    }
+                }
+            }
+            b.putInt(layout.refs[2 * k]);
+            b.putInt(layout.refs[2 * k + 1]);
+            b.putInt(layout.summaries[2 * k]);
+            b.putInt(layout.summaries[2 * k + 1]);
+        }
+    }
+
+    private static byte[] header(FlatBvh tree, Layout layout, int flags, long[] offsets, long[] lengths,
                                  int[] crcs) {
         ByteBuffer h = ByteBuffer.allocate(WorldLayout.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
         h.putLong(WorldLayout.MAGIC_OFFSET, WorldLayout.MAGIC);
         h.putInt(WorldLayout.VERSION_OFFSET, WorldLayout.FORMAT_VERSION);
         h.putInt(WorldLayout.BYTE_ORDER_OFFSET, WorldLayout.BYTE_ORDER_MARK);
         h.putInt(WorldLayout.HEADER_SIZE_OFFSET, WorldLayout.HEADER_SIZE);
-        h.putInt(WorldLayout.FLAGS_OFFSET, hasPayload ? WorldLayout.FLAG_PAYLOAD : 0);
+        h.putInt(WorldLayout.FLAGS_OFFSET, flags);
         h.putLong(WorldLayout.OBJECT_COUNT_OFFSET, tree.objectCount());
-        h.putLong(WorldLayout.NODE_COUNT_OFFSET, tree.nodeCount());
-        h.putInt(WorldLayout.ROOT_REF_OFFSET, tree.rootRef());
-        h.putInt(WorldLayout.HEIGHT_OFFSET, height);
+        h.putLong(WorldLayout.NODE_COUNT_OFFSET, layout.nodeCount);
+        h.putInt(WorldLayout.ROOT_REF_OFFSET, layout.rootRef);
+        h.putInt(WorldLayout.HEIGHT_OFFSET, layout.height);
         h.putDouble(WorldLayout.ORIGIN_OFFSET, tree.originX());
         h.putDouble(WorldLayout.ORIGIN_OFFSET + 8, tree.originY());
         h.putDouble(WorldLayout.ORIGIN_OFFSET + 16, tree.originZ());
@@ -205,25 +478,12 @@ public final class StaticWorldWriter {
             h.putLong(e + WorldLayout.ENTRY_OFFSET, offsets[s]);
             h.putLong(e + WorldLayout.ENTRY_LENGTH, lengths[s]);
             h.putInt(e + WorldLayout.ENTRY_CRC, crcs[s]);
-            h.putInt(e + WorldLayout.ENTRY_RECORD_SIZE, WorldLayout.RECORD_SIZES[s]);
+            h.putInt(e + WorldLayout.ENTRY_RECORD_SIZE, WorldLayout.recordSize(s, flags));
         }
         CRC32C crc = new CRC32C();
         crc.update(h.array(), 0, WorldLayout.HEADER_CRC_OFFSET);
         h.putInt(WorldLayout.HEADER_CRC_OFFSET, (int) crc.getValue());
         return h.array();
-    }
-
-    /** Category summaries of every internal node, bottom-up (children follow their parents). */
-    private static void categorySummaries(FlatBvh tree, long[] categoryBits, int[] summaries) {
-        int[] refs = tree.childRefs();
-        for (int k = tree.nodeCount() - 1; k >= 0; k--) {
-            int summary = 0;
-            for (int c = 0; c < 2; c++) {
-                int ref = refs[2 * k + c];
-                summary |= ref < 0 ? WorldLayout.foldCategories(category(categoryBits, ~ref)) : summaries[ref];
-            }
-            summaries[k] = summary;
-        }
     }
 
     private static long category(long[] categoryBits, int object) {
@@ -252,10 +512,14 @@ public final class StaticWorldWriter {
         private final MappedBytes out;
         private final ByteBuffer buffer = ByteBuffer.allocate(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
         private final CRC32C crc = new CRC32C();
+        private final Progress progress;
+        private final long total;
         private long position;
 
-        SectionSink(MappedBytes out) {
+        SectionSink(MappedBytes out, Progress progress, long total) {
             this.out = out;
+            this.progress = progress;
+            this.total = total;
         }
 
         void begin(long offset) {
@@ -278,6 +542,7 @@ public final class StaticWorldWriter {
                 crc.update(bytes, off, len);
                 out.write(position, bytes, off, len);
                 position += len;
+                report();
             }
         }
 
@@ -293,6 +558,13 @@ public final class StaticWorldWriter {
                 out.write(position, buffer.array(), 0, len);
                 position += len;
                 buffer.clear();
+                report();
+            }
+        }
+
+        private void report() {
+            if (progress != null) {
+                progress.writing(position, total);
             }
         }
     }

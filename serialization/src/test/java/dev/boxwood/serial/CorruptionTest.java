@@ -18,6 +18,8 @@ import java.util.zip.CRC32C;
 
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.TraversalStack;
 import net.openhft.chronicle.core.io.AbstractReferenceCounted;
 import org.junit.jupiter.api.AfterEach;
@@ -91,8 +93,17 @@ class CorruptionTest {
                     stack);
             world.rayCast(b[0], b[1], b[2], b[3] - b[0], b[4] - b[1], b[5] - b[2], 1.0, -1L, new AllHits(), stack);
             world.rayCast(b[3], b[1], b[5], b[0] - b[3], b[4] - b[1], b[2] - b[5], 1.0, -1L, new AllHits(), stack);
+            world.rayCast(b[3], b[1], b[5], b[0] - b[3], b[4] - b[1], b[2] - b[5], 1.0, 0x0F0FL, new ClosestHit(),
+                    stack);
+            world.sweepSphere(b[0], b[1], b[2], (b[3] - b[0]) / 20, b[3] - b[0], b[4] - b[1], b[5] - b[2], -1L,
+                    new AllHits(), stack);
+            world.sweepBox(b[0], b[1], b[2], b[0] + 1, b[1] + 1, b[2] + 1, b[3] - b[0], 0, b[5] - b[2], 0x0F0FL,
+                    new ClosestHit(), stack);
+            world.kNearest((b[0] + b[3]) / 2, b[1], b[5], 7, Double.POSITIVE_INFINITY, -1L, null, null,
+                    new NearestNeighbours());
             for (int i = 0; i < world.size(); i += 37) {
                 world.userValue(i);
+                world.categoryBits(i);
                 world.getTightBox(i, b);
             }
         } catch (UncheckedIOException e) {
@@ -126,10 +137,10 @@ class CorruptionTest {
         for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
             regions[s + 1] = new long[] {sectionOffset(s), sectionOffset(s) + sectionLength(s)};
         }
-        // the alignment gap after the user values (500 * 8 bytes is not a multiple of 64)
-        long valuesEnd = sectionOffset(WorldLayout.SECTION_USER_VALUES) + sectionLength(WorldLayout.SECTION_USER_VALUES);
-        regions[WorldLayout.SECTION_COUNT + 1] = new long[] {valuesEnd, sectionOffset(WorldLayout.SECTION_PAYLOAD)};
-        assertTrue(regions[WorldLayout.SECTION_COUNT + 1][1] > valuesEnd, "the fixture has padding to damage");
+        // the alignment gap after the palette indices (500 * 2 bytes is not a multiple of 64)
+        long indicesEnd = sectionOffset(WorldLayout.SECTION_CATEGORIES) + sectionLength(WorldLayout.SECTION_CATEGORIES);
+        regions[WorldLayout.SECTION_COUNT + 1] = new long[] {indicesEnd, sectionOffset(WorldLayout.SECTION_PALETTE)};
+        assertTrue(regions[WorldLayout.SECTION_COUNT + 1][1] > indicesEnd, "the fixture has padding to damage");
         for (long[] region : regions) {
             assertTrue(region[1] > region[0]);
             for (int t = 0; t < 25; t++) {
@@ -161,11 +172,13 @@ class CorruptionTest {
     @Test
     void shouldNameWhatIsWrongInTheHeader() throws IOException {
         assertMessage(mutated(b -> b.putLong(WorldLayout.MAGIC_OFFSET, 0x1234L), false), "magic");
-        assertMessage(mutated(b -> b.putInt(WorldLayout.VERSION_OFFSET, 2), false), "unsupported format version 2");
+        assertMessage(mutated(b -> b.putInt(WorldLayout.VERSION_OFFSET, 1), false), "unsupported format version 1");
+        assertMessage(mutated(b -> b.putInt(WorldLayout.VERSION_OFFSET, 3), false), "unsupported format version 3");
         assertMessage(mutated(b -> b.putInt(WorldLayout.BYTE_ORDER_OFFSET,
                 Integer.reverseBytes(WorldLayout.BYTE_ORDER_MARK)), false), "big-endian");
         assertMessage(mutated(b -> b.putInt(WorldLayout.HEADER_SIZE_OFFSET, 512), false), "header size");
-        assertMessage(mutated(b -> b.putInt(WorldLayout.FLAGS_OFFSET, 6), false), "unknown flags");
+        assertMessage(mutated(b -> b.putInt(WorldLayout.FLAGS_OFFSET, 9), false), "unknown flags");
+        assertMessage(mutated(b -> b.put(WorldLayout.RESERVED_OFFSET + 3, (byte) 1), false), "reserved");
         byte[] badCrc = valid.clone();
         badCrc[WorldLayout.HEADER_CRC_OFFSET] ^= 1;
         assertMessage(badCrc, "header checksum");
@@ -174,11 +187,9 @@ class CorruptionTest {
     @Test
     void shouldRejectLyingCountsAndOffsetsEvenWithValidChecksums() throws IOException {
         long objects = header.getLong(WorldLayout.OBJECT_COUNT_OFFSET);
-        assertMessage(mutated(b -> b.putLong(WorldLayout.OBJECT_COUNT_OFFSET, objects + 1), true), "node count");
-        assertMessage(mutated(b -> {
-            b.putLong(WorldLayout.OBJECT_COUNT_OFFSET, objects + 1);
-            b.putLong(WorldLayout.NODE_COUNT_OFFSET, objects);
-        }, true), "section length");
+        assertMessage(mutated(b -> b.putLong(WorldLayout.NODE_COUNT_OFFSET, 0), true), "node count");
+        assertMessage(mutated(b -> b.putLong(WorldLayout.NODE_COUNT_OFFSET, objects), true), "node count");
+        assertMessage(mutated(b -> b.putLong(WorldLayout.OBJECT_COUNT_OFFSET, objects + 1), true), "section length");
         assertMessage(mutated(b -> b.putLong(WorldLayout.OBJECT_COUNT_OFFSET, -5), true), "object count");
         assertMessage(mutated(b -> b.putLong(WorldLayout.OBJECT_COUNT_OFFSET, Long.MAX_VALUE), true), "object count");
         for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
@@ -205,34 +216,78 @@ class CorruptionTest {
         int objects = (int) header.getLong(WorldLayout.OBJECT_COUNT_OFFSET);
         int height = header.getInt(WorldLayout.HEIGHT_OFFSET);
         // a header that understates the height: traversal stacks would overflow
-        assertRejected(mutated(b -> b.putInt(WorldLayout.HEIGHT_OFFSET, 9), true), "height 9 of " + height);
-        assertTrue(height > 9);
+        int least = 64 - Long.numberOfLeadingZeros(nodeCount);
+        assertTrue(height > least);
+        assertRejected(mutated(b -> b.putInt(WorldLayout.HEIGHT_OFFSET, least), true), "height " + least);
         SplittableRandom r = new SplittableRandom(99);
-        int[] hostileRefs = {0, -1, nodeCount, nodeCount + 5, Integer.MAX_VALUE, ~objects, ~(objects + 7),
-            Integer.MIN_VALUE};
+        int[] hostileRefs = {0, -1, nodeCount, nodeCount + 5, Integer.MAX_VALUE, WorldLayout.leafRef(objects - 1, 2),
+            WorldLayout.leafRef(objects + 7, 1), Integer.MIN_VALUE, WorldLayout.leafRef(0, 8)};
         for (int t = 0; t < 60; t++) {
-            int node = t < 8 ? 3 : r.nextInt(nodeCount);
+            int node = t < hostileRefs.length ? 3 : r.nextInt(nodeCount);
             int field = r.nextBoolean() ? WorldLayout.NODE_REF_A : WorldLayout.NODE_REF_B;
             long at = nodes + (long) WorldLayout.NODE_SIZE * node + field;
             int original = header.getInt((int) at);
-            int value = t < hostileRefs.length ? hostileRefs[t] : t % 3 == 0 ? node : r.nextInt(-objects - 3,
-                    nodeCount + 3);
+            int value = t < hostileRefs.length ? hostileRefs[t] : t % 3 == 0 ? node
+                    : t % 3 == 1 ? WorldLayout.leafRef(r.nextInt(objects), 1 + r.nextInt(8)) : r.nextInt(nodeCount + 3);
             if (value == original) {
                 continue;
             }
             assertRejected(mutated(b -> b.putInt((int) at, value), true), "node " + node + " ref " + value);
         }
         // a reference to an earlier node: a cycle that must not hang or overflow a query
-        assertRejected(mutated(b -> b.putInt((int) (nodes + 64L * (nodeCount - 1) + WorldLayout.NODE_REF_A), 1), true),
-                "back reference");
-        // boxes that lie (NaN, shrunk) and wrong category summaries
-        assertRejected(mutated(b -> b.putFloat((int) (nodes + 64 * 5), Float.NaN), true), "NaN box");
-        assertRejected(mutated(b -> b.putFloat((int) (nodes + 64 * 5 + 12), b.getFloat((int) (nodes + 64 * 5)) - 1),
-                true), "inverted box");
-        assertRejected(mutated(b -> b.putInt((int) (nodes + 64 * 2 + WorldLayout.NODE_CATEGORIES_B), 0), true),
-                "category summary");
-        long objectsAt = sectionOffset(WorldLayout.SECTION_OBJECTS);
-        assertRejected(mutated(b -> b.putFloat((int) objectsAt, b.getFloat((int) objectsAt) + 1), true), "object box");
+        assertRejected(mutated(b -> b.putInt((int) (nodes + (long) WorldLayout.NODE_SIZE * (nodeCount - 1)
+                + WorldLayout.NODE_REF_B), 1), true), "back reference");
+        // quantized boxes that shrink (codes moved inward) or grow (outward, still containing): both are not the
+        // writer's codes
+        for (int t = 0; t < 40; t++) {
+            int node = r.nextInt(nodeCount);
+            int coordinate = r.nextInt(12);
+            long at = nodes + (long) WorldLayout.NODE_SIZE * node + WorldLayout.NODE_BOXES + 2L * coordinate;
+            int code = Short.toUnsignedInt(header.getShort((int) at));
+            boolean isMin = coordinate % 6 < 3;
+            int moved = t % 2 == 0 ? (isMin ? Math.min(0xFFFF, code + 1 + r.nextInt(3000)) : Math.max(0, code - 1
+                    - r.nextInt(3000))) : isMin ? Math.max(0, code - 1 - r.nextInt(50)) : Math.min(0xFFFF, code + 1
+                    + r.nextInt(50));
+            if (moved != code) {
+                assertRejected(mutated(b -> b.putShort((int) at, (short) moved), true), "node " + node
+                        + " code " + coordinate + " " + code + " -> " + moved);
+            }
+        }
+        assertRejected(mutated(b -> b.putInt((int) (nodes + WorldLayout.NODE_SIZE * 2 + WorldLayout.NODE_CATEGORIES_B),
+                0), true), "category summary");
+        long boxesAt = sectionOffset(WorldLayout.SECTION_BOXES);
+        // an object box growing out of its leaf's box (a change inside it is a valid world of other boxes: only the
+        // checksum can tell, as the bit flips above show)
+        assertRejected(mutated(b -> b.putFloat((int) boxesAt, b.getFloat((int) boxesAt) - 1000), true), "object box");
+        assertRejected(mutated(b -> b.putFloat((int) boxesAt + 24 * 7 + 16, b.getFloat((int) boxesAt + 24 * 7 + 16)
+                + 1000), true), "object box max");
+        assertRejected(mutated(b -> b.putFloat((int) boxesAt + 24 * 9 + 4, b.getFloat((int) boxesAt + 24 * 9 + 16)
+                + 1), true), "inverted object box");
+        assertRejected(mutated(b -> b.putFloat((int) boxesAt + 200, Float.NaN), true), "NaN object box");
+        // palette indices out of range, a palette out of order, a lying no-zero flag
+        long indicesAt = sectionOffset(WorldLayout.SECTION_CATEGORIES);
+        assertMessage(mutated(b -> b.putShort((int) indicesAt + 14, (short) -1), true), "palette index");
+        long paletteAt = sectionOffset(WorldLayout.SECTION_PALETTE);
+        assertMessage(mutated(b -> {
+            long first = b.getLong((int) paletteAt);
+            b.putLong((int) paletteAt, b.getLong((int) paletteAt + 8));
+            b.putLong((int) paletteAt + 8, first);
+        }, true), "ascending");
+        assertMessage(mutated(b -> b.putInt(WorldLayout.FLAGS_OFFSET, b.getInt(WorldLayout.FLAGS_OFFSET)
+                ^ WorldLayout.FLAG_NO_ZERO_CATEGORY), true), "no-zero");
+    }
+
+    @Test
+    void shouldRejectVersionOneFilesWithAClearMessage() throws IOException {
+        // a version 1 header (as written by earlier releases): same magic, version 1
+        byte[] bytes = valid.clone();
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(WorldLayout.VERSION_OFFSET, 1);
+        Path file = dir.resolve("old.bxw");
+        Files.write(file, bytes);
+        CorruptWorldFileException e = org.junit.jupiter.api.Assertions.assertThrows(CorruptWorldFileException.class,
+                () -> MappedWorld.open(file));
+        assertTrue(e.getMessage().contains("unsupported format version 1"), e.getMessage());
     }
 
     private void assertMessage(byte[] bytes, String expected) throws IOException {

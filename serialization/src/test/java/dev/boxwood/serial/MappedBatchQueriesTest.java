@@ -48,7 +48,7 @@ class MappedBatchQueriesTest {
     @MethodSource("worlds")
     void shouldAnswerEachBatchedQueryLikeBruteForce(TestWorld world) throws IOException {
         Path file = dir.resolve(world.name + ".bxw");
-        world.write(file);
+        world = world.writeStored(file);
         int n = 400;
         double[] boxes = world.boxQueries(2 * n, 22);
         SplittableRandom random = new SplittableRandom(23);

@@ -66,7 +66,7 @@ class MappedRegionQueriesTest {
     @MethodSource("worlds")
     void shouldSelectExactlyLikeTheBruteForceScanInEveryMode(TestWorld world) throws IOException {
         Path file = dir.resolve(world.name + ".bxw");
-        world.write(file);
+        world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             BruteForceIndex oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
             double[] queries = world.boxQueries(60, 7);
@@ -111,7 +111,7 @@ class MappedRegionQueriesTest {
     void shouldStopWhenTheVisitorSaysSoAndRejectBadArguments() throws IOException {
         TestWorld world = TestWorld.clustered(2_000, 9);
         Path file = dir.resolve("w.bxw");
-        world.write(file);
+        world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             double[] b = new double[6];
             mapped.getBounds(b);

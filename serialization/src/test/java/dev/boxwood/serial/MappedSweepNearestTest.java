@@ -84,7 +84,7 @@ class MappedSweepNearestTest {
     @MethodSource("worlds")
     void shouldSweepLikeTheBruteForceScanAndTheTree(TestWorld world) throws IOException {
         Path file = dir.resolve(world.name + ".bxw");
-        world.write(file);
+        world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             BruteForceIndex oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
             DynamicAabbTree tree = tree(world, mapped);
@@ -124,7 +124,7 @@ class MappedSweepNearestTest {
     @MethodSource("worlds")
     void shouldFindTheNearestLikeTheBruteForceScanAndTheTree(TestWorld world) throws IOException {
         Path file = dir.resolve(world.name + ".bxw");
-        world.write(file);
+        world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             BruteForceIndex oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
             DynamicAabbTree tree = tree(world, mapped);
@@ -190,7 +190,7 @@ class MappedSweepNearestTest {
     void shouldStopAndClipAndRejectBadArguments() throws IOException {
         TestWorld world = TestWorld.clustered(2_000, 9);
         Path file = dir.resolve("w.bxw");
-        world.write(file);
+        world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             double[] b = new double[6];
             mapped.getBounds(b);

@@ -59,7 +59,7 @@ class MappedWorldAllocationTest {
     void shouldAllocateNothingPerQueryAfterWarmUp() throws IOException {
         TestWorld world = TestWorld.clustered(5000, 91);
         Path file = dir.resolve("alloc.bxw");
-        world.write(file);
+        world = world.writeStored(file);
         double[] queries = world.boxQueries(128, 92);
         double[] segments = world.segments(128, 93);
         try (MappedWorld mapped = MappedWorld.open(file)) {

@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -111,14 +113,21 @@ class MappedWorldTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("worlds")
-    void shouldAnswerExactlyLikeTheBruteForceScanAfterARoundTrip(TestWorld world) throws IOException {
-        Path file = dir.resolve(world.name + ".bxw");
-        FlatBvh tree = world.write(file);
+    void shouldAnswerExactlyLikeTheBruteForceScanAfterARoundTrip(TestWorld input) throws IOException {
+        Path file = dir.resolve(input.name + ".bxw");
+        WrittenWorld written = input.write(file);
+        // the objects in handle order: oracles built from them hand out the world's handles
+        TestWorld world = input.inStorageOrder(written);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             mapped.verify();
             assertEquals(world.size(), mapped.size());
-            assertEquals(tree.originX(), mapped.originX());
-            assertEquals(tree.height(), mapped.height());
+            assertEquals(written.originX(), mapped.originX());
+            assertEquals(written.height(), mapped.height());
+            assertEquals(written.nodeCount(), mapped.nodeCount());
+            for (int i = 0; i < world.size(); i++) {
+                assertEquals(i, written.handleOf(written.inputIndexOf(i)));
+                assertEquals(input.userValues[written.inputIndexOf(i)], mapped.userValue(i));
+            }
             SpatialQueries oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
             double[] a = new double[6];
             double[] b = new double[6];
@@ -158,9 +167,10 @@ class MappedWorldTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("worlds")
-    void shouldFindExactlyTheBoxesASphereTouches(TestWorld world) throws IOException {
-        Path file = dir.resolve(world.name + ".bxw");
-        FlatBvh tree = world.write(file);
+    void shouldFindExactlyTheBoxesASphereTouches(TestWorld input) throws IOException {
+        Path file = dir.resolve(input.name + ".bxw");
+        WrittenWorld tree = input.write(file);
+        TestWorld world = input.inStorageOrder(tree);
         float[] stored = BinnedSahBuilder.toFloatBoxes(world.boxes, tree.originX(), tree.originY(), tree.originZ());
         double[] queries = world.boxQueries(40, 13);
         try (MappedWorld mapped = MappedWorld.open(file)) {
@@ -196,26 +206,58 @@ class MappedWorldTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("worlds")
-    void shouldReadBackTheTreeItWasWrittenFrom(TestWorld world) throws IOException {
-        Path file = dir.resolve(world.name + ".bxw");
-        FlatBvh written = world.write(file);
+    void shouldReadBackATreeOfOneObjectPerLeafInHandleOrder(TestWorld input) throws IOException {
+        Path file = dir.resolve(input.name + ".bxw");
+        TestWorld world = input.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             FlatBvh read = mapped.readTree();
-            assertEquals(written.rootRef(), read.rootRef());
-            assertArrayEquals(written.childRefs(), read.childRefs());
-            assertArrayEquals(written.childBounds(), read.childBounds());
-            assertArrayEquals(written.rootBounds(), read.rootBounds());
-            assertEquals(written.areaRatio(), read.areaRatio());
+            float[] boxes = mapped.readObjectBoxes();
             assertArrayEquals(BinnedSahBuilder.toFloatBoxes(world.boxes, read.originX(), read.originY(),
-                    read.originZ()), mapped.readObjectBoxes());
+                    read.originZ()), boxes);
+            assertEquals(world.size(), read.objectCount());
+            if (world.size() < 2) {
+                return;
+            }
+            // every child box is the exact union below it; child A, when a node, is the next node
+            int[] refs = read.childRefs();
+            float[] bounds = read.childBounds();
+            for (int k = 0; k < read.nodeCount(); k++) {
+                for (int c = 0; c < 2; c++) {
+                    int ref = refs[2 * k + c];
+                    float[] below = new float[6];
+                    for (int a = 0; a < 3; a++) {
+                        below[a] = ref < 0 ? boxes[6 * ~ref + a] : Math.min(bounds[12 * ref + a], bounds[12 * ref + 6 + a]);
+                        below[3 + a] = ref < 0 ? boxes[6 * ~ref + 3 + a]
+                                : Math.max(bounds[12 * ref + 3 + a], bounds[12 * ref + 9 + a]);
+                    }
+                    assertArrayEquals(below, Arrays.copyOfRange(bounds, 12 * k + 6 * c, 12 * k + 6 * c + 6));
+                    if (c == 0 && ref >= 0) {
+                        assertEquals(k + 1, ref);
+                    }
+                }
+            }
+            // depth first, child A first: the leaves are the handles in order
+            int[] stack = new int[world.size() + 1];
+            int sp = 0;
+            stack[sp++] = 0;
+            int expected = 0;
+            while (sp > 0) {
+                int ref = stack[--sp];
+                if (ref < 0) {
+                    assertEquals(expected++, ~ref, "leaf order");
+                    continue;
+                }
+                stack[sp++] = refs[2 * ref + 1];
+                stack[sp++] = refs[2 * ref];
+            }
+            assertEquals(world.size(), expected);
         }
     }
 
     @Test
     void shouldAnswerFromManyThreadsAtOnce() throws Exception {
-        TestWorld world = TestWorld.clustered(30_000, 21);
         Path file = dir.resolve("shared.bxw");
-        world.write(file);
+        TestWorld world = TestWorld.clustered(30_000, 21).writeStored(file);
         double[] queries = world.boxQueries(40, 22);
         double[] segments = world.segments(40, 23);
         ExecutorService pool = Executors.newFixedThreadPool(4);
@@ -305,12 +347,12 @@ class MappedWorldTest {
         Path file = dir.resolve("replaced.bxw");
         TestWorld first = TestWorld.clustered(500, 51);
         TestWorld second = TestWorld.clustered(700, 52);
-        first.write(file);
+        WrittenWorld firstWritten = first.write(file);
         try (MappedWorld old = MappedWorld.open(file)) {
             second.write(file);
             // the old mapping keeps the old file's contents; a new open sees the new file
             assertEquals(500, old.size());
-            assertEquals(first.userValues[499], old.userValue(499));
+            assertEquals(first.userValues[499], old.userValue(firstWritten.handleOf(499)));
             old.verify();
             try (MappedWorld fresh = MappedWorld.open(file)) {
                 assertEquals(700, fresh.size());
@@ -323,12 +365,28 @@ class MappedWorldTest {
     }
 
     @Test
-    void shouldStoreAbout104BytesPerObject() throws IOException {
-        TestWorld world = TestWorld.clustered(10_000, 61);
+    void shouldStoreAtMost48BytesPerObject() throws IOException {
+        // 100k clustered objects, 8 distinct category values, distinct user values
+        TestWorld world = TestWorld.clustered(100_000, 61);
+        long[] categories = new long[world.size()];
+        SplittableRandom r = new SplittableRandom(62);
+        for (int i = 0; i < categories.length; i++) {
+            categories[i] = 1L << (8 * r.nextInt(8));
+        }
         Path file = dir.resolve("size.bxw");
-        StaticWorldWriter.write(file, world.boxes, world.categories, world.userValues, null);
-        long expected = WorldLayout.HEADER_SIZE + 64L * 9_999 + 32L * 10_000 + 8L * 10_000;
-        assertTrue(Files.size(file) >= expected && Files.size(file) < expected + 3 * 64,
-                Files.size(file) + " bytes, expected about " + expected);
+        WrittenWorld written = StaticWorldWriter.write(file, world.boxes, categories, world.userValues, null);
+        double perObject = (double) Files.size(file) / world.size();
+        assertTrue(perObject <= 48.0, perObject + " bytes per object, average leaf " + written.averageLeafSize());
+        assertEquals(Files.size(file), written.fileLength());
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            assertEquals(8, mapped.paletteSize());
+            assertEquals(written.leafCount(), mapped.leafCount());
+            // the formula of docs/format.md: 24 + 2 + 8 bytes per object and 40 per internal node, plus the header,
+            // the palette and at most 5 gaps of alignment
+            long formula = WorldLayout.HEADER_SIZE + 34L * world.size() + 40L * mapped.nodeCount() + 8 * 8;
+            assertTrue(Files.size(file) >= formula && Files.size(file) < formula + 5 * 64, Files.size(file) + " vs "
+                    + formula);
+            mapped.verify();
+        }
     }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 
-import dev.boxwood.index.build.FlatBvh;
 import dev.boxwood.testkit.BruteForceIndex;
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.LevelScenes;
@@ -42,6 +41,14 @@ final class TestWorld {
         }
     }
 
+    private TestWorld(String name, double[] boxes, long[] categories, long[] userValues, byte[] payload) {
+        this.name = name;
+        this.boxes = boxes;
+        this.categories = categories;
+        this.userValues = userValues;
+        this.payload = payload;
+    }
+
     static TestWorld clustered(int n, long seed) {
         return new TestWorld("clustered-" + n, SyntheticWorld.clustered(n, seed).boxes().toInterleaved(), seed, true);
     }
@@ -54,8 +61,31 @@ final class TestWorld {
         return boxes.length / 6;
     }
 
-    FlatBvh write(Path file) throws IOException {
+    WrittenWorld write(Path file) throws IOException {
         return StaticWorldWriter.write(file, boxes, categories, userValues, payload);
+    }
+
+    /**
+     * Writes the world and returns it in the written world's storage order: object {@code h} of the result is the
+     * object with handle {@code h}, so oracles built from it hand out the world's handles.
+     */
+    TestWorld writeStored(Path file) throws IOException {
+        return inStorageOrder(write(file));
+    }
+
+    /** This world's objects permuted into the storage order of a written world (same name and payload). */
+    TestWorld inStorageOrder(WrittenWorld written) {
+        int n = size();
+        double[] b = new double[6 * n];
+        long[] c = new long[n];
+        long[] v = new long[n];
+        for (int h = 0; h < n; h++) {
+            int i = written.inputIndexOf(h);
+            System.arraycopy(boxes, 6 * i, b, 6 * h, 6);
+            c[h] = categories[i];
+            v[h] = userValues[i];
+        }
+        return new TestWorld(name, b, c, v, payload);
     }
 
     /** The reference index, with the world's origin so it stores the same float boxes and hands out the same handles. */

@@ -64,7 +64,7 @@ class WorldSplicerTest {
     void shouldSpliceAWorldWithTheSameOriginBitExactly() throws IOException {
         TestWorld world = TestWorld.clustered(5_000, 11);
         Path file = dir.resolve("tile.bxw");
-        world.write(file);
+        world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             TreeConfig config = TreeConfig.defaults().withOrigin(mapped.originX(), mapped.originY(),
                     mapped.originZ());
@@ -102,7 +102,7 @@ class WorldSplicerTest {
         int tile = 0;
         for (TestWorld world : new TestWorld[] {first, second, third}) {
             Path file = dir.resolve("tile" + tile++ + ".bxw");
-            world.write(file);
+            world = world.writeStored(file);
             try (MappedWorld mapped = MappedWorld.open(file)) {
                 int[] handles = WorldSplicer.splice(mapped, tree, 1L << 5);
                 tree.validate();
@@ -127,7 +127,7 @@ class WorldSplicerTest {
     void shouldKeepSplicedObjectsMovableAndRemovable() throws IOException {
         TestWorld world = TestWorld.clustered(2_000, 31);
         Path file = dir.resolve("tile.bxw");
-        world.write(file);
+        world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             Scene scene = new Scene(TreeConfig.defaults(), 500, 32);
             int[] handles = WorldSplicer.splice(mapped, scene.tree);
@@ -168,7 +168,7 @@ class WorldSplicerTest {
     void shouldRejectBadSubtreeArgumentsAndLeaveTheTreeUnchanged() throws IOException {
         TestWorld world = TestWorld.clustered(100, 41);
         Path file = dir.resolve("tile.bxw");
-        world.write(file);
+        world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
             Scene scene = new Scene(TreeConfig.defaults(), 50, 42);
             int size = scene.tree.size();

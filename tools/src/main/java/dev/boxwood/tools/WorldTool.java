@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import dev.boxwood.index.build.FlatBvh;
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ClosestHit;
@@ -20,6 +19,7 @@ import dev.boxwood.serial.CorruptWorldFileException;
 import dev.boxwood.serial.MappedWorld;
 import dev.boxwood.serial.StaticWorldWriter;
 import dev.boxwood.serial.TileSetWriter;
+import dev.boxwood.serial.WrittenWorld;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -148,10 +148,11 @@ public final class WorldTool {
                             boxes.userValues, tileSize);
                     out.printf(Locale.ROOT, "%d objects in %d tiles under %s%n", boxes.count, tiles.size(), output);
                 } else {
-                    FlatBvh tree = StaticWorldWriter.write(output, boxes.boxes, boxes.categories, boxes.userValues,
-                            null);
-                    out.printf(Locale.ROOT, "%d objects, height %d, area ratio %.3f, %d bytes -> %s%n",
-                            boxes.count, tree.height(), tree.areaRatio(), Files.size(output), output);
+                    WrittenWorld world = StaticWorldWriter.write(output, boxes.boxes, boxes.categories,
+                            boxes.userValues, null);
+                    out.printf(Locale.ROOT, "%d objects, height %d, %d leaves (%.2f objects per leaf), %d bytes"
+                                    + " (%.1f per object) -> %s%n", boxes.count, world.height(), world.leafCount(),
+                            world.averageLeafSize(), world.fileLength(), world.bytesPerObject(), output);
                 }
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
