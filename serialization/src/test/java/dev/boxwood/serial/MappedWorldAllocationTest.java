@@ -11,6 +11,7 @@ import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.TraversalStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ class MappedWorldAllocationTest {
     private final ClosestHit closest = new ClosestHit();
     private final AnyHit any = new AnyHit();
     private final AllHits all = new AllHits();
+    private final NearestNeighbours nearest = new NearestNeighbours();
     private long sink;
 
     private void runQueries(MappedWorld world, double[] queries, double[] segments) {
@@ -48,6 +50,14 @@ class MappedWorldAllocationTest {
             world.rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3], segments[s + 4],
                     segments[s + 5], 0.5, -1L, all, stack);
             sink += closest.handle() + any.handle() + all.count();
+            world.sweepSphere(segments[s], segments[s + 1], segments[s + 2], 1.0, segments[s + 3] / 10,
+                    segments[s + 4] / 10, segments[s + 5] / 10, -1L, closest, stack);
+            world.sweepBox(segments[s], segments[s + 1], segments[s + 2], segments[s] + 2, segments[s + 1] + 2,
+                    segments[s + 2] + 2, segments[s + 3] / 10, segments[s + 4] / 10, segments[s + 5] / 10, 0x0FL, all,
+                    stack);
+            world.kNearest(segments[s], segments[s + 1], segments[s + 2], 5, Double.POSITIVE_INFINITY, -1L, null,
+                    null, nearest);
+            sink += closest.handle() + all.count() + nearest.count();
         }
     }
 
@@ -76,7 +86,7 @@ class MappedWorldAllocationTest {
                 allocated = allocatedBytes() - before;
             }
             assertTrue(sink != 0);
-            assertEquals(0, allocated, "bytes allocated by " + 20 * 5 * 128 + " queries");
+            assertEquals(0, allocated, "bytes allocated by " + 20 * 8 * 128 + " queries");
         }
     }
 }
