@@ -226,7 +226,8 @@ class MappedWorldTest {
                     int ref = refs[2 * k + c];
                     float[] below = new float[6];
                     for (int a = 0; a < 3; a++) {
-                        below[a] = ref < 0 ? boxes[6 * ~ref + a] : Math.min(bounds[12 * ref + a], bounds[12 * ref + 6 + a]);
+                        below[a] = ref < 0 ? boxes[6 * ~ref + a]
+                                : Math.min(bounds[12 * ref + a], bounds[12 * ref + 6 + a]);
                         below[3 + a] = ref < 0 ? boxes[6 * ~ref + 3 + a]
                                 : Math.max(bounds[12 * ref + 3 + a], bounds[12 * ref + 9 + a]);
                     }

@@ -38,7 +38,8 @@ class QuantizationTest {
             float max = centre + width;
             float scale = WorldLayout.scale(min, max);
             assertEquals(min, WorldLayout.decode(min, scale, 0));
-            assertTrue(WorldLayout.decode(min, scale, WorldLayout.MAX_QUANTIZED) >= max, "the largest code reaches max");
+            assertTrue(WorldLayout.decode(min, scale, WorldLayout.MAX_QUANTIZED) >= max,
+                    "the largest code reaches max");
             float value = (float) (min + r.nextDouble() * (max - min));
             value = Math.max(min, Math.min(max, value));
             int low = WorldLayout.quantizeMin(min, scale, value);

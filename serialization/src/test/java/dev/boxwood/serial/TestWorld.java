@@ -88,7 +88,10 @@ final class TestWorld {
         return new TestWorld(name, b, c, v, payload);
     }
 
-    /** The reference index, with the world's origin so it stores the same float boxes and hands out the same handles. */
+    /**
+     * The reference index, with the world's origin so it stores the same float boxes and hands out handles in this
+     * world's object order (the written world's handles for a world in storage order, see {@link #writeStored}).
+     */
     BruteForceIndex oracle(double originX, double originY, double originZ) {
         BruteForceIndex index = new BruteForceIndex(originX, originY, originZ);
         for (int i = 0; i < size(); i++) {

@@ -19,6 +19,7 @@ import dev.boxwood.serial.CorruptWorldFileException;
 import dev.boxwood.serial.MappedWorld;
 import dev.boxwood.serial.StaticWorldWriter;
 import dev.boxwood.serial.TileSetWriter;
+import dev.boxwood.serial.WorldLayout;
 import dev.boxwood.serial.WrittenWorld;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -125,7 +126,8 @@ public final class WorldTool {
     }
 
     /** {@code build}: text boxes to a world file, or to a grid of tiles. */
-    @Command(name = "build", description = "Builds a world file (binned SAH) from a text file of boxes, one box per "
+    @Command(name = "build", mixinStandardHelpOptions = true,
+            description = "Builds a world file (binned SAH) from a text file of boxes, one box per "
             + "line: minX minY minZ maxX maxY maxZ [categoryBits [userValue]].")
     static final class Build implements Callable<Integer> {
         @Spec
@@ -136,6 +138,9 @@ public final class WorldTool {
         Path output;
         @Option(names = "--tile-size", description = "split into tiles of this edge length, one file per tile")
         Double tileSize;
+        @Option(names = "--progress", negatable = true, description = "show a progress bar on the error output "
+                + "(default: for inputs of " + ProgressBar.THRESHOLD + " objects or more)")
+        Boolean progress;
 
         @Override
         public Integer call() throws IOException {
@@ -148,8 +153,13 @@ public final class WorldTool {
                             boxes.userValues, tileSize);
                     out.printf(Locale.ROOT, "%d objects in %d tiles under %s%n", boxes.count, tiles.size(), output);
                 } else {
+                    boolean show = progress != null ? progress : boxes.count >= ProgressBar.THRESHOLD;
+                    ProgressBar bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
                     WrittenWorld world = StaticWorldWriter.write(output, boxes.boxes, boxes.categories,
-                            boxes.userValues, null);
+                            boxes.userValues, null, bar);
+                    if (bar != null) {
+                        bar.finish();
+                    }
                     out.printf(Locale.ROOT, "%d objects, height %d, %d leaves (%.2f objects per leaf), %d bytes"
                                     + " (%.1f per object) -> %s%n", boxes.count, world.height(), world.leafCount(),
                             world.averageLeafSize(), world.fileLength(), world.bytesPerObject(), output);
@@ -162,7 +172,8 @@ public final class WorldTool {
     }
 
     /** {@code info}: header summary. */
-    @Command(name = "info", description = "Prints the header of a world file (opens it without reading the rest).")
+    @Command(name = "info", mixinStandardHelpOptions = true,
+            description = "Prints the header of a world file (opens it without reading the rest).")
     static final class Info implements Callable<Integer> {
         @Spec
         CommandLine.Model.CommandSpec spec;
@@ -179,7 +190,12 @@ public final class WorldTool {
                 out.printf(Locale.ROOT, "bytes       %d (%.1f per object)%n", world.fileLength(),
                         world.size() == 0 ? 0.0 : (double) world.fileLength() / world.size());
                 out.printf(Locale.ROOT, "objects     %d%n", world.size());
+                out.printf(Locale.ROOT, "format      version %d%n", WorldLayout.FORMAT_VERSION);
                 out.printf(Locale.ROOT, "nodes       %d, height %d%n", world.nodeCount(), world.height());
+                out.printf(Locale.ROOT, "leaves      %d (%.2f objects per leaf, at most %d)%n", world.leafCount(),
+                        world.averageLeafSize(), WorldLayout.MAX_LEAF_SIZE);
+                out.printf(Locale.ROOT, "categories  %s%n", world.paletteSize() > 0 ? "palette of "
+                        + world.paletteSize() + " values" : world.size() == 0 ? "none" : "64 bits per object");
                 out.printf(Locale.ROOT, "origin      %s %s %s%n", world.originX(), world.originY(), world.originZ());
                 out.printf(Locale.ROOT, "bounds      %s %s %s .. %s %s %s%n", b[0], b[1], b[2], b[3], b[4], b[5]);
                 out.printf(Locale.ROOT, "payload     %d bytes%n", world.payloadLength());
@@ -189,7 +205,8 @@ public final class WorldTool {
     }
 
     /** {@code verify}: every checksum and the tree structure. */
-    @Command(name = "verify", description = "Checks every checksum and the tree structure; exit code 1 if corrupt.")
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = "Checks every checksum and the tree structure; exit code 1 if corrupt.")
     static final class Verify implements Callable<Integer> {
         @Spec
         CommandLine.Model.CommandSpec spec;
@@ -213,7 +230,8 @@ public final class WorldTool {
     }
 
     /** {@code query}: a box query or a ray cast, printing handles, user values and fractions. */
-    @Command(name = "query", description = "Runs a box query (--box) or a ray cast (--ray) and prints the objects "
+    @Command(name = "query", mixinStandardHelpOptions = true,
+            description = "Runs a box query (--box) or a ray cast (--ray) and prints the objects "
             + "found: handle, user value (and entry fraction for rays).")
     static final class Query implements Callable<Integer> {
         @Spec
@@ -266,6 +284,47 @@ public final class WorldTool {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
             return 0;
+        }
+    }
+
+    /**
+     * A text progress bar on the error output for {@code build}: the bulk build fills the first half, the file
+     * the second; redrawn in place ({@code \r}) only when the percentage changes.
+     */
+    static final class ProgressBar implements StaticWorldWriter.Progress {
+        /** Inputs of at least this many objects show the bar by default. */
+        static final int THRESHOLD = 100_000;
+        private static final int WIDTH = 40;
+        private final PrintWriter err;
+        private int shown = -1;
+
+        ProgressBar(PrintWriter err) {
+            this.err = err;
+        }
+
+        @Override
+        public void building(long placedObjects, long totalObjects) {
+            show("building", totalObjects == 0 ? 50 : (int) (50 * placedObjects / totalObjects));
+        }
+
+        @Override
+        public void writing(long writtenBytes, long totalBytes) {
+            show("writing ", totalBytes == 0 ? 100 : 50 + (int) (50 * writtenBytes / totalBytes));
+        }
+
+        /** Build callbacks come from several threads: one at a time, and never backwards. */
+        private synchronized void show(String stage, int percent) {
+            if (percent <= shown) {
+                return;
+            }
+            shown = percent;
+            int filled = percent * WIDTH / 100;
+            err.print("\r" + stage + " [" + "#".repeat(filled) + ".".repeat(WIDTH - filled) + "] " + percent + "%");
+            err.flush();
+        }
+
+        void finish() {
+            err.println();
         }
     }
 

@@ -53,6 +53,8 @@ class WorldToolTest {
         assertTrue(out.startsWith(objects + " objects"), out);
         assertEquals(0, run("info", world.toString()), err);
         assertTrue(out.contains("objects     " + objects), out);
+        assertTrue(out.contains("format      version 2"), out);
+        assertTrue(out.contains("objects per leaf") && out.contains("palette of 3 values"), out);
         assertEquals(0, run("verify", world.toString()), err);
         assertTrue(out.startsWith("ok"), out);
 
@@ -61,13 +63,34 @@ class WorldToolTest {
         assertEquals(0, run("query", world.toString(), "--box", "" + b[0], "" + b[1], "" + b[2], "" + b[3],
                 "" + b[4], "" + b[5]), err);
         assertTrue(out.endsWith(objects + " objects" + System.lineSeparator()), out);
-        assertTrue(out.startsWith("0 1000"), out);
+        // handles are storage positions, user values the input's: every input object once
+        String[] lines = out.split(System.lineSeparator());
+        assertTrue(lines[0].startsWith("0 "), out);
+        long[] values = new long[objects];
+        for (int i = 0; i < objects; i++) {
+            values[i] = Long.parseLong(lines[i].split(" ")[1]);
+        }
+        java.util.Arrays.sort(values);
+        for (int i = 0; i < objects; i++) {
+            assertEquals(1000 + i, values[i]);
+        }
         assertEquals(0, run("query", world.toString(), "--box", "" + b[0], "" + b[1], "" + b[2], "" + b[3],
                 "" + b[4], "" + b[5], "--mask", "0x2"), err);
         assertTrue(out.endsWith((objects + 1) / 3 + " objects" + System.lineSeparator()), out);
         assertEquals(0, run("query", world.toString(), "--ray", "" + b[0], "" + b[1], "" + b[2],
                 "" + (b[3] - b[0]), "" + (b[4] - b[1]), "" + (b[5] - b[2]), "--closest"), err);
         assertTrue(!out.isBlank(), out);
+    }
+
+    @Test
+    void shouldShowABuildProgressBarOnTheErrorOutputWhenAsked() throws IOException {
+        Path input = writeLevel();
+        Path world = dir.resolve("level.bxw");
+        assertEquals(0, run("build", input.toString(), world.toString(), "--progress"), err);
+        assertTrue(err.contains("building [") && err.contains("writing  [") && err.contains("] 100%"), err);
+        assertTrue(out.contains("objects per leaf"), out);
+        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        assertTrue(err.isEmpty(), "a small build shows no bar: " + err);
     }
 
     @Test
