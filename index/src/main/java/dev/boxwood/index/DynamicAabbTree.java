@@ -33,7 +33,7 @@ import java.util.Arrays;
  * A binary tree in flat primitive arrays: each internal node is one 64-byte record holding the boxes of <em>both</em>
  * its children (12 floats), their references and their category masks, so one visit of a node tests two children
  * from one cache line (the node pairs of bepu v2 and Box2D 3.1). A child reference {@code >= 0} is an internal node, a
- * negative one {@code ~slot} is an object; an object's fat box lives in its parent's child entry. A header node
+ * negative one {@code ~handle} is an object; an object's fat box lives in its parent's child entry. A header node
  * 0 holds the root in its first entry, so the root needs no special case. Insertion chooses the sibling that
  * minimises the surface area heuristic by branch and bound (Bittner, Hapala, Havran 2013/2015), then rotates
  * nodes on the way up (Kopta et al. 2012, as Box2D's {@code b2RotateNodes}). See {@code docs/tree.md}.
@@ -53,7 +53,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     /** The header node; its entry 0 holds the root, its entry 1 is always empty. */
     static final int HEADER = 0;
-    /** Reference of an empty entry (never a node, never {@code ~slot} of a valid slot). */
+    /** Reference of an empty entry (never a node, never {@code ~handle} of a valid handle). */
     static final int EMPTY = Integer.MIN_VALUE;
     /** Entry floats: minX, minY, minZ, maxX, maxY, maxZ. */
     static final int BOX = 6;
@@ -73,6 +73,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private static final int FREE = -1;
     /** Re-insert a leaf whose fat box exceeds the tight box grown by this many margins and displacements. */
     private static final double SHRINK_FACTOR = 4.0;
+    /** Levels above a moved object's old place where the search for its new sibling may start at the lowest. */
+    private static final int MOVE_LOOKAHEAD = 3;
 
     private final double originX;
     private final double originY;
@@ -87,7 +89,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /**
      * One record of {@link #NODE} ints per node, from {@link #BASE}: for each entry its box (6 float bits: the
      * child's box, an object's fat box or the union of an internal node's entries) at {@link #box}, its child
-     * reference ({@code >= 0} internal node, {@code ~slot} object, {@link #EMPTY}) at {@link #ref}, and the
+     * reference ({@code >= 0} internal node, {@code ~handle} object, {@link #EMPTY}) at {@link #refIndex}, and the
      * {@link #fold folded} OR of the category bits of every object below at {@link #mask}. One array, so a node
      * visit loads one record where parallel arrays would miss the cache once per array.
      */
@@ -203,9 +205,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 displacementX, displacementY, displacementZ)) {
             return;
         }
-        removeLeaf(slot);
-        insertLeaf(slot, minX, minY, minZ, maxX, maxY, maxZ,
-                displacementX, displacementY, displacementZ, 1.0);
+        int near = detachEntry(entry);
+        float[] f = fatScratch;
+        storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ, displacementX, displacementY, displacementZ);
+        insertReference(~handle, fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4], f[5],
+                searchStart(near, f[0], f[1], f[2], f[3], f[4], f[5]));
     }
 
     @Override
@@ -394,7 +398,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         float[] f = fatScratch;
         storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ,
                 dx * displacementScale, dy * displacementScale, dz * displacementScale);
-        insertReference(~slot, fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4], f[5]);
+        insertReference(~handles.handleOf(slot), fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4], f[5],
+                0);
     }
 
     /**
@@ -415,18 +420,48 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     /**
-     * Inserts {@code ref} (an object {@code ~slot}, or an internal node detached by {@link #detachEntry}) with the
+     * Inserts {@code ref} (an object {@code ~handle}, or an internal node detached by {@link #detachEntry}) with the
      * given box and folded mask: the best sibling by branch and bound, then a new parent above it (Bittner et al.
      * 2013).
      */
     void insertReference(int ref, int mask, float f0, float f1, float f2, float f3, float f4, float f5) {
+        insertReference(ref, mask, f0, f1, f2, f3, f4, f5, 0);
+    }
+
+    /**
+     * The entry a re-insertion after a move searches from: the lowest ancestor of {@code near} (the entry the
+     * object's old sibling moved into) that contains the new fat box, and at least {@link #MOVE_LOOKAHEAD} levels
+     * above it (the root entry 0 at the latest). Bullet's {@code btDbvt::update} re-inserts a moved leaf from an
+     * ancestor a fixed lookahead up rather than from the root; requiring containment means no ancestor above the
+     * start grows, so the branch and bound inside it weighs every cost that differs between its candidates. A small
+     * move then searches a few levels near the object instead of walking down from the root.
+     */
+    private int searchStart(int near, float f0, float f1, float f2, float f3, float f4, float f5) {
+        final int[] r = records;
+        int e = near;
+        for (int level = 0; e != 0; level++) {
+            if (level >= MOVE_LOOKAHEAD) {
+                int o = boxIndex(e);
+                if (f(r[o]) <= f0 && f(r[o + 1]) <= f1 && f(r[o + 2]) <= f2
+                        && f(r[o + 3]) >= f3 && f(r[o + 4]) >= f4 && f(r[o + 5]) >= f5) {
+                    return e;
+                }
+            }
+            e = parentEntries[e >> 1];
+        }
+        return 0;
+    }
+
+    /** As {@link #insertReference(int, int, float, float, float, float, float, float)}, searching below {@code start}. */
+    private void insertReference(int ref, int mask, float f0, float f1, float f2, float f3, float f4, float f5,
+                                 int start) {
         if (child(0) == EMPTY) {
             setEntry(0, ref, mask, f0, f1, f2, f3, f4, f5);
             linkParent(ref, 0);
             updateHeaderHeight();
             return;
         }
-        int sibling = findBestSibling(f0, f1, f2, f3, f4, f5);
+        int sibling = findBestSibling(start, f0, f1, f2, f3, f4, f5);
         int node = allocateNode();
         int first = 2 * node;
         copyEntry(sibling, first);
@@ -449,22 +484,23 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * only the children whose bound can still win, so each pop costs one node visit and a losing child is never
      * loaded. Depth first, at most one pending node per level: the tree height bounds the stack.
      *
+     * @param start the entry whose subtree is searched: 0 (the root) for a new object
      * @return the entry of the best sibling
      */
-    private int findBestSibling(float f0, float f1, float f2, float f3, float f4, float f5) {
+    private int findBestSibling(int start, float f0, float f1, float f2, float f3, float f4, float f5) {
         final int[] r = records;
         final double leafCost = cost(f0, f1, f2, f3, f4, f5);
-        // The root entry first: it is the only entry not held by an internal node.
-        final int rb = boxIndex(0);
+        // The start entry first: the only candidate not scored as an entry of a popped node.
+        final int rb = boxIndex(start);
         double rootUnion = cost(Math.min(f0, f(r[rb])), Math.min(f1, f(r[rb + 1])), Math.min(f2, f(r[rb + 2])),
                 Math.max(f3, f(r[rb + 3])), Math.max(f4, f(r[rb + 4])), Math.max(f5, f(r[rb + 5])));
-        int best = 0;
+        int best = start;
         double bestCost = rootUnion;
-        int root = r[refIndex(0)];
+        int root = r[refIndex(start)];
         if (root < 0) {
             return best;
         }
-        double rootInherited = rootUnion - entryCost(0);
+        double rootInherited = rootUnion - entryCost(start);
         if (rootInherited + leafCost >= bestCost) {
             return best;
         }
@@ -546,13 +582,15 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /**
      * Unlinks the reference in {@code entry} (an object or a subtree, which stays intact): its sibling takes the
      * parent's place and the parent node is freed.
+     *
+     * @return the entry now holding the former sibling (0 when the tree became empty)
      */
-    void detachEntry(int entry) {
+    int detachEntry(int entry) {
         int parent = entry >> 1;
         if (parent == HEADER) {
             clearEntry(0);
             updateHeaderHeight();
-            return;
+            return 0;
         }
         int grandEntry = parentEntries[parent];
         copyEntry(entry ^ 1, grandEntry);
@@ -562,6 +600,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             refitUpward(node, false);
         }
         updateHeaderHeight();
+        return grandEntry;
     }
 
     /**
@@ -734,7 +773,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (ref >= 0) {
             parentEntries[ref] = entry;
         } else {
-            leafEntries[~ref] = entry;
+            leafEntries[slotOf(ref)] = entry;
         }
     }
 
@@ -777,6 +816,17 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /** @return the index in {@link #records} of entry {@code entry}'s folded category mask */
     static int maskIndex(int entry) {
         return BASE + (entry >> 1) * NODE + MASK + (entry & 1);
+    }
+
+    /**
+     * The slot of an object reference. An object is referenced by {@code ~handle}, generation included, so a
+     * query reports the handle straight from the node record without reading the handle table.
+     *
+     * @param ref a negative (object) reference
+     * @return its slot
+     */
+    static int slotOf(int ref) {
+        return ~ref & Handles.SLOT_MASK;
     }
 
     /** @return the child reference held by {@code entry} */
@@ -925,8 +975,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                     continue;
                 }
                 int o = record + side * BOX;
-                if (!AabbAabb.test(f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]), f(r[o + 4]), f(r[o + 5]),
-                        x0, y0, z0, x1, y1, z1)) {
+                float b0 = f(r[o]);
+                float b1 = f(r[o + 1]);
+                float b2 = f(r[o + 2]);
+                float b3 = f(r[o + 3]);
+                float b4 = f(r[o + 4]);
+                float b5 = f(r[o + 5]);
+                if (!AabbAabb.test(b0, b1, b2, b3, b4, b5, x0, y0, z0, x1, y1, z1)) {
                     continue;
                 }
                 int ref = r[record + REF + side];
@@ -934,15 +989,20 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                     st[sp++] = ref;
                     continue;
                 }
-                int slot = ~ref;
-                int t = slot * BOX;
+                int slot = slotOf(ref);
                 leaves++;
-                if (!categoryMatches(slot, categoryMask)
-                        || !AabbAabb.test(tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5],
-                        x0, y0, z0, x1, y1, z1)) {
+                if (!categoryMatches(slot, categoryMask)) {
                     continue;
                 }
-                if (!visitor.visit(handles.handleOf(slot), uv[slot])) {
+                // A fat box inside the query holds the tight box too: the object's own box need not be loaded.
+                if (!(b0 >= x0 && b1 >= y0 && b2 >= z0 && b3 <= x1 && b4 <= y1 && b5 <= z1)) {
+                    int t = slot * BOX;
+                    if (!AabbAabb.test(tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5],
+                            x0, y0, z0, x1, y1, z1)) {
+                        continue;
+                    }
+                }
+                if (!visitor.visit(~ref, uv[slot])) {
                     stack.countVisits(nodes, leaves);
                     return;
                 }
@@ -998,7 +1058,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             }
             int ref = st[sp];
             if (ref < 0) {
-                int slot = ~ref;
+                int slot = slotOf(ref);
                 int t = slot * BOX;
                 leaves++;
                 if (!categoryMatches(slot, categoryMask)) {
@@ -1011,7 +1071,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 if (fraction < 0 || fraction > max) {
                     continue;
                 }
-                double steer = visitor.visit(handles.handleOf(slot), uv[slot], fraction);
+                double steer = visitor.visit(~ref, uv[slot], fraction);
                 if (steer == 0.0) {
                     break;
                 }
@@ -1229,9 +1289,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 fail("entry " + entry + " of node " + (entry >> 1) + " is empty");
             }
             if (ref < 0) {
-                int slot = ~ref;
+                int slot = slotOf(ref);
                 if (slot >= handles.highWater() || !handles.isLiveSlot(slot)) {
                     fail("entry " + entry + " references slot " + slot + " which is not live");
+                }
+                if (handles.handleOf(slot) != ~ref) {
+                    fail("entry " + entry + " references handle " + ~ref + " but slot " + slot + " holds handle "
+                            + handles.handleOf(slot));
                 }
                 if (leafEntries[slot] != entry) {
                     fail("slot " + slot + " records entry " + leafEntries[slot] + " but sits in entry " + entry);

@@ -102,11 +102,11 @@ public final class NearestQueries {
                     }
                     continue;
                 }
-                int slot = ~child;
+                int slot = DynamicAabbTree.slotOf(child);
                 if (!tree.categoryMatches(slot, categoryMask)) {
                     continue;
                 }
-                int handle = tree.handles.handleOf(slot);
+                int handle = ~child;
                 if (filter != null && !filter.accept(handle, uv[slot])) {
                     continue;
                 }

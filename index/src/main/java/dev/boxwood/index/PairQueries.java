@@ -143,11 +143,11 @@ public final class PairQueries {
                         st[sp++] = ref;
                         continue;
                     }
-                    int other = ~ref;
+                    int other = DynamicAabbTree.slotOf(ref);
                     if (other == slot || !tree.categoryMatches(other, categoryMask)) {
                         continue;
                     }
-                    int otherHandle = tree.handles.handleOf(other);
+                    int otherHandle = ~ref;
                     // both moved: the one with the lower handle reports the pair
                     if (otherHandle < handle && moved.contains(other)) {
                         continue;
@@ -242,12 +242,12 @@ public final class PairQueries {
             final int rb = b.child(eb);
             if (ra < 0 && rb < 0) {
                 leaves++;
-                int sa = ~ra;
-                int sb = ~rb;
+                int sa = DynamicAabbTree.slotOf(ra);
+                int sb = DynamicAabbTree.slotOf(rb);
                 if (a.categoryMatches(sa, maskA) && b.categoryMatches(sb, maskB)
                         && overlap(ta, sa * DynamicAabbTree.BOX, tbb, sb * DynamicAabbTree.BOX, dx, dy, dz)) {
-                    int handleA = a.handles.handleOf(sa);
-                    int handleB = b.handles.handleOf(sb);
+                    int handleA = ~ra;
+                    int handleB = ~rb;
                     if (self && handleB < handleA) {
                         dest.add(handleB, handleA);
                     } else {

@@ -234,7 +234,7 @@ public final class RegionQueries {
                     st[sp++] = childState;
                     continue;
                 }
-                int slot = ~ref;
+                int slot = DynamicAabbTree.slotOf(ref);
                 if (!tree.categoryMatches(slot, categoryMask)) {
                     continue;
                 }
@@ -252,7 +252,7 @@ public final class RegionQueries {
                         continue;
                     }
                 }
-                int handle = tree.handles.handleOf(slot);
+                int handle = ~ref;
                 if (filter != null && !filter.accept(handle, uv[slot])) {
                     continue;
                 }

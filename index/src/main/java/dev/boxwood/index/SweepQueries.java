@@ -134,7 +134,7 @@ public final class SweepQueries {
             }
             int ref = st[sp];
             if (ref < 0) {
-                int slot = ~ref;
+                int slot = DynamicAabbTree.slotOf(ref);
                 int t = slot * DynamicAabbTree.BOX;
                 leaves++;
                 if (!tree.categoryMatches(slot, categoryMask)) {
@@ -145,7 +145,7 @@ public final class SweepQueries {
                 if (fraction < 0 || fraction > max) {
                     continue;
                 }
-                double steer = visitor.visit(tree.handles.handleOf(slot), uv[slot], fraction);
+                double steer = visitor.visit(~ref, uv[slot], fraction);
                 if (steer == 0.0) {
                     break;
                 }

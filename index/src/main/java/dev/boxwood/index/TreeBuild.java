@@ -64,7 +64,7 @@ final class TreeBuild {
             int o = i * DynamicAabbTree.BOX;
             tree.storeFatBox(fat, o, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4],
                     boxes[o + 5], 0, 0, 0);
-            unitRefs[i] = ~i;
+            unitRefs[i] = ~handle;
             tree.objectCategories[i] = categories == null ? -1L : categories[i];
             unitMasks[i] = DynamicAabbTree.fold(tree.objectCategories[i]);
             if (userValues != null) {
@@ -101,7 +101,7 @@ final class TreeBuild {
             }
             int entry = tree.leafEntries[slot];
             copyEntryBox(tree, entry, boxes, u * DynamicAabbTree.BOX);
-            unitRefs[u] = ~slot;
+            unitRefs[u] = ~tree.handles.handleOf(slot);
             unitMasks[u] = tree.records[DynamicAabbTree.maskIndex(entry)];
             u++;
         }
@@ -236,7 +236,7 @@ final class TreeBuild {
             System.arraycopy(local, 6 * i, tree.tight, slot * DynamicAabbTree.BOX, DynamicAabbTree.BOX);
             tree.userValues[slot] = userValues == null ? 0L : userValues[i];
             handles[i] = handle;
-            unitRefs[i] = ~slot;
+            unitRefs[i] = ~handle;
             tree.objectCategories[slot] = categories == null ? -1L : categories[i];
             unitMasks[i] = DynamicAabbTree.fold(tree.objectCategories[slot]);
             tree.moved.mark(slot);
@@ -310,7 +310,7 @@ final class TreeBuild {
      * Writes the internal nodes of {@code bvh} (over units {@code 0..m-1}) into the tree. Flat node {@code k}
      * becomes tree node {@code nodeMap[k]}, or a newly allocated node when {@code nodeMap} is null (then allocated
      * in flat order, so a fresh tree is laid out depth-first). A unit leaf {@code ~u} becomes reference
-     * {@code unitRefs[u]} (an object {@code ~slot} or a kept subtree) with folded mask {@code unitMasks[u]}.
+     * {@code unitRefs[u]} (an object {@code ~handle} or a kept subtree) with folded mask {@code unitMasks[u]}.
      *
      * @return the tree reference of the hierarchy's root (a node, or {@code unitRefs[0]} for a single unit); the
      *     caller links it
