@@ -35,13 +35,24 @@ class TreeQualityTest {
 
     @Test
     void shouldStayNearAFreshBuildThrough200TicksOf10kMovingObjects() {
-        moveAround(10_000, 200);
+        moveAround(10_000, 200, TICK_BUDGET_PER_100K);
+    }
+
+    @Test
+    void shouldStayNearAFreshBuildThrough200TicksOf10kMovingObjectsWithoutOptimizing() {
+        moveAround(10_000, 200, 0);
+    }
+
+    @Test
+    @Tag("long")
+    void shouldStayNearAFreshBuildThrough1000TicksOf100kMovingObjectsWithoutOptimizing() {
+        moveAround(100_000, 1000, 0);
     }
 
     @Test
     @Tag("long")
     void shouldStayNearAFreshBuildThrough1000TicksOf100kMovingObjects() {
-        moveAround(100_000, 1000);
+        moveAround(100_000, 1000, TICK_BUDGET_PER_100K);
     }
 
     private static double freshRatio(BoxSet boxes) {
@@ -76,14 +87,15 @@ class TreeQualityTest {
 
     /**
      * Bulk build, then {@code ticks} ticks of the moving workload: every object moves (with its displacement as
-     * the prediction), then one {@code optimize} call. Checked five times along the way against a fresh build.
+     * the prediction), then one {@code optimize} call with {@code budgetPer100k} re-insertions per 100k objects (none
+     * when 0). Checked five times along the way against a fresh build.
      */
-    private static void moveAround(int n, int ticks) {
+    private static void moveAround(int n, int ticks, int budgetPer100k) {
         SyntheticWorld world = SyntheticWorld.clustered(n, 42);
         MovingWorkload moving = world.moving(43);
         BoxSet b = moving.boxes();
         DynamicAabbTree tree = DynamicAabbTree.build(TreeConfig.defaults(), b.toInterleaved(), null, null);
-        int budget = Math.max(1, (int) ((long) TICK_BUDGET_PER_100K * n / 100_000));
+        int budget = budgetPer100k == 0 ? 0 : Math.max(1, (int) ((long) budgetPer100k * n / 100_000));
         double worst = 0;
         StringBuilder report = new StringBuilder(String.format("%d objects moving, optimize(%d) per tick:", n,
                 budget));
