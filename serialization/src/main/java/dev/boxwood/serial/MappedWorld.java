@@ -1280,7 +1280,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * order for the same stored boxes and origin. The distance of an object is the Euclidean distance to its
      * stored tight box (0 inside or on it), or the {@link DistanceFunction}'s exact distance (which must not be
      * below the box distance; a negative value drops the object). Equal distances are ordered by the lower handle
-     * (object index). Only objects with {@code (categoryBits & categoryMask) != 0} that the filter accepts count,
+     * (storage position). Only objects with {@code (categoryBits & categoryMask) != 0} that the filter accepts count,
      * filtered before the {@code k} limit; {@code maxDistance} is closed. {@code k} above the object count returns
      * all of them. Nothing is allocated once {@code dest} has grown.
      *

@@ -14,7 +14,8 @@ import dev.boxwood.query.Arguments;
  *
  * <p>An object belongs to the grid cell holding the centre of its box; a tile's bounds are those of its objects,
  * so tiles may overlap where objects straddle cell borders (queries test every tile whose bounds they touch).
- * Within a tile, objects keep their input order.
+ * Within a tile, handles are the tile file's storage order ({@link StaticWorldWriter}); the user values, the global
+ * object index by default, identify objects across tiles.
  */
 public final class TileSetWriter {
 

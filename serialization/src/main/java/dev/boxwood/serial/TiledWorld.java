@@ -25,7 +25,7 @@ import dev.boxwood.query.TraversalStack;
  *
  * <p>Opening reads only each tile's 256-byte header (validated as by {@link MappedWorld#open}); a tile is mapped
  * when a query first reaches its bounds. Queries use the library's visitors: the handle passed to a visitor is
- * the object's index <em>within its tile</em> ({@link Scratch#tile()} tells which tile is being visited, and the
+ * the object's handle <em>within its tile</em> ({@link Scratch#tile()} tells which tile is being visited, and the
  * user value should identify objects globally; {@link TileSetWriter} makes it the global index by default). A
  * ray cast walks the tiles its segment crosses in order of entry and carries the visitor's clipping from tile to
  * tile, so a closest-hit cast stops at the first tile that cannot hold anything nearer; fractions are those of

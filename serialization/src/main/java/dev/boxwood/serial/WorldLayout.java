@@ -153,8 +153,9 @@ public final class WorldLayout {
     }
 
     /**
-     * @param flags the header flags
-     * @return the record size of each section for those flags, 0 for the payload
+     * @param section a section index
+     * @param flags   the header flags
+     * @return the record size of that section for those flags, 0 for the payload
      */
     static int recordSize(int section, int flags) {
         switch (section) {
