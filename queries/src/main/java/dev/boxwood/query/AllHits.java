@@ -15,7 +15,7 @@ public final class AllHits extends SegmentCollector {
 
     @Override
     public void reset() {
-        hits.count = 0;
+        hits.clear();
     }
 
     @Override
@@ -36,7 +36,7 @@ public final class AllHits extends SegmentCollector {
 
     /** @return the number of hits */
     public int count() {
-        return hits.count;
+        return hits.count();
     }
 
     /**
@@ -44,8 +44,7 @@ public final class AllHits extends SegmentCollector {
      * @return the hit's handle
      */
     public int handle(int i) {
-        hits.checkIndex(i);
-        return hits.handles[i];
+        return hits.handle(i);
     }
 
     /**
@@ -53,8 +52,7 @@ public final class AllHits extends SegmentCollector {
      * @return the hit's user value
      */
     public long userValue(int i) {
-        hits.checkIndex(i);
-        return hits.userValues[i];
+        return hits.userValue(i);
     }
 
     /**
@@ -62,7 +60,6 @@ public final class AllHits extends SegmentCollector {
      * @return the hit's fraction
      */
     public double fraction(int i) {
-        hits.checkIndex(i);
-        return hits.fractions[i];
+        return hits.fraction(i);
     }
 }

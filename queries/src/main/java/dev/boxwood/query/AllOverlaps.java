@@ -15,7 +15,7 @@ public final class AllOverlaps implements OverlapVisitor {
 
     /** Clears the results. */
     public void reset() {
-        hits.count = 0;
+        hits.clear();
     }
 
     @Override
@@ -31,7 +31,7 @@ public final class AllOverlaps implements OverlapVisitor {
 
     /** @return the number of objects collected */
     public int count() {
-        return hits.count;
+        return hits.count();
     }
 
     /**
@@ -39,8 +39,7 @@ public final class AllOverlaps implements OverlapVisitor {
      * @return the object's handle
      */
     public int handle(int i) {
-        hits.checkIndex(i);
-        return hits.handles[i];
+        return hits.handle(i);
     }
 
     /**
@@ -48,7 +47,6 @@ public final class AllOverlaps implements OverlapVisitor {
      * @return the object's user value
      */
     public long userValue(int i) {
-        hits.checkIndex(i);
-        return hits.userValues[i];
+        return hits.userValue(i);
     }
 }

@@ -2,7 +2,10 @@ package dev.boxwood.query;
 
 import java.util.Arrays;
 
-/** Growable parallel arrays (handle, user value, fraction) behind {@link AllHits} and {@link AllOverlaps}. */
+/**
+ * Growable parallel arrays (handle, user value, fraction) behind {@link AllHits} and {@link AllOverlaps}: the storage,
+ * the index-checked reads and the sort both public collectors expose, so each of them only documents its accessors.
+ */
 final class HitBuffer extends HeapSorted {
 
     int[] handles;
@@ -30,7 +33,31 @@ final class HitBuffer extends HeapSorted {
         count++;
     }
 
-    void checkIndex(int i) {
+    /** Forgets the entries; the arrays are kept for reuse. */
+    void clear() {
+        count = 0;
+    }
+
+    int count() {
+        return count;
+    }
+
+    int handle(int i) {
+        checkIndex(i);
+        return handles[i];
+    }
+
+    long userValue(int i) {
+        checkIndex(i);
+        return userValues[i];
+    }
+
+    double fraction(int i) {
+        checkIndex(i);
+        return fractions[i];
+    }
+
+    private void checkIndex(int i) {
         if (i < 0 || i >= count) {
             throw new IndexOutOfBoundsException("hit index " + i + " out of [0, " + count + ")");
         }
