@@ -1,47 +1,73 @@
 package dev.boxwood.bench.peers;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
+import dev.boxwood.serial.MappedWorld;
+import dev.boxwood.serial.StaticWorldWriter;
 
 /**
  * Boxwood's {@link DynamicAabbTree}: 3D, boxes stored as floats relative to an origin placed at the centre of
  * the world, default margins. Built by the binned-SAH bulk build ({@code boxwood}) or by one insert per box
- * ({@code boxwood-insert}, the path of a world filled at run time). Region queries and segment casts (with
- * clipping at the best exact hit, and stopping at the first hit for any-hit casts) report through the tree's
- * visitors; the user value of each object is its box index.
+ * ({@code boxwood-insert}, the path of a world filled at run time). Also Boxwood's static world
+ * ({@code boxwood-static}, {@link MappedWorld}): the boxes written once to a temporary file (format 2: leaves of up to
+ * 8 objects, quantized nodes, no margins) and queried in place from the memory mapping; static, so it takes part in
+ * queries and builds only. Region queries and segment casts (with clipping at the best exact hit, and stopping at
+ * the first hit for any-hit casts) report through the same visitors; the user value of each object is its box
+ * index.
  */
 final class BoxwoodContender extends AbstractContender implements OverlapVisitor, RayCastVisitor {
 
+    private static final int BULK = 0;
+    private static final int INSERT = 1;
+    private static final int MAPPED = 2;
+
     private DynamicAabbTree tree = new DynamicAabbTree();
+    /** What queries run on: the tree, or the mapped world. */
+    private SpatialQueries index = tree;
+    private MappedWorld world;
     private int[] handles = new int[0];
     private final TraversalStack stack = new TraversalStack();
-    private final boolean bulk;
+    private final int kind;
 
-    private BoxwoodContender(String name, boolean bulk) {
-        super(name, true);
-        this.bulk = bulk;
+    private BoxwoodContender(String name, int kind) {
+        super(name, kind != MAPPED);
+        this.kind = kind;
     }
 
     static BoxwoodContender bulkBuilt() {
-        return new BoxwoodContender("boxwood", true);
+        return new BoxwoodContender("boxwood", BULK);
     }
 
     static BoxwoodContender insertBuilt() {
-        return new BoxwoodContender("boxwood-insert", false);
+        return new BoxwoodContender("boxwood-insert", INSERT);
+    }
+
+    static BoxwoodContender staticWorld() {
+        return new BoxwoodContender("boxwood-static", MAPPED);
     }
 
     @Override
     protected void buildIndex() {
+        if (kind == MAPPED) {
+            buildStaticWorld();
+            return;
+        }
         int n = scene.size();
         double[] b = sceneBounds();
         TreeConfig config = TreeConfig.defaults()
                 .withOrigin(0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), 0.5 * (b[2] + b[5]))
                 .withInitialCapacity(Math.max(16, n));
         handles = new int[n];
-        if (bulk) {
+        if (kind == BULK) {
             long[] userValues = new long[n];
             for (int i = 0; i < n; i++) {
                 userValues[i] = i;
@@ -49,6 +75,7 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
                 handles[i] = i;
             }
             tree = DynamicAabbTree.build(config, scene.toInterleaved(), userValues, null);
+            index = tree;
             return;
         }
         tree = new DynamicAabbTree(config);
@@ -56,11 +83,34 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
             handles[i] = tree.add(scene.minX[i], scene.minY[i], scene.minZ[i],
                     scene.maxX[i], scene.maxY[i], scene.maxZ[i], i, 1L);
         }
+        index = tree;
+    }
+
+    /**
+     * Writes the scene to a temporary world file (user values default to the box index) and maps it; the file
+     * is deleted at once (the mapping keeps it readable) and the previous world is closed.
+     */
+    private void buildStaticWorld() {
+        try {
+            if (world != null) {
+                world.close();
+            }
+            Path file = Files.createTempFile("boxwood-peer-world", ".bxw");
+            try {
+                StaticWorldWriter.write(file, scene.toInterleaved(), null, null, null);
+                world = MappedWorld.open(file);
+            } finally {
+                Files.deleteIfExists(file);
+            }
+            index = world;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override
     protected void visitCandidates(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        tree.queryAabb(minX, minY, minZ, maxX, maxY, maxZ, -1L, this, stack);
+        index.queryAabb(minX, minY, minZ, maxX, maxY, maxZ, -1L, this, stack);
     }
 
     @Override
@@ -70,7 +120,7 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
 
     @Override
     protected void cast(boolean any) {
-        tree.rayCast(ox, oy, oz, tx, ty, tz, 1.0, -1L, this, stack);
+        index.rayCast(ox, oy, oz, tx, ty, tz, 1.0, -1L, this, stack);
     }
 
     @Override

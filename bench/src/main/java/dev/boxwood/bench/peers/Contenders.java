@@ -7,7 +7,8 @@ public final class Contenders {
 
     /** Every contender name, the brute-force reference first. */
     public static final List<String> NAMES = List.of("brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree",
-            "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-insert");
+            "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-insert",
+            "boxwood-static");
 
     private Contenders() {
     }
@@ -47,6 +48,8 @@ public final class Contenders {
                 return BoxwoodContender.bulkBuilt();
             case "boxwood-insert":
                 return BoxwoodContender.insertBuilt();
+            case "boxwood-static":
+                return BoxwoodContender.staticWorld();
             default:
                 throw new IllegalArgumentException("unknown contender: " + name);
         }

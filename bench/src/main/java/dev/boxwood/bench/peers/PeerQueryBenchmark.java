@@ -23,13 +23,19 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 4, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "--enable-native-access=ALL-UNNAMED"})
+// The Chronicle Bytes flags of the parent POM's chronicle.jvm.args, for the mapped world of boxwood-static.
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "--enable-native-access=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+        "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
+        "-Dchronicle.analytics.disable=true", "-Dchronicle.announcer.disable=true", "-Ddisable.perf.info=true"})
 @State(Scope.Thread)
 public class PeerQueryBenchmark extends CycledQueryBenchmark {
 
     /** Which index. */
     @Param({"brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree", "jts-hprtree", "tinspin-rtree",
-            "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood"})
+            "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-static"})
     public String contender;
 
     /** Number of boxes. */
