@@ -84,22 +84,14 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("ignore arrays must hold " + count + " handles");
         }
         Arguments.requireNonNull("visible", visible);
-        if (visible.length < count) {
-            throw new IllegalArgumentException("visible must hold " + count + " answers");
-        }
+        requireAnswers("visible", visible.length, count);
         LineOfSight t = lineOfSight;
-        t.tree = direct(tree);
         t.from = from;
         t.to = to;
         t.ignoreFirst = ignoreFirst;
         t.ignoreSecond = ignoreSecond;
-        t.mask = categoryMask;
         t.visible = visible;
-        try {
-            executor.run(t, count);
-        } finally {
-            t.tree = null;
-        }
+        run(t, tree, categoryMask, count);
     }
 
     /**
@@ -125,22 +117,14 @@ public final class BatchQueries implements AutoCloseable {
         Arguments.requireFiniteNonNegative("maxFraction", maxFraction);
         Arguments.requireNonNull("handles", handles);
         requireLength("fractions", fractions, count);
-        if (handles.length < count) {
-            throw new IllegalArgumentException("handles must hold " + count + " answers");
-        }
+        requireAnswers("handles", handles.length, count);
         ClosestRays t = closestRays;
-        t.tree = direct(tree);
         t.origins = origins;
         t.translations = translations;
         t.maxFraction = maxFraction;
-        t.mask = categoryMask;
         t.handles = handles;
         t.fractions = fractions;
-        try {
-            executor.run(t, count);
-        } finally {
-            t.tree = null;
-        }
+        run(t, tree, categoryMask, count);
     }
 
     /**
@@ -173,17 +157,26 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
         }
         Spheres t = this.spheres;
-        t.tree = direct(tree);
         t.spheres = spheres;
         t.mode = mode;
-        t.mask = categoryMask;
         t.max = maxPerQuery;
         t.handles = handles;
         t.counts = counts;
+        run(t, tree, categoryMask, count);
+    }
+
+    /**
+     * Runs a batch whose other inputs are set: points it at the index (the arrays of a tree or view, see
+     * {@link #direct}) and the mask, runs its {@code count} queries on the executor and lets go of the index, also
+     * when a query throws.
+     */
+    private <T extends SpatialQueries> void run(Batch<T> task, T tree, long categoryMask, int count) {
+        task.tree = direct(tree);
+        task.mask = categoryMask;
         try {
-            executor.run(t, count);
+            executor.run(task, count);
         } finally {
-            t.tree = null;
+            task.tree = null;
         }
     }
 
@@ -204,19 +197,29 @@ public final class BatchQueries implements AutoCloseable {
         }
     }
 
+    private static void requireAnswers(String name, int length, int count) {
+        if (length < count) {
+            throw new IllegalArgumentException(name + " must hold " + count + " answers");
+        }
+    }
+
     /** Stops the worker threads. */
     @Override
     public void close() {
         executor.close();
     }
 
-    private final class LineOfSight implements QueryExecutor.Task {
-        SpatialQueries tree;
+    /** A reusable batch task: the index it queries (only during a batch) and the categories of interest. */
+    private abstract static class Batch<T extends SpatialQueries> implements QueryExecutor.Task {
+        T tree;
+        long mask;
+    }
+
+    private final class LineOfSight extends Batch<SpatialQueries> {
         double[] from;
         double[] to;
         int[] ignoreFirst;
         int[] ignoreSecond;
-        long mask;
         boolean[] visible;
 
         @Override
@@ -234,12 +237,10 @@ public final class BatchQueries implements AutoCloseable {
         }
     }
 
-    private final class ClosestRays implements QueryExecutor.Task {
-        SpatialQueries tree;
+    private final class ClosestRays extends Batch<SpatialQueries> {
         double[] origins;
         double[] translations;
         double maxFraction;
-        long mask;
         int[] handles;
         double[] fractions;
 
@@ -257,11 +258,9 @@ public final class BatchQueries implements AutoCloseable {
         }
     }
 
-    private final class Spheres implements QueryExecutor.Task {
-        ShapeQueries tree;
+    private final class Spheres extends Batch<ShapeQueries> {
         double[] spheres;
         RegionMode mode;
-        long mask;
         int max;
         int[] handles;
         int[] counts;
