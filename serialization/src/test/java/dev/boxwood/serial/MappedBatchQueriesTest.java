@@ -17,28 +17,17 @@ import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
 import dev.boxwood.testkit.scenes.LevelScenes;
-import net.openhft.chronicle.core.io.AbstractReferenceCounted;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Batched line of sight, closest rays and sphere queries on a mapped world, on 2 and 3 threads, against brute force. */
+@ExtendWith(TracedReferences.class)
 class MappedBatchQueriesTest {
 
     @TempDir
     Path dir;
-
-    @BeforeEach
-    void traceReferences() {
-        AbstractReferenceCounted.enableReferenceTracing();
-    }
-
-    @AfterEach
-    void assertEverythingUnmapped() {
-        AbstractReferenceCounted.assertReferencesReleased();
-    }
 
     static Stream<TestWorld> worlds() {
         return Stream.of(TestWorld.clustered(20_000, 21), TestWorld.level(LevelScenes.Level.BOUNDS02));
@@ -81,7 +70,7 @@ class MappedBatchQueriesTest {
         ClosestHit closest = new ClosestHit();
         AllOverlaps all = new AllOverlaps();
         try (MappedWorld mapped = MappedWorld.open(file)) {
-            BruteForceIndex oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
+            BruteForceIndex oracle = world.oracle(mapped);
             for (int threads = 2; threads <= 3; threads++) {
                 try (BatchQueries batch = new BatchQueries(threads)) {
                     int blocked = 0;

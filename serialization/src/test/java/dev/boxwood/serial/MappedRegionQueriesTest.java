@@ -22,15 +22,14 @@ import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
 import dev.boxwood.testkit.scenes.LevelScenes;
-import net.openhft.chronicle.core.io.AbstractReferenceCounted;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Region queries on a mapped world against the brute-force scan with the same origin (same floats, same handles). */
+@ExtendWith(TracedReferences.class)
 class MappedRegionQueriesTest {
 
     private static final long[] MASKS = {-1L, 0x00F0_0000_0000_0001L};
@@ -44,20 +43,10 @@ class MappedRegionQueriesTest {
     private final AllOverlaps expected = new AllOverlaps();
     private int nonEmpty;
 
-    @BeforeEach
-    void traceReferences() {
-        AbstractReferenceCounted.enableReferenceTracing();
-    }
-
-    @AfterEach
-    void assertEverythingUnmapped() {
-        AbstractReferenceCounted.assertReferencesReleased();
-    }
-
     static Stream<TestWorld> worlds() {
         return Stream.of(
-                new TestWorld("empty", new double[0], 1, false),
-                new TestWorld("single", new double[] {1e6, 2, 3, 1e6 + 1, 4, 5}, 2, false),
+                TestWorld.empty(),
+                TestWorld.single(false),
                 TestWorld.clustered(20_000, 5),
                 TestWorld.level(LevelScenes.Level.BOUNDS02));
     }
@@ -68,7 +57,7 @@ class MappedRegionQueriesTest {
         Path file = dir.resolve(world.name + ".bxw");
         world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
-            BruteForceIndex oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
+            BruteForceIndex oracle = world.oracle(mapped);
             double[] queries = world.boxQueries(60, 7);
             SplittableRandom random = new SplittableRandom(8);
             nonEmpty = 0;

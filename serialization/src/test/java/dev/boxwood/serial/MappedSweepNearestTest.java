@@ -26,10 +26,8 @@ import dev.boxwood.query.SegmentCollector;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
 import dev.boxwood.testkit.scenes.LevelScenes;
-import net.openhft.chronicle.core.io.AbstractReferenceCounted;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Swept and nearest queries on a mapped world against the brute-force scan and the dynamic tree built over the
  * same boxes with the same origin (same stored floats, same handles): same objects, same times and distances.
  */
+@ExtendWith(TracedReferences.class)
 class MappedSweepNearestTest {
 
     private static final long[] MASKS = {-1L, 0x00F0_0000_0000_0001L};
@@ -49,20 +48,10 @@ class MappedSweepNearestTest {
     private final TraversalStack stack = new TraversalStack();
     private int nonEmpty;
 
-    @BeforeEach
-    void traceReferences() {
-        AbstractReferenceCounted.enableReferenceTracing();
-    }
-
-    @AfterEach
-    void assertEverythingUnmapped() {
-        AbstractReferenceCounted.assertReferencesReleased();
-    }
-
     static Stream<TestWorld> worlds() {
         return Stream.of(
-                new TestWorld("empty", new double[0], 1, false),
-                new TestWorld("single", new double[] {1e6, 2, 3, 1e6 + 1, 4, 5}, 2, false),
+                TestWorld.empty(),
+                TestWorld.single(false),
                 TestWorld.clustered(20_000, 5),
                 farFromOrigin(TestWorld.clustered(5_000, 6), 3e7, -2e7, 1e7),
                 TestWorld.level(LevelScenes.Level.BOUNDS01),
@@ -86,7 +75,7 @@ class MappedSweepNearestTest {
         Path file = dir.resolve(world.name + ".bxw");
         world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
-            BruteForceIndex oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
+            BruteForceIndex oracle = world.oracle(mapped);
             DynamicAabbTree tree = tree(world, mapped);
             double[] queries = world.boxQueries(40, 3);
             double[] segments = world.segments(queries.length / 6, 4);
@@ -126,7 +115,7 @@ class MappedSweepNearestTest {
         Path file = dir.resolve(world.name + ".bxw");
         world = world.writeStored(file);
         try (MappedWorld mapped = MappedWorld.open(file)) {
-            BruteForceIndex oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
+            BruteForceIndex oracle = world.oracle(mapped);
             DynamicAabbTree tree = tree(world, mapped);
             double[] queries = world.boxQueries(40, 5);
             SplittableRandom random = new SplittableRandom(13);

@@ -31,14 +31,13 @@ import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.scenes.LevelScenes;
-import net.openhft.chronicle.core.io.AbstractReferenceCounted;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+@ExtendWith(TracedReferences.class)
 class MappedWorldTest {
 
     private static final long[] MASKS = {-1L, 1L, 0x00F0_0000_0000_0001L, 1L << 63, 0L};
@@ -46,20 +45,10 @@ class MappedWorldTest {
     @TempDir
     Path dir;
 
-    @BeforeEach
-    void traceReferences() {
-        AbstractReferenceCounted.enableReferenceTracing();
-    }
-
-    @AfterEach
-    void assertEverythingUnmapped() {
-        AbstractReferenceCounted.assertReferencesReleased();
-    }
-
     static Stream<TestWorld> worlds() {
         return Stream.of(
-                new TestWorld("empty", new double[0], 1, false),
-                new TestWorld("single", new double[] {1e6, 2, 3, 1e6 + 1, 4, 5}, 2, true),
+                TestWorld.empty(),
+                TestWorld.single(true),
                 new TestWorld("pair", new double[] {0, 0, 0, 1, 1, 1, 2, 0, 0, 3, 1, 1}, 3, false),
                 TestWorld.clustered(3, 4),
                 TestWorld.clustered(20_000, 5),
@@ -128,7 +117,7 @@ class MappedWorldTest {
                 assertEquals(i, written.handleOf(written.inputIndexOf(i)));
                 assertEquals(input.userValues[written.inputIndexOf(i)], mapped.userValue(i));
             }
-            SpatialQueries oracle = world.oracle(mapped.originX(), mapped.originY(), mapped.originZ());
+            SpatialQueries oracle = world.oracle(mapped);
             double[] a = new double[6];
             double[] b = new double[6];
             for (int i = 0; i < world.size(); i++) {
@@ -263,7 +252,7 @@ class MappedWorldTest {
         double[] segments = world.segments(40, 23);
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try (MappedWorld mapped = MappedWorld.open(file)) {
-            List<String> expected = answers(world.oracle(mapped.originX(), mapped.originY(), mapped.originZ()),
+            List<String> expected = answers(world.oracle(mapped),
                     queries, segments, new TraversalStack());
             List<Future<List<String>>> results = new ArrayList<>();
             for (int t = 0; t < 8; t++) {

@@ -49,6 +49,16 @@ final class TestWorld {
         this.payload = payload;
     }
 
+    /** No objects. */
+    static TestWorld empty() {
+        return new TestWorld("empty", new double[0], 1, false);
+    }
+
+    /** One object far along x (where float steps are large), with or without a payload. */
+    static TestWorld single(boolean withPayload) {
+        return new TestWorld("single", new double[] {1e6, 2, 3, 1e6 + 1, 4, 5}, 2, withPayload);
+    }
+
     static TestWorld clustered(int n, long seed) {
         return new TestWorld("clustered-" + n, SyntheticWorld.clustered(n, seed).boxes().toInterleaved(), seed, true);
     }
@@ -102,6 +112,11 @@ final class TestWorld {
             }
         }
         return index;
+    }
+
+    /** The reference index in the frame of a world written from this one (see {@link #oracle(double, double, double)}). */
+    BruteForceIndex oracle(MappedWorld mapped) {
+        return oracle(mapped.originX(), mapped.originY(), mapped.originZ());
     }
 
     private BoxSet boxSet() {
