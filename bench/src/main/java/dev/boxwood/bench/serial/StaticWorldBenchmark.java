@@ -3,6 +3,7 @@ package dev.boxwood.bench.serial;
 import dev.boxwood.bench.world.PeerWorkload;
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.TreeConfig;
+import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.SpatialQueries;
@@ -165,6 +166,7 @@ public class StaticWorldBenchmark {
         SegmentSet segments;
         final TraversalStack stack = new TraversalStack();
         final ClosestHit closest = new ClosestHit();
+        final AnyHit any = new AnyHit();
         final CountingVisitor counter = new CountingVisitor();
         int next;
 
@@ -290,5 +292,25 @@ public class StaticWorldBenchmark {
         s.queries.rayCast(g.originX[k], g.originY[k], g.originZ[k], g.translationX[k], g.translationY[k],
                 g.translationZ[k], 1.0, -1L, hit, s.stack);
         return hit.hasHit() ? hit.fraction() : -1.0;
+    }
+
+    /**
+     * One any-hit cast (line of sight: stops at the first object entered).
+     *
+     * @param s the index and segments
+     * @return whether something was hit
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    @Warmup(iterations = 2, time = 1)
+    @Measurement(iterations = 4, time = 1)
+    public boolean castAny(QueryState s) {
+        int k = s.next++ & (PeerWorkload.QUERIES - 1);
+        SegmentSet g = s.segments;
+        AnyHit hit = s.any;
+        s.queries.rayCast(g.originX[k], g.originY[k], g.originZ[k], g.translationX[k], g.translationY[k],
+                g.translationZ[k], 1.0, -1L, hit, s.stack);
+        return hit.hasHit();
     }
 }
