@@ -6,6 +6,7 @@ import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.serial.MappedWorld;
@@ -59,6 +60,11 @@ import org.openjdk.jmh.annotations.Warmup;
         "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
         "--enable-native-access=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
         "-Dchronicle.announcer.disable=true", "-Ddisable.perf.info=true"})
+// The query benchmarks' settings; write and openClose set their own.
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 4, time = 1)
 public class StaticWorldBenchmark {
 
     /** A scratch directory, deleted with everything in it at the end of the trial. */
@@ -261,10 +267,6 @@ public class StaticWorldBenchmark {
      * @return the hit count
      */
     @Benchmark
-    @BenchmarkMode(Mode.Throughput)
-    @OutputTimeUnit(TimeUnit.SECONDS)
-    @Warmup(iterations = 2, time = 1)
-    @Measurement(iterations = 4, time = 1)
     public int boxQuery(QueryState s) {
         int k = s.next++ & (PeerWorkload.QUERIES - 1);
         BoxSet q = s.boxQueries;
@@ -281,17 +283,18 @@ public class StaticWorldBenchmark {
      * @return the entry fraction, or -1
      */
     @Benchmark
-    @BenchmarkMode(Mode.Throughput)
-    @OutputTimeUnit(TimeUnit.SECONDS)
-    @Warmup(iterations = 2, time = 1)
-    @Measurement(iterations = 4, time = 1)
     public double castClosest(QueryState s) {
+        ClosestHit hit = s.closest;
+        cast(s, hit);
+        return hit.hasHit() ? hit.fraction() : -1.0;
+    }
+
+    /** Casts the next of the prebuilt segments into {@code visitor}. */
+    private static void cast(QueryState s, RayCastVisitor visitor) {
         int k = s.next++ & (PeerWorkload.QUERIES - 1);
         SegmentSet g = s.segments;
-        ClosestHit hit = s.closest;
         s.queries.rayCast(g.originX[k], g.originY[k], g.originZ[k], g.translationX[k], g.translationY[k],
-                g.translationZ[k], 1.0, -1L, hit, s.stack);
-        return hit.hasHit() ? hit.fraction() : -1.0;
+                g.translationZ[k], 1.0, -1L, visitor, s.stack);
     }
 
     /**
@@ -301,16 +304,9 @@ public class StaticWorldBenchmark {
      * @return whether something was hit
      */
     @Benchmark
-    @BenchmarkMode(Mode.Throughput)
-    @OutputTimeUnit(TimeUnit.SECONDS)
-    @Warmup(iterations = 2, time = 1)
-    @Measurement(iterations = 4, time = 1)
     public boolean castAny(QueryState s) {
-        int k = s.next++ & (PeerWorkload.QUERIES - 1);
-        SegmentSet g = s.segments;
         AnyHit hit = s.any;
-        s.queries.rayCast(g.originX[k], g.originY[k], g.originZ[k], g.translationX[k], g.translationY[k],
-                g.translationZ[k], 1.0, -1L, hit, s.stack);
+        cast(s, hit);
         return hit.hasHit();
     }
 }
