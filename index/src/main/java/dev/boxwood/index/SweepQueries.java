@@ -145,14 +145,11 @@ public final class SweepQueries {
                 if (fraction < 0 || fraction > max) {
                     continue;
                 }
-                double steer = visitor.visit(~ref, uv[slot], fraction);
-                if (steer == 0.0) {
+                max = RayCastVisitor.nextMaxFraction(visitor.visit(~ref, uv[slot], fraction), max);
+                if (max == RayCastVisitor.STOP) {
                     break;
                 }
-                if (steer > 0.0 && steer < max) {
-                    max = steer;
-                    popBound = steer * Geom.ROBUST_FAR_SCALE;
-                }
+                popBound = max * Geom.ROBUST_FAR_SCALE;
                 continue;
             }
             nodes++;

@@ -49,4 +49,22 @@ public interface RayCastVisitor {
      * @return the steering value described in the interface comment
      */
     double visit(int handle, long userValue, double fraction);
+
+    /** What {@link #nextMaxFraction} returns when the visitor stopped the cast. */
+    double STOP = -1.0;
+
+    /**
+     * The protocol above in one place, for the indexes: the cast's maximum fraction after a visit returned
+     * {@code steer}.
+     *
+     * @param steer the value {@link #visit} returned
+     * @param max the current maximum fraction ({@code >= 0})
+     * @return {@link #STOP} when {@code steer} is 0; {@code steer} when it lies in {@code (0, max)}; else {@code max}
+     */
+    static double nextMaxFraction(double steer, double max) {
+        if (steer == 0.0) {
+            return STOP;
+        }
+        return steer > 0.0 && steer < max ? steer : max;
+    }
 }

@@ -1208,15 +1208,12 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     if (sf[i] > max) {
                         break;
                     }
-                    double steer = reportHit(st[i], sf[i], mask, visitor);
-                    if (steer == 0.0) {
+                    max = RayCastVisitor.nextMaxFraction(reportHit(st[i], sf[i], mask, visitor), max);
+                    if (max == RayCastVisitor.STOP) {
                         stack.countVisits(nodes, leaves);
                         return;
                     }
-                    if (steer > 0.0 && steer < max) {
-                        max = steer;
-                        popBound = steer * Geom.ROBUST_FAR_SCALE;
-                    }
+                    popBound = max * Geom.ROBUST_FAR_SCALE;
                 }
                 continue;
             }
@@ -1516,12 +1513,9 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             if (!(t >= 0.0) || t > clip) {
                 continue;
             }
-            double steer = reportHit(object, t, mask, visitor);
-            if (steer == 0.0) {
+            clip = RayCastVisitor.nextMaxFraction(reportHit(object, t, mask, visitor), clip);
+            if (clip == RayCastVisitor.STOP) {
                 return STOPPED;
-            }
-            if (steer > 0.0 && steer < clip) {
-                clip = steer;
             }
         }
         return clip;
