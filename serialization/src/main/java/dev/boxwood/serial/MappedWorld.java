@@ -33,6 +33,7 @@ import dev.boxwood.query.SweepTests;
 import dev.boxwood.query.TraversalStack;
 import net.openhft.chronicle.bytes.MappedBytesStore;
 import net.openhft.chronicle.bytes.MappedFile;
+import net.openhft.chronicle.core.UnsafeMemory;
 import net.openhft.chronicle.core.io.ReferenceOwner;
 
 /**
@@ -83,6 +84,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     private final long fileLength;
     private final MappedFile mappedFile;
     private final MappedBytesStore store;
+    /** The address of file offset 0 in the mapping; every read below is {@code address + offset}. */
+    private final long address;
     private final ReferenceOwner owner;
     private final int objectCount;
     private final int nodeCount;
@@ -111,6 +114,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         this.fileLength = fileLength;
         this.mappedFile = mappedFile;
         this.store = store;
+        this.address = store.addressForRead(0);
         this.owner = owner;
         this.objectCount = h.objectCount;
         this.nodeCount = h.nodeCount;
@@ -237,7 +241,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             long base = nodeBase(k);
             decodeChildren(base, boxes, 6 * k, children, 0);
             for (int c = 0; c < 2; c++) {
-                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                int ref = readInt(base + WorldLayout.NODE_REF_A + 4 * c);
                 if (ref < 0) {
                     if (WorldLayout.leafFirst(ref) > objectCount - WorldLayout.leafCount(ref)) {
                         throw corrupt(leafMessage(k, ref));
@@ -274,7 +278,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             int h = 0;
             int next = -1;
             for (int c = 0; c < 2; c++) {
-                int ref = store.readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                int ref = readInt(base + WorldLayout.NODE_REF_A + 4 * c);
                 int lo;
                 int summary;
                 if (ref < 0) {
@@ -294,7 +298,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     throw corrupt("the objects below node " + k + " are not one run in depth-first order");
                 }
                 ranges[2 * k + 1] = next;
-                if (store.readInt(base + WorldLayout.NODE_CATEGORIES_A + 4 * c) != summary) {
+                if (readInt(base + WorldLayout.NODE_CATEGORIES_A + 4 * c) != summary) {
                     throw corrupt("category summary of child " + c + " of node " + k + " is wrong");
                 }
                 summaries[k] |= summary;
@@ -324,7 +328,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             float scale = WorldLayout.scale(min, decoded[6 * k + 3 + a]);
             int expected = i % 6 < 3 ? WorldLayout.quantizeMin(min, scale, exact[i])
                     : WorldLayout.quantizeMax(min, scale, exact[i]);
-            int stored = store.readUnsignedShort(base + WorldLayout.NODE_BOXES + 2L * i);
+            int stored = readUnsignedShort(base + WorldLayout.NODE_BOXES + 2L * i);
             if (stored != expected) {
                 throw corrupt("quantized coordinate " + i % 6 + " of child " + i / 6 + " of node " + k + " is "
                         + stored + ", not " + expected + " (the box does not fit its objects)");
@@ -344,8 +348,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         for (int o = first; o < end; o++) {
             long b = boxBase(o);
             for (int a = 0; a < 3; a++) {
-                dest[at + a] = Math.min(dest[at + a], store.readFloat(b + 4L * a));
-                dest[at + 3 + a] = Math.max(dest[at + 3 + a], store.readFloat(b + 12 + 4L * a));
+                dest[at + a] = Math.min(dest[at + a], readFloat(b + 4L * a));
+                dest[at + 3 + a] = Math.max(dest[at + 3 + a], readFloat(b + 12 + 4L * a));
             }
             summary |= WorldLayout.foldCategories(categoryAt(o));
         }
@@ -369,15 +373,15 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         if (paletteIndexed) {
             long[] used = new long[(paletteSize + 63) >>> 6];
             for (int o = 0; o < objectCount; o++) {
-                int i = store.readUnsignedShort(categoriesOffset + (long) WorldLayout.PALETTE_INDEX_SIZE * o);
+                int i = readUnsignedShort(categoriesOffset + (long) WorldLayout.PALETTE_INDEX_SIZE * o);
                 if (i >= paletteSize) {
                     throw corrupt("object " + o + " has palette index " + i + " of " + paletteSize);
                 }
                 used[i >>> 6] |= 1L << i;
             }
             for (int p = 0; p < paletteSize; p++) {
-                long value = store.readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * p);
-                if (p > 0 && value <= store.readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * (p - 1))) {
+                long value = readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * p);
+                if (p > 0 && value <= readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * (p - 1))) {
                     throw corrupt("the palette is not strictly ascending at entry " + p);
                 }
                 if ((used[p >>> 6] & (1L << p)) == 0) {
@@ -397,8 +401,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         for (int o = 0; o < objectCount; o++) {
             long b = boxBase(o);
             for (int a = 0; a < 3; a++) {
-                float min = store.readFloat(b + 4L * a);
-                float max = store.readFloat(b + 12 + 4L * a);
+                float min = readFloat(b + 4L * a);
+                float max = readFloat(b + 12 + 4L * a);
                 if (!Float.isFinite(min) || !Float.isFinite(max) || min > max) {
                     throw corrupt("the box of object " + o + " is not finite or inverted");
                 }
@@ -511,7 +515,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     if (ref < 0) {
                         long b = boxBase(~ref);
                         for (int a = 0; a < 6; a++) {
-                            bounds[at + a] = store.readFloat(b + 4L * a);
+                            bounds[at + a] = readFloat(b + 4L * a);
                         }
                     } else {
                         for (int a = 0; a < 3; a++) {
@@ -562,8 +566,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     throw corrupt("the stored tree has a reference cycle");
                 }
                 long base = nodeBase(ref);
-                refA = store.readInt(base + WorldLayout.NODE_REF_A);
-                refB = store.readInt(base + WorldLayout.NODE_REF_B);
+                refA = readInt(base + WorldLayout.NODE_REF_A);
+                refB = readInt(base + WorldLayout.NODE_REF_B);
                 for (int c = 0; c < 2; c++) {
                     int child = c == 0 ? refA : refB;
                     if (child >= 0 && (child <= ref || child >= nodeCount)) {
@@ -604,7 +608,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         for (int i = 0; i < objectCount; i++) {
             long o = boxBase(i);
             for (int a = 0; a < 6; a++) {
-                boxes[6 * i + a] = store.readFloat(o + 4L * a);
+                boxes[6 * i + a] = readFloat(o + 4L * a);
             }
         }
         return boxes;
@@ -691,18 +695,49 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      */
     private long categoryAt(int object) {
         if (paletteIndexed) {
-            int i = store.readUnsignedShort(categoriesOffset + (long) WorldLayout.PALETTE_INDEX_SIZE * object);
+            int i = readUnsignedShort(categoriesOffset + (long) WorldLayout.PALETTE_INDEX_SIZE * object);
             if (i >= paletteSize) {
                 throw corruptAtQuery("object " + object + " has palette index " + i + " of " + paletteSize);
             }
-            return store.readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * i);
+            return readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * i);
         }
-        return store.readLong(categoriesOffset + (long) WorldLayout.CATEGORY_SIZE * object);
+        return readLong(categoriesOffset + (long) WorldLayout.CATEGORY_SIZE * object);
     }
 
     /** The stored user value of an object (unchecked index). */
     private long userValueAt(int object) {
-        return store.readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * object);
+        return readLong(userValuesOffset + (long) WorldLayout.USER_VALUE_SIZE * object);
+    }
+
+    // Reads of the mapping at a file offset. Queries run many of them per node and object, so they go straight to
+    // the mapped address instead of through the store's accessors (which re-read the store's fields and translate
+    // each offset): every offset passed here lies inside the file, because open() checked the sections against the
+    // file length and queries check each reference before following it (the class comment).
+
+    private long readLong(long offset) {
+        return UnsafeMemory.MEMORY.readLong(address + offset);
+    }
+
+    private int readInt(long offset) {
+        return UnsafeMemory.MEMORY.readInt(address + offset);
+    }
+
+    private float readFloat(long offset) {
+        return UnsafeMemory.MEMORY.readFloat(address + offset);
+    }
+
+    /** The float in the low half of a little-endian word. */
+    private static float low(long word) {
+        return Float.intBitsToFloat((int) word);
+    }
+
+    /** The float in the high half of a little-endian word. */
+    private static float high(long word) {
+        return Float.intBitsToFloat((int) (word >>> 32));
+    }
+
+    private int readUnsignedShort(long offset) {
+        return UnsafeMemory.MEMORY.readShort(address + offset) & 0xFFFF;
     }
 
     /** The file offset of an object's box record (unchecked index). */
@@ -722,9 +757,9 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * are read as three little-endian longs.
      */
     private void decodeChildren(long base, float[] box, int from, float[] dest, int to) {
-        long w0 = store.readLong(base + WorldLayout.NODE_BOXES);
-        long w1 = store.readLong(base + WorldLayout.NODE_BOXES + 8);
-        long w2 = store.readLong(base + WorldLayout.NODE_BOXES + 16);
+        long w0 = readLong(base + WorldLayout.NODE_BOXES);
+        long w1 = readLong(base + WorldLayout.NODE_BOXES + 8);
+        long w2 = readLong(base + WorldLayout.NODE_BOXES + 16);
         float x0 = box[from];
         float y0 = box[from + 1];
         float z0 = box[from + 2];
@@ -749,8 +784,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     public void getTightBox(int handle, double[] dest) {
         checkHandle(handle);
         long o = boxBase(handle);
-        toWorld(store.readFloat(o), store.readFloat(o + 4), store.readFloat(o + 8),
-                store.readFloat(o + 12), store.readFloat(o + 16), store.readFloat(o + 20), dest);
+        toWorld(readFloat(o), readFloat(o + 4), readFloat(o + 8),
+                readFloat(o + 12), readFloat(o + 16), readFloat(o + 20), dest);
     }
 
     private void toWorld(float x0, float y0, float z0, float x1, float y1, float z1, double[] dest) {
@@ -978,8 +1013,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             final int node = st[--sp];
             long base = openNode(++nodes, node);
             decodeChildren(base, fb, ENTRY_BOXES + 3 * sp, fb, 0);
-            long refs = store.readLong(base + WorldLayout.NODE_REF_A);
-            long summaries = store.readLong(base + WorldLayout.NODE_CATEGORIES_A);
+            long refs = readLong(base + WorldLayout.NODE_REF_A);
+            long summaries = readLong(base + WorldLayout.NODE_CATEGORIES_A);
             for (int c = 0; c < 2; c++) {
                 if (((int) (summaries >>> (c << 5)) & fold) == 0) {
                     continue;
@@ -1033,8 +1068,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             if (state != 0) {
                 long b = boxBase(object);
                 if (!RegionTests.acceptsObject(kind, p0, p1, p2, p3, p4, p5, obb, 0, convex, mode, state,
-                        store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
-                        store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20))) {
+                        readFloat(b), readFloat(b + 4), readFloat(b + 8),
+                        readFloat(b + 12), readFloat(b + 16), readFloat(b + 20))) {
                     continue;
                 }
             }
@@ -1190,8 +1225,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 for (int object = first; object < first + count; object++) {
                     long b = boxBase(object);
                     double t = SweepTests.exactContact(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, ix, iy, iz,
-                            store.readFloat(b), store.readFloat(b + 4), store.readFloat(b + 8),
-                            store.readFloat(b + 12), store.readFloat(b + 16), store.readFloat(b + 20));
+                            readFloat(b), readFloat(b + 4), readFloat(b + 8),
+                            readFloat(b + 12), readFloat(b + 16), readFloat(b + 20));
                     if (t < 0 || t > max) {
                         continue;
                     }
@@ -1222,8 +1257,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
             long base = openNode(++nodes, ref);
             decodeChildren(base, fb, ENTRY_BOXES + 6 * sp, fb, 0);
-            long refs = store.readLong(base + WorldLayout.NODE_REF_A);
-            long summaries = store.readLong(base + WorldLayout.NODE_CATEGORIES_A);
+            long refs = readLong(base + WorldLayout.NODE_REF_A);
+            long summaries = readLong(base + WorldLayout.NODE_CATEGORIES_A);
             int refA = checkReference(ref, (int) refs);
             int refB = checkReference(ref, (int) (refs >>> 32));
             double tA = ((int) summaries & fold) == 0 ? Geom.NO_HIT : sweepBound(shape, p0, p1, p2, p3, p4, p5, ix,
@@ -1326,8 +1361,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             int node = ints[slot];
             long base = openNode(++nodes, node);
             decodeChildren(base, fb, ENTRY_BOXES + 6 * slot, fb, 0);
-            long refs = store.readLong(base + WorldLayout.NODE_REF_A);
-            long summaries = store.readLong(base + WorldLayout.NODE_CATEGORIES_A);
+            long refs = readLong(base + WorldLayout.NODE_REF_A);
+            long summaries = readLong(base + WorldLayout.NODE_CATEGORIES_A);
             for (int c = 0; c < 2; c++) {
                 if (((int) (summaries >>> (c << 5)) & fold) == 0) {
                     continue;
@@ -1371,9 +1406,9 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 continue;
             }
             long b = boxBase(object);
-            double d = RegionTests.squaredDistance(px, py, pz, store.readFloat(b), store.readFloat(b + 4),
-                    store.readFloat(b + 8), store.readFloat(b + 12), store.readFloat(b + 16),
-                    store.readFloat(b + 20));
+            double d = RegionTests.squaredDistance(px, py, pz, readFloat(b), readFloat(b + 4),
+                    readFloat(b + 8), readFloat(b + 12), readFloat(b + 16),
+                    readFloat(b + 20));
             if (d <= limit) {
                 dest.pushObject(d, object, userValue, exact != null);
             }
@@ -1422,76 +1457,108 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             return castRun(rootRef, ox, oy, oz, ix, iy, iz, maxFraction, max, categoryMask, visitor, stack);
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
-        int[] refs = stack.references(height + 2);
-        double[] entries = stack.fractions(height + 2);
-        float[] fb = stack.floats(ENTRY_BOXES + 6 * (height + 2));
-        final int capacity = Math.min(Math.min(refs.length, entries.length), (fb.length - ENTRY_BOXES) / 6);
+        // a popped node's children are decoded in place over its own box and the slot above it (one more slot
+        // than the stack depth), so a pushed child's box is usually where its stack entry is
+        int[] refs = stack.references(height + 3);
+        double[] entries = stack.fractions(height + 3);
+        float[] fb = stack.floats(6 * (height + 3));
+        // room for two pushes below capacity, and for a decode at the slot above the top one
+        final int capacity = Math.min(Math.min(refs.length, entries.length) - 1, fb.length / 6 - 2);
         int top = 0;
         refs[top] = 0;
         entries[top++] = t;
-        System.arraycopy(rootBounds, 0, fb, ENTRY_BOXES, 6);
+        System.arraycopy(rootBounds, 0, fb, 0, 6);
         long nodes = 0;
+        traversal:
         while (top > 0) {
             int node = refs[--top];
             if (entries[top] > max) {
                 continue;
             }
             long base = openNode(++nodes, node);
-            decodeChildren(base, fb, ENTRY_BOXES + 6 * top, fb, 0);
-            long childRefs = store.readLong(base + WorldLayout.NODE_REF_A);
-            long summaries = store.readLong(base + WorldLayout.NODE_CATEGORIES_A);
-            double tA = Double.NaN;
-            double tB = Double.NaN;
-            if (((int) summaries & fold) != 0) {
-                tA = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, fb[0], fb[1], fb[2], fb[3],
-                        fb[4], fb[5]);
-            }
-            if (((int) (summaries >>> 32) & fold) != 0) {
-                tB = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, fb[6], fb[7], fb[8], fb[9],
-                        fb[10], fb[11]);
-            }
-            // fractions are computed against the initial maxFraction (as every index of the library does, so
-            // answers are bit-equal) and compared with the clipped maximum
-            boolean hitA = tA >= 0.0 && tA <= max;
-            boolean hitB = tB >= 0.0 && tB <= max;
-            if (!hitA && !hitB) {
+            final int a = 6 * top;
+            final int b = a + 6;
+            decodeChildren(base, fb, a, fb, a);
+            long childRefs = readLong(base + WorldLayout.NODE_REF_A);
+            long summaries = readLong(base + WorldLayout.NODE_CATEGORIES_A);
+            // nodes are culled against the clipped maximum, objects' fractions computed against maxFraction (as
+            // every index of the library does, so answers are bit-equal) and compared with the clipped maximum
+            double tA = ((int) summaries & fold) == 0 ? Geom.NO_HIT
+                    : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max, fb[a], fb[a + 1], fb[a + 2],
+                    fb[a + 3], fb[a + 4], fb[a + 5]);
+            double tB = ((int) (summaries >>> 32) & fold) == 0 ? Geom.NO_HIT
+                    : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max, fb[b], fb[b + 1], fb[b + 2],
+                    fb[b + 3], fb[b + 4], fb[b + 5]);
+            if (tA < 0.0 && tB < 0.0) {
                 continue;
             }
+            int refA = (int) childRefs;
+            int refB = (int) (childRefs >>> 32);
             // nearer child first (Box2D visits the nearer child first; here by entry fraction): leaf runs are
-            // reported at once, nodes pushed far first so the near one pops next
-            int first = hitA && (!hitB || tA <= tB) ? 0 : 1;
+            // reported at once, in order, and drop out; the nodes left are pushed far first so the near one pops next
+            int near = tB >= 0.0 && (tA < 0.0 || tB < tA) ? 1 : 0;
             for (int i = 0; i < 2; i++) {
-                int c = i == 0 ? first : 1 - first;
+                int c = near ^ i;
+                int ref = c == 0 ? refA : refB;
                 double tc = c == 0 ? tA : tB;
-                int ref = (int) (childRefs >>> (c << 5));
-                if (ref >= 0 || !(tc >= 0.0) || tc > max) {
+                if (ref >= 0 || !(tc >= 0.0)) {
                     continue;
                 }
-                max = castRun(checkLeaf(node, ref), ox, oy, oz, ix, iy, iz, maxFraction, max, categoryMask,
-                        visitor, stack);
-                if (max == STOPPED) {
-                    stack.countVisits(nodes, 0);
-                    return STOPPED;
+                if (tc <= max) {
+                    max = castRun(checkLeaf(node, ref), ox, oy, oz, ix, iy, iz, maxFraction, max, categoryMask,
+                            visitor, stack);
+                    if (max == STOPPED) {
+                        break traversal;
+                    }
+                }
+                if (c == 0) {
+                    tA = Geom.NO_HIT;
+                } else {
+                    tB = Geom.NO_HIT;
                 }
             }
-            for (int i = 1; i >= 0; i--) {
-                int c = i == 0 ? first : 1 - first;
-                double tc = c == 0 ? tA : tB;
-                int ref = (int) (childRefs >>> (c << 5));
-                if (ref < 0 || !(tc >= 0.0) || tc > max) {
-                    continue;
+            boolean pushA = tA >= 0.0 && tA <= max;
+            boolean pushB = tB >= 0.0 && tB <= max;
+            if (!pushA && !pushB) {
+                continue;
+            }
+            if (top >= capacity) {
+                throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
+            }
+            if (pushA && pushB) {
+                if (tB < tA) {
+                    // A is farther: it stays at the bottom slot, where its box already is
+                    refs[top] = checkChild(node, refA);
+                    entries[top++] = tA;
+                    refs[top] = checkChild(node, refB);
+                    entries[top++] = tB;
+                } else {
+                    swapBoxes(fb, a, b);
+                    refs[top] = checkChild(node, refB);
+                    entries[top++] = tB;
+                    refs[top] = checkChild(node, refA);
+                    entries[top++] = tA;
                 }
-                if (top == capacity) {
-                    throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
-                }
-                refs[top] = checkChild(node, ref);
-                entries[top] = tc;
-                System.arraycopy(fb, 6 * c, fb, ENTRY_BOXES + 6 * top, 6);
-                top++;
+            } else if (pushA) {
+                refs[top] = checkChild(node, refA);
+                entries[top++] = tA;
+            } else {
+                System.arraycopy(fb, b, fb, a, 6);
+                refs[top] = checkChild(node, refB);
+                entries[top++] = tB;
             }
         }
         stack.countVisits(nodes, 0);
         return max;
+    }
+
+    /** Exchanges the six floats at {@code a} and {@code b}. */
+    private static void swapBoxes(float[] fb, int a, int b) {
+        for (int i = 0; i < 6; i++) {
+            float v = fb[a + i];
+            fb[a + i] = fb[b + i];
+            fb[b + i] = v;
+        }
     }
 
     /**
@@ -1507,9 +1574,12 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         double clip = max;
         for (int object = first; object < end; object++) {
             long b = boxBase(object);
-            double t = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, store.readFloat(b),
-                    store.readFloat(b + 4), store.readFloat(b + 8), store.readFloat(b + 12),
-                    store.readFloat(b + 16), store.readFloat(b + 20));
+            // the box as three little-endian words: min x and y, min z and max x, max y and z
+            long w0 = readLong(b);
+            long w1 = readLong(b + 8);
+            long w2 = readLong(b + 16);
+            double t = SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, maxFraction, low(w0), high(w0),
+                    low(w1), high(w1), low(w2), high(w2));
             if (!(t >= 0.0) || t > clip) {
                 continue;
             }
