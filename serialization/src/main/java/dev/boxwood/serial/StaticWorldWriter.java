@@ -40,6 +40,9 @@ public final class StaticWorldWriter {
 
     private static final int CHUNK = 1 << 20;
 
+    /** Objects per read of a {@link BoxSource}: 3 MiB of doubles, small beside the world, large per call. */
+    private static final int SOURCE_CHUNK = 1 << 16;
+
     /**
      * Receives the progress of a write: the bulk build first, then the bytes streamed to the file. Build calls may
      * come from several pool threads at once, out of order.
@@ -93,12 +96,80 @@ public final class StaticWorldWriter {
      */
     public static WrittenWorld write(Path file, double[] boxes, long[] categoryBits, long[] userValues,
                                      byte[] payload, Progress progress) throws IOException {
-        BinnedSahBuilder builder = BinnedSahBuilder.defaults();
-        if (progress != null) {
-            builder = builder.withProgress(progress::building);
-        }
-        FlatBvh tree = builder.build(boxes);
+        FlatBvh tree = builder(progress).build(boxes);
         float[] stored = BinnedSahBuilder.toFloatBoxes(boxes, tree.originX(), tree.originY(), tree.originZ());
+        return write(file, tree, stored, categoryBits, userValues, payload, progress);
+    }
+
+    /**
+     * {@link #write(Path, double[], long[], long[], byte[], Progress)} over boxes read from a source in chunks of
+     * 65,536 objects, so that no {@code double[]} of the whole world is ever held: besides the per-object arrays
+     * passed in, the memory is the float boxes the build needs anyway and one chunk. The source is read twice (see
+     * {@link BoxSource}): first for the bounds, whose centre is the origin (as
+     * {@link BinnedSahBuilder#build(double[])} chooses it), then to round each box outward to floats relative to
+     * that origin. Every box is checked on both reads as the {@code double[]} overload checks it. For the same
+     * boxes the file is byte for byte the one the {@code double[]} overload writes.
+     *
+     * @param file         the target file (its directory must exist); replaced atomically if present
+     * @param source       the boxes; its size is the object count
+     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
+     * @param userValues   per object, or {@code null} for the object's input index
+     * @param payload      opaque bytes stored with the world, or {@code null} for none
+     * @param progress     receives the progress of the build and the write (not of the reads), or {@code null}
+     * @return the handle of each input object and the stored tree's shape
+     * @throws IOException              if writing fails
+     * @throws IllegalArgumentException on a null source, a size outside {@code 0 ..}
+     *                                  {@link BinnedSahBuilder#MAX_OBJECTS}, an invalid box (the message names its
+     *                                  index) or array lengths that do not match the size; the target is untouched
+     */
+    public static WrittenWorld write(Path file, BoxSource source, long[] categoryBits, long[] userValues,
+                                     byte[] payload, Progress progress) throws IOException {
+        return write(file, source, categoryBits, userValues, payload, progress, SOURCE_CHUNK);
+    }
+
+    /** The streaming write with a chosen chunk, so tests cross chunk boundaries with small worlds. */
+    static WrittenWorld write(Path file, BoxSource source, long[] categoryBits, long[] userValues, byte[] payload,
+                              Progress progress, int chunkObjects) throws IOException {
+        if (file == null) {
+            throw new IllegalArgumentException("file must not be null");
+        }
+        if (source == null) {
+            throw new IllegalArgumentException("source must not be null");
+        }
+        int n = source.size();
+        if (n < 0 || n > BinnedSahBuilder.MAX_OBJECTS) {
+            throw new IllegalArgumentException("source holds " + n + " objects, expected 0 to "
+                    + BinnedSahBuilder.MAX_OBJECTS);
+        }
+        // before reading a possibly huge source twice
+        checkPerObjectArrays(n, categoryBits, userValues);
+        double[] chunk = new double[6 * Math.min(n, chunkObjects)];
+        double[] lo = {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
+        double[] hi = {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        for (int first = 0; first < n; first += chunkObjects) {
+            int count = Math.min(chunkObjects, n - first);
+            source.read(first, count, chunk);
+            // an invalid box must fail here, not turn the origin into NaN or infinity
+            BinnedSahBuilder.checkBoxes(chunk, count, first);
+            for (int i = 0; i < 6 * count; i += 6) {
+                for (int a = 0; a < 3; a++) {
+                    lo[a] = Math.min(lo[a], chunk[i + a]);
+                    hi[a] = Math.max(hi[a], chunk[i + 3 + a]);
+                }
+            }
+        }
+        // the same expression as BinnedSahBuilder.build(double[]): the files must match to the byte
+        double[] origin = new double[3];
+        for (int a = 0; a < 3; a++) {
+            origin[a] = n == 0 ? 0.0 : lo[a] * 0.5 + hi[a] * 0.5;
+        }
+        float[] stored = new float[6 * n];
+        for (int first = 0; first < n; first += chunkObjects) {
+            int count = Math.min(chunkObjects, n - first);
+            source.read(first, count, chunk);
+            BinnedSahBuilder.toFloatBoxes(chunk, count, first, origin[0], origin[1], origin[2], stored);
+        }
+        FlatBvh tree = builder(progress).build(stored, origin[0], origin[1], origin[2]);
         return write(file, tree, stored, categoryBits, userValues, payload, progress);
     }
 
@@ -123,6 +194,11 @@ public final class StaticWorldWriter {
         return write(file, tree, objectBoxes, categoryBits, userValues, payload, null);
     }
 
+    private static BinnedSahBuilder builder(Progress progress) {
+        BinnedSahBuilder builder = BinnedSahBuilder.defaults();
+        return progress == null ? builder : builder.withProgress(progress::building);
+    }
+
     private static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
                                       long[] userValues, byte[] payload, Progress progress) throws IOException {
         if (file == null) {
@@ -135,12 +211,7 @@ public final class StaticWorldWriter {
         if (objectBoxes == null || objectBoxes.length != 6L * n) {
             throw new IllegalArgumentException("objectBoxes must hold 6 * " + n + " floats");
         }
-        if (categoryBits != null && categoryBits.length != n) {
-            throw new IllegalArgumentException("categoryBits must hold " + n + " values, has " + categoryBits.length);
-        }
-        if (userValues != null && userValues.length != n) {
-            throw new IllegalArgumentException("userValues must hold " + n + " values, has " + userValues.length);
-        }
+        checkPerObjectArrays(n, categoryBits, userValues);
         float[] root = tree.rootBounds();
         for (int a = 0; a < 3; a++) {
             if (!Float.isFinite(WorldLayout.scale(root[a], root[3 + a]))) {
@@ -163,6 +234,15 @@ public final class StaticWorldWriter {
         forceDirectory(dir);
         return new WrittenWorld(layout.order, layout.nodeCount, layout.height, tree.originX(), tree.originY(),
                 tree.originZ(), length);
+    }
+
+    private static void checkPerObjectArrays(int n, long[] categoryBits, long[] userValues) {
+        if (categoryBits != null && categoryBits.length != n) {
+            throw new IllegalArgumentException("categoryBits must hold " + n + " values, has " + categoryBits.length);
+        }
+        if (userValues != null && userValues.length != n) {
+            throw new IllegalArgumentException("userValues must hold " + n + " values, has " + userValues.length);
+        }
     }
 
     /**

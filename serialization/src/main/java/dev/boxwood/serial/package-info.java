@@ -1,8 +1,9 @@
 /**
  * Static worlds off-heap: an immutable bounding volume hierarchy written once to a file
- * ({@link dev.boxwood.serial.StaticWorldWriter}, crash-safe) and then memory-mapped and queried in place
- * ({@link dev.boxwood.serial.MappedWorld}), with the query protocol of the whole library
- * ({@link dev.boxwood.query.SpatialQueries}). The file format is described in {@code docs/format.md} and
+ * ({@link dev.boxwood.serial.StaticWorldWriter}, crash-safe; from an array of boxes, or from a
+ * {@link dev.boxwood.serial.BoxSource} read in chunks when the boxes should never exist as one array) and then
+ * memory-mapped and queried in place ({@link dev.boxwood.serial.MappedWorld}), with the query protocol of the
+ * whole library ({@link dev.boxwood.query.SpatialQueries}). The file format is described in {@code docs/format.md} and
  * {@link dev.boxwood.serial.WorldLayout}; damaged or hostile files are reported as
  * {@link dev.boxwood.serial.CorruptWorldFileException} and never read outside their mapping.
  *

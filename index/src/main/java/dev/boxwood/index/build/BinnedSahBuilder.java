@@ -169,19 +169,75 @@ public final class BinnedSahBuilder {
      */
     public static float[] toFloatBoxes(double[] boxes, double originX, double originY, double originZ) {
         BoxValidation.checkDoubleBoxes(boxes, "boxes");
+        checkOrigin(originX, originY, originZ);
+        float[] out = new float[boxes.length];
+        storeBoxes(boxes, boxes.length / 6, 0, originX, originY, originZ, out);
+        return out;
+    }
+
+    /**
+     * Checks one chunk of a larger input of absolute double boxes exactly as {@link #build(double[])} checks a
+     * whole array, so that an input too big to hold as doubles can be validated piece by piece with the same
+     * exceptions and the same object indices in their messages.
+     *
+     * @param chunk       boxes, stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}); the first
+     *                    {@code 6 * count} values are checked, the rest is ignored
+     * @param count       boxes in the chunk, at least 0
+     * @param firstObject index of the chunk's first box in the whole input, at least 0
+     * @throws IllegalArgumentException if {@code chunk} is null or shorter than {@code 6 * count}, {@code count} or
+     *                                  {@code firstObject} is negative, or a box is not finite or inverted (the
+     *                                  message names the box by its index in the whole input)
+     */
+    public static void checkBoxes(double[] chunk, int count, int firstObject) {
+        if (chunk == null) {
+            throw new IllegalArgumentException("chunk must not be null");
+        }
+        if (count < 0 || firstObject < 0 || 6L * count > chunk.length) {
+            throw new IllegalArgumentException("count " + count + " and firstObject " + firstObject
+                    + " must be non-negative and the chunk must hold 6 * count values, has " + chunk.length);
+        }
+        BoxValidation.checkDoubleBoxes(chunk, count, firstObject, "boxes");
+    }
+
+    /**
+     * {@link #toFloatBoxes(double[], double, double, double)} for one chunk of a larger input: checks the chunk with
+     * {@link #checkBoxes}, then stores its boxes by the same rule at their place in the whole input's float array,
+     * {@code dest[6 * firstObject .. 6 * (firstObject + count))}. Converting every chunk of an input in turn gives
+     * exactly the array the whole-array method returns.
+     *
+     * @param chunk       absolute boxes, stride 6; the first {@code 6 * count} values are converted
+     * @param count       boxes in the chunk, at least 0
+     * @param firstObject index of the chunk's first box in the whole input, at least 0
+     * @param originX     origin x (finite)
+     * @param originY     origin y (finite)
+     * @param originZ     origin z (finite)
+     * @param dest        the whole input's float boxes, stride 6
+     * @throws IllegalArgumentException as {@link #checkBoxes}, or on a non-finite origin, or if {@code dest} is null
+     *                                  or shorter than {@code 6 * (firstObject + count)}
+     */
+    public static void toFloatBoxes(double[] chunk, int count, int firstObject, double originX, double originY,
+                                    double originZ, float[] dest) {
+        checkBoxes(chunk, count, firstObject);
+        if (dest == null || 6L * ((long) firstObject + count) > dest.length) {
+            throw new IllegalArgumentException("dest must hold 6 * (" + firstObject + " + " + count + ") floats");
+        }
+        checkOrigin(originX, originY, originZ);
+        storeBoxes(chunk, count, firstObject, originX, originY, originZ, dest);
+    }
+
+    private static void checkOrigin(double originX, double originY, double originZ) {
         BoxValidation.checkFinite(originX, "originX");
         BoxValidation.checkFinite(originY, "originY");
         BoxValidation.checkFinite(originZ, "originZ");
-        float[] out = new float[boxes.length];
-        for (int i = 0; i < boxes.length; i += 6) {
-            out[i] = OutwardFloat.down(boxes[i] - originX);
-            out[i + 1] = OutwardFloat.down(boxes[i + 1] - originY);
-            out[i + 2] = OutwardFloat.down(boxes[i + 2] - originZ);
-            out[i + 3] = OutwardFloat.up(boxes[i + 3] - originX);
-            out[i + 4] = OutwardFloat.up(boxes[i + 4] - originY);
-            out[i + 5] = OutwardFloat.up(boxes[i + 5] - originZ);
+    }
+
+    private static void storeBoxes(double[] chunk, int count, int firstObject, double originX, double originY,
+                                   double originZ, float[] dest) {
+        for (int j = 0; j < count; j++) {
+            int i = 6 * j;
+            OutwardFloat.storeBox(dest, 6 * (firstObject + j), originX, originY, originZ, chunk[i], chunk[i + 1],
+                    chunk[i + 2], chunk[i + 3], chunk[i + 4], chunk[i + 5]);
         }
-        return out;
     }
 
     /**

@@ -14,9 +14,18 @@ final class BoxValidation {
 
     static void checkDoubleBoxes(double[] boxes, String name) {
         checkShape(boxes == null ? -1 : boxes.length, name);
-        for (int i = 0; i < boxes.length; i += 6) {
+        checkDoubleBoxes(boxes, boxes.length / 6, 0, name);
+    }
+
+    /**
+     * Checks the first {@code count} boxes of a chunk of a larger input; messages name the object's index in the
+     * whole input ({@code firstObject + j}), so a chunked reader reports the same index as a whole-array check.
+     */
+    static void checkDoubleBoxes(double[] chunk, int count, int firstObject, String name) {
+        for (int j = 0; j < count; j++) {
+            int i = 6 * j;
             for (int a = 0; a < 3; a++) {
-                checkInterval(boxes[i + a], boxes[i + 3 + a], i, a, name);
+                checkInterval(chunk[i + a], chunk[i + 3 + a], firstObject + j, a, name);
             }
         }
     }
@@ -25,7 +34,7 @@ final class BoxValidation {
         checkShape(boxes == null ? -1 : boxes.length, name);
         for (int i = 0; i < boxes.length; i += 6) {
             for (int a = 0; a < 3; a++) {
-                checkInterval(boxes[i + a], boxes[i + 3 + a], i, a, name);
+                checkInterval(boxes[i + a], boxes[i + 3 + a], i / 6, a, name);
             }
         }
     }
@@ -39,9 +48,9 @@ final class BoxValidation {
         }
     }
 
-    private static void checkInterval(double lo, double hi, int index, int axis, String name) {
+    private static void checkInterval(double lo, double hi, int object, int axis, String name) {
         if (!Double.isFinite(lo) || !Double.isFinite(hi) || !(lo <= hi)) {
-            throw new IllegalArgumentException(name + ": box " + (index / 6) + " is not finite or inverted on axis "
+            throw new IllegalArgumentException(name + ": box " + object + " is not finite or inverted on axis "
                     + axis + ": [" + lo + ", " + hi + "]");
         }
     }
