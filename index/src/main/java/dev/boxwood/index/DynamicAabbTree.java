@@ -964,6 +964,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final int[] st = stack.references(heights[HEADER] + 2);
         int sp = 0;
         st[sp++] = HEADER;
+        int early = 0;
         long nodes = -1;
         long leaves = 0;
         while (sp > 0) {
@@ -987,6 +988,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 int ref = r[record + REF + side];
                 if (ref >= 0) {
                     st[sp++] = ref;
+                    early += r[recordIndex(ref)];
                     continue;
                 }
                 int slot = slotOf(ref);
@@ -1004,11 +1006,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 }
                 if (!visitor.visit(~ref, uv[slot])) {
                     stack.countVisits(nodes, leaves);
+                    stack.retain(early);
                     return;
                 }
             }
         }
         stack.countVisits(nodes, leaves);
+        stack.retain(early);
     }
 
     /**
@@ -1049,6 +1053,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int sp = 0;
         st[sp] = HEADER;
         sf[sp++] = 0.0;
+        int early = 0;
         long nodes = -1;
         long leaves = 0;
         while (sp > 0) {
@@ -1086,9 +1091,19 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             double t1 = (r[o + MASK + 1] & foldedMask) == 0 ? Geom.NO_HIT
                     : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max,
                     f(r[o + 6]), f(r[o + 7]), f(r[o + 8]), f(r[o + 9]), f(r[o + 10]), f(r[o + 11]));
-            sp = OrderedCast.pushNearLast(st, sf, sp, r[o + REF], t0, r[o + REF + 1], t1);
+            int ref0 = r[o + REF];
+            int ref1 = r[o + REF + 1];
+            sp = OrderedCast.pushNearLast(st, sf, sp, ref0, t0, ref1, t1);
+            // load what the pushed entries will read first (see TraversalStack.retain): their misses overlap
+            if (t0 >= 0) {
+                early += ref0 >= 0 ? r[recordIndex(ref0)] : (int) tb[slotOf(ref0) * BOX];
+            }
+            if (t1 >= 0) {
+                early += ref1 >= 0 ? r[recordIndex(ref1)] : (int) tb[slotOf(ref1) * BOX];
+            }
         }
         stack.countVisits(nodes, leaves);
+        stack.retain(early);
     }
 
     // =================================================================================================

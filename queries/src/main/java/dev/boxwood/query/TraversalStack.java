@@ -20,6 +20,7 @@ public final class TraversalStack {
     private float[] floats = new float[0];
     private long nodeVisits;
     private long leafVisits;
+    private int retained;
 
     /** A stack with room for a tree of height about 60; it grows on demand. */
     public TraversalStack() {
@@ -100,6 +101,18 @@ public final class TraversalStack {
     /** @return tight-box tests since the last {@link #resetCounters()} */
     public long leafVisits() {
         return leafVisits;
+    }
+
+    /**
+     * Keeps a value computed from early loads alive, so the JIT cannot drop the loads. Traversals read the first
+     * word of a child's node as soon as they push it: the cache misses of both children of a node then overlap
+     * with each other and with the rest of the node's work, instead of each being paid when the child is popped.
+     * The value itself means nothing.
+     *
+     * @param value a value that depends on the early loads
+     */
+    public void retain(int value) {
+        retained += value;
     }
 
     /** Sets both visit counters to zero. */
