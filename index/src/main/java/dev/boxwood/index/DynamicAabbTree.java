@@ -1094,13 +1094,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             int ref0 = r[o + REF];
             int ref1 = r[o + REF + 1];
             sp = OrderedCast.pushNearLast(st, sf, sp, ref0, t0, ref1, t1);
-            // load what the pushed entries will read first (see TraversalStack.retain): their misses overlap
-            if (t0 >= 0) {
-                early += ref0 >= 0 ? r[recordIndex(ref0)] : (int) tb[slotOf(ref0) * BOX];
-            }
-            if (t1 >= 0) {
-                early += ref1 >= 0 ? r[recordIndex(ref1)] : (int) tb[slotOf(ref1) * BOX];
-            }
+            early += OrderedCast.loadEarly(r, tb, ref0, t0) + OrderedCast.loadEarly(r, tb, ref1, t1);
         }
         stack.countVisits(nodes, leaves);
         stack.retain(early);
