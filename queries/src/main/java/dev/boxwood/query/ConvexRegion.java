@@ -6,6 +6,7 @@ import dev.boxwood.geom.FrustumAabb;
 import dev.boxwood.geom.Geom;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * An immutable convex region bounded by planes, prepared for region queries: a view frustum, a marquee
@@ -56,11 +57,16 @@ public final class ConvexRegion {
     private final double[] axes;
     private final int axisCount;
     private final double tolerance;
+    /** How many {@link #translated} copies a region keeps: one per tile a tiled query reaches, up to this many. */
+    private static final int TRANSLATIONS_KEPT = 16;
     /**
-     * The last {@link #translated} copy (null until asked for); a racing pair of queries may both build one, and
-     * either copy is right, so the field needs only safe publication.
+     * The recent {@link #translated} copies (created on first use), replaced round robin. A racing pair of queries
+     * may both build a copy, and either is right, so the slots need only safe publication (the atomic array's
+     * volatile reads and writes: a copy's origin is written before the copy is stored).
      */
-    private volatile ConvexRegion lastTranslated;
+    private volatile AtomicReferenceArray<ConvexRegion> translations;
+    /** The slot the next new copy goes to (racy on purpose: any slot is fine). */
+    private int nextTranslation;
     /** In a translated copy: the origin it was translated by (set before the copy is published). */
     private double shiftX;
     private double shiftY;
@@ -352,7 +358,8 @@ public final class ConvexRegion {
      * This region in a frame whose origin is at {@code (ox, oy, oz)}: the same planes with
      * {@code d' = d - n · origin}, prepared again. Indexes that store boxes relative to an origin test them against
      * this copy (the query is moved into the index's frame, never the stored boxes into the world). Returns
-     * {@code this} for the origin 0; the last copy is kept, so repeated queries on one index allocate nothing.
+     * {@code this} for the origin 0; the copies for the last 16 origins are kept, so repeated queries on one index,
+     * or on a tiled world's tiles, allocate nothing once each origin has been seen.
      *
      * @param ox origin x
      * @param oy origin y
@@ -363,9 +370,19 @@ public final class ConvexRegion {
         if (ox == 0.0 && oy == 0.0 && oz == 0.0) {
             return this;
         }
-        ConvexRegion last = lastTranslated;
-        if (last != null && last.shiftX == ox && last.shiftY == oy && last.shiftZ == oz) {
-            return last;
+        AtomicReferenceArray<ConvexRegion> kept = translations;
+        if (kept == null) {
+            kept = new AtomicReferenceArray<>(TRANSLATIONS_KEPT);
+            translations = kept;
+        }
+        for (int i = 0; i < TRANSLATIONS_KEPT; i++) {
+            ConvexRegion copy = kept.get(i);
+            if (copy == null) {
+                break;
+            }
+            if (copy.shiftX == ox && copy.shiftY == oy && copy.shiftZ == oz) {
+                return copy;
+            }
         }
         double[] shifted = planes.clone();
         for (int at = 0; at < shifted.length; at += FrustumAabb.PLANE_STRIDE) {
@@ -375,7 +392,9 @@ public final class ConvexRegion {
         copy.shiftX = ox;
         copy.shiftY = oy;
         copy.shiftZ = oz;
-        lastTranslated = copy;
+        int slot = nextTranslation;
+        nextTranslation = (slot + 1) % TRANSLATIONS_KEPT;
+        kept.set(slot, copy);
         return copy;
     }
 

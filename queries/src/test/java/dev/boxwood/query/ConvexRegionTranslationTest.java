@@ -1,6 +1,7 @@
 package dev.boxwood.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,24 @@ class ConvexRegionTranslationTest {
             0, 1, 0, cy + 1, 0, -1, 0, -cy + 1,
             0, 0, 1, cz + 1, 0, 0, -1, -cz + 1,
             s, s, s, s * (cx + cy + cz + 1)}, 7);
+    }
+
+    @Test
+    void shouldKeepTheCopiesOfTheLastSixteenOrigins() {
+        ConvexRegion world = cutCube(5, 5, 5);
+        ConvexRegion[] copies = new ConvexRegion[17];
+        for (int i = 0; i < 16; i++) {
+            copies[i] = world.translated(i + 1, 0, 0);
+        }
+        for (int i = 0; i < 16; i++) {
+            assertSame(copies[i], world.translated(i + 1, 0, 0), "origin " + (i + 1));
+        }
+        copies[16] = world.translated(100, 0, 0);
+        assertSame(copies[16], world.translated(100, 0, 0));
+        assertNotSame(copies[0], world.translated(1, 0, 0), "the oldest copy gives way to the seventeenth origin");
+        for (int i = 2; i < 16; i++) {
+            assertSame(copies[i], world.translated(i + 1, 0, 0), "origin " + (i + 1));
+        }
     }
 
     @Test

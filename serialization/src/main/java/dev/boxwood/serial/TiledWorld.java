@@ -322,8 +322,10 @@ public final class TiledWorld implements AutoCloseable {
      * sub-frustum, any convex polyhedron), as {@link MappedWorld#queryConvex} selects them in each tile
      * ({@link RegionMode#CROSSING} exact and bounded regions only, {@link RegionMode#CROSSING_CONSERVATIVE} the
      * plane test alone, {@link RegionMode#WINDOW} inside every plane), until the visitor returns {@code false}.
-     * Tiles are visited in index order. The region keeps only its last translation, so with tiles of different
-     * origins each tile the region reaches costs one translated copy of the planes.
+     * Tiles are visited in index order. Each tile's origin needs the region's planes translated into it
+     * ({@link ConvexRegion#translated}); the region keeps its last 16 translations, so a region reused across
+     * frames allocates nothing once it has met each tile it reaches (more than 16 tiles of distinct origins per
+     * query cost one copy each).
      *
      * @param region       the prepared region
      * @param mode         selection mode

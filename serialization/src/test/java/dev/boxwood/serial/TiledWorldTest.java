@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.PerspectiveCamera;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
@@ -330,6 +332,54 @@ class TiledWorldTest {
             }
             assertEquals(0, none.count());
             assertEquals(0, tiled.mapCount(), "no tile mapped for shapes far from every tile");
+        }
+    }
+
+    @Test
+    void shouldAllocateNothingPerConvexQueryAcrossTilesOfDifferentOrigins() throws IOException {
+        double[] b = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE, -Double.MAX_VALUE,
+            -Double.MAX_VALUE};
+        for (int i = 0; i < world.boxes.length; i += 6) {
+            for (int a = 0; a < 3; a++) {
+                b[a] = Math.min(b[a], world.boxes[i + a]);
+                b[a + 3] = Math.max(b[a + 3], world.boxes[i + 3 + a]);
+            }
+        }
+        double cx = (b[0] + b[3]) / 2;
+        double cy = (b[1] + b[4]) / 2;
+        double extent = Math.max(b[3] - b[0], b[4] - b[1]);
+        // looking down on the whole world: every non-empty tile is reached, each with its own origin
+        ConvexRegion view = PerspectiveCamera.lookAt(cx, cy, b[5] + 2 * extent, cx, cy, b[2], 0, 1, 0, 1.6, 1.0,
+                1.0, 10 * extent).frustum();
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        AllOverlaps selected = new AllOverlaps();
+        try (TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+            for (int round = 0; round < 50; round++) {
+                selected.reset();
+                tiled.queryConvex(view, RegionMode.CROSSING, -1L, null, selected, scratch);
+            }
+            AllOverlaps expected = new AllOverlaps();
+            for (BruteForceIndex oracle : oracles) {
+                oracle.queryConvex(view, RegionMode.CROSSING, -1L, null, expected);
+            }
+            assertEquals(expected.count(), selected.count());
+            assertTrue(selected.count() > world.size() * 9 / 10, selected.count() + " of " + world.size());
+            long reached = tiled.mapCount();
+            assertTrue(reached >= 9 && reached <= 16, reached + " tiles reached");
+            // up to three windows: a one-off runtime allocation does not repeat, an allocation per tile does
+            long allocated = Long.MAX_VALUE;
+            for (int window = 0; window < 3 && allocated > 0; window++) {
+                long before = threads.getThreadAllocatedBytes(thread);
+                for (int round = 0; round < 20; round++) {
+                    selected.reset();
+                    tiled.queryConvex(view, RegionMode.CROSSING, -1L, null, selected, scratch);
+                }
+                allocated = threads.getThreadAllocatedBytes(thread) - before;
+            }
+            assertEquals(0, allocated, "bytes allocated by 20 queries over " + reached + " tiles");
         }
     }
 
