@@ -144,25 +144,16 @@ public final class StaticWorldWriter {
         // before reading a possibly huge source twice
         checkPerObjectArrays(n, categoryBits, userValues);
         double[] chunk = new double[6 * Math.min(n, chunkObjects)];
-        double[] lo = {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
-        double[] hi = {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        double[] bounds = BinnedSahBuilder.emptyBounds();
         for (int first = 0; first < n; first += chunkObjects) {
             int count = Math.min(chunkObjects, n - first);
             source.read(first, count, chunk);
             // an invalid box must fail here, not turn the origin into NaN or infinity
             BinnedSahBuilder.checkBoxes(chunk, count, first);
-            for (int i = 0; i < 6 * count; i += 6) {
-                for (int a = 0; a < 3; a++) {
-                    lo[a] = Math.min(lo[a], chunk[i + a]);
-                    hi[a] = Math.max(hi[a], chunk[i + 3 + a]);
-                }
-            }
+            BinnedSahBuilder.growBounds(chunk, count, bounds);
         }
-        // the same expression as BinnedSahBuilder.build(double[]): the files must match to the byte
-        double[] origin = new double[3];
-        for (int a = 0; a < 3; a++) {
-            origin[a] = n == 0 ? 0.0 : lo[a] * 0.5 + hi[a] * 0.5;
-        }
+        // the builder's own origin rule, so the file matches the double[] overload's to the byte
+        double[] origin = BinnedSahBuilder.originOf(bounds);
         float[] stored = new float[6 * n];
         for (int first = 0; first < n; first += chunkObjects) {
             int count = Math.min(chunkObjects, n - first);

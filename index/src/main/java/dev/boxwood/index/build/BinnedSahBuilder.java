@@ -141,19 +141,51 @@ public final class BinnedSahBuilder {
      */
     public FlatBvh build(double[] boxes) {
         BoxValidation.checkDoubleBoxes(boxes, "boxes");
-        double[] lo = {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
-        double[] hi = {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY};
-        for (int i = 0; i < boxes.length; i += 6) {
+        double[] bounds = emptyBounds();
+        growBounds(boxes, boxes.length / 6, bounds);
+        double[] origin = originOf(bounds);
+        return build(toFloatBoxes(boxes, origin[0], origin[1], origin[2]), origin[0], origin[1], origin[2]);
+    }
+
+    /**
+     * @return bounds that contain nothing ({@code minX, minY, minZ, maxX, maxY, maxZ} at +/- infinity), for
+     *         {@link #growBounds}
+     */
+    public static double[] emptyBounds() {
+        return new double[] {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY,
+            Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY};
+    }
+
+    /**
+     * Grows {@code bounds} to contain the first {@code count} boxes of {@code chunk} (stride 6, checked boxes),
+     * so that an input read in chunks gets the bounds, and so the origin, of {@link #build(double[])}.
+     *
+     * @param chunk  boxes, stride 6
+     * @param count  boxes to take
+     * @param bounds {@code minX, minY, minZ, maxX, maxY, maxZ}, updated in place
+     */
+    public static void growBounds(double[] chunk, int count, double[] bounds) {
+        for (int i = 0; i < 6 * count; i += 6) {
             for (int a = 0; a < 3; a++) {
-                lo[a] = Math.min(lo[a], boxes[i + a]);
-                hi[a] = Math.max(hi[a], boxes[i + 3 + a]);
+                bounds[a] = Math.min(bounds[a], chunk[i + a]);
+                bounds[3 + a] = Math.max(bounds[3 + a], chunk[i + 3 + a]);
             }
         }
+    }
+
+    /**
+     * The origin {@link #build(double[])} chooses for boxes with these bounds: their centre, each coordinate
+     * {@code min / 2 + max / 2} (no overflow at any finite magnitude), or 0 for no boxes.
+     *
+     * @param bounds bounds from {@link #emptyBounds} grown by {@link #growBounds}
+     * @return the origin, {@code x, y, z}
+     */
+    public static double[] originOf(double[] bounds) {
         double[] origin = new double[3];
         for (int a = 0; a < 3; a++) {
-            origin[a] = boxes.length == 0 ? 0.0 : lo[a] * 0.5 + hi[a] * 0.5;
+            origin[a] = bounds[a] > bounds[3 + a] ? 0.0 : bounds[a] * 0.5 + bounds[3 + a] * 0.5;
         }
-        return build(toFloatBoxes(boxes, origin[0], origin[1], origin[2]), origin[0], origin[1], origin[2]);
+        return origin;
     }
 
     /**
