@@ -24,10 +24,12 @@ import java.util.Arrays;
  * {@link #remove} throws {@link IllegalArgumentException}. The tight box is stored as floats relative to the
  * tree's origin, rounded outward ({@link dev.boxwood.query.OutwardFloat}); every query answer is exact for that
  * stored box. The tree itself indexes a <em>fat</em> box per object: the tight box grown by a margin (see
- * {@link TreeConfig}) and by the predicted displacement of {@link #move(int, double, double, double, double,
- * double, double, double, double, double)}. A move whose new tight box stays inside the fat box costs O(1); one that
- * escapes re-inserts the leaf, as does one whose fat box has become more than four margins (and four
- * displacements) too large, so a stopped object does not keep a stale, swollen box (Box2D v2.4's rule).
+ * {@link TreeConfig}) and extended ahead by the displacement of {@link #move(int, double, double, double, double,
+ * double, double, double, double, double)} times the configured prediction (default 4). A move whose new tight box
+ * stays inside the fat box costs O(1); one that escapes re-inserts the leaf, as does one whose fat box reaches
+ * further from the tight box, on some side, than four times (margin + prediction * |displacement|) on that axis, so
+ * an object that slowed down or stopped does not keep a stale, swollen box (Box2D v2.4's rule, applied to both
+ * sides).
  *
  * <h2>Structure</h2>
  * A binary tree in flat primitive arrays: each internal node is one 64-byte record holding the boxes of <em>both</em>
@@ -81,6 +83,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private final double originZ;
     private final double marginCap;
     private final double marginFraction;
+    /** Displacements ahead that a re-inserted object's fat box reaches ({@link TreeConfig#prediction()}). */
+    private final double prediction;
     private final boolean rotations;
     /** 2D facade: boxes lie in the z = 0 plane, the cost is the perimeter and z gets no margin. */
     private final boolean planar;
@@ -146,6 +150,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         this.originZ = config.originZ;
         this.marginCap = config.marginCap;
         this.marginFraction = config.marginFraction;
+        this.prediction = config.prediction;
         this.rotations = config.rotations;
         this.planar = planar;
         int objects = config.initialCapacity;
@@ -189,7 +194,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * {@inheritDoc}
      *
      * <p>The fat box of a re-inserted leaf is the tight box grown by the margin and extended by the displacement
-     * (on the side it points to). If the new tight box stays inside the current fat box (and that box is not
+     * times the configured prediction ({@link TreeConfig#withPrediction}), on the side it points to. If the new tight box stays inside the current fat box (and that box is not
      * oversized, see the class comment), only the tight box is updated: O(1), no allocation.
      */
     @Override
@@ -207,7 +212,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
         int near = detachEntry(entry);
         float[] f = fatScratch;
-        storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ, displacementX, displacementY, displacementZ);
+        storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ, prediction * displacementX, prediction * displacementY,
+                prediction * displacementZ);
         insertReference(~handle, fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4], f[5],
                 searchStart(near, f[0], f[1], f[2], f[3], f[4], f[5]));
     }
@@ -346,8 +352,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     /**
-     * The tight box is inside the fat box, and the fat box inside the tight box grown by {@link #SHRINK_FACTOR}
-     * margins and displacements.
+     * The tight box is inside the fat box, and the fat box inside the tight box grown on every side by
+     * {@link #SHRINK_FACTOR} times (margin + prediction * |displacement|) on that axis: an object that slows down
+     * or stops sheds a fat box grown for its old speed.
      */
     private boolean fatBoxStillFits(int slot, int entry, double minX, double minY, double minZ,
                                     double maxX, double maxY, double maxZ, double dx, double dy, double dz) {
@@ -364,17 +371,18 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (t[s] < b0 || t[s + 1] < b1 || t[s + 2] < b2 || t[s + 3] > b3 || t[s + 4] > b4 || t[s + 5] > b5) {
             return false;
         }
-        double m = SHRINK_FACTOR * margin(minX, minY, minZ, maxX, maxY, maxZ);
-        double hx = SHRINK_FACTOR * dx;
-        double hy = SHRINK_FACTOR * dy;
-        double hz = planar ? 0 : SHRINK_FACTOR * dz;
-        double mz = planar ? 0 : m;
-        return b0 >= OutwardFloat.down(minX - originX - m + Math.min(hx, 0))
-                && b1 >= OutwardFloat.down(minY - originY - m + Math.min(hy, 0))
-                && b2 >= OutwardFloat.down(minZ - originZ - mz + Math.min(hz, 0))
-                && b3 <= OutwardFloat.up(maxX - originX + m + Math.max(hx, 0))
-                && b4 <= OutwardFloat.up(maxY - originY + m + Math.max(hy, 0))
-                && b5 <= OutwardFloat.up(maxZ - originZ + mz + Math.max(hz, 0));
+        double m = margin(minX, minY, minZ, maxX, maxY, maxZ);
+        // on both sides: a fast object leaves its fat box's trailing side behind by a displacement a move, and a
+        // margin of margins alone there would re-insert it long before it reaches the leading side
+        double ax = SHRINK_FACTOR * (m + prediction * Math.abs(dx));
+        double ay = SHRINK_FACTOR * (m + prediction * Math.abs(dy));
+        double az = planar ? 0 : SHRINK_FACTOR * (m + prediction * Math.abs(dz));
+        return b0 >= OutwardFloat.down(minX - originX - ax)
+                && b1 >= OutwardFloat.down(minY - originY - ay)
+                && b2 >= OutwardFloat.down(minZ - originZ - az)
+                && b3 <= OutwardFloat.up(maxX - originX + ax)
+                && b4 <= OutwardFloat.up(maxY - originY + ay)
+                && b5 <= OutwardFloat.up(maxZ - originZ + az);
     }
 
     /** Box2D's margin rule: min(cap, fraction of the longest edge). */

@@ -14,29 +14,35 @@ import dev.boxwood.query.Arguments;
  *       by {@code min(cap, fraction * longest edge of the tight box)}, so a small object may wander that far
  *       before it is re-inserted, and a large one a fixed distance (Box2D: {@code b2_aabbMargin} and the 1/8 of
  *       extent cap). A point box gets no margin. The cap is in world units (0.1: 10 cm in a metre world).</li>
+ *   <li><b>Prediction</b> (default 4): an object moved with a displacement ({@code move(handle, box, dx, dy, dz)})
+ *       that leaves its fat box gets a new fat box reaching this many displacements ahead, on the side the
+ *       displacement points to (Box2D v2.4's {@code b2_aabbMultiplier}), so an object keeping its speed and
+ *       heading is re-inserted about once every this many moves instead of every other one.</li>
  *   <li><b>Rotations</b> (default on): tree rotations after each insertion (Kopta et al. 2012).</li>
  *   <li><b>Initial capacity</b> (default 16): objects the arrays hold before they first grow.</li>
  * </ul>
  */
 public final class TreeConfig {
 
-    private static final TreeConfig DEFAULTS = new TreeConfig(0, 0, 0, 0.1, 0.125, true, 16);
+    private static final TreeConfig DEFAULTS = new TreeConfig(0, 0, 0, 0.1, 0.125, 4.0, true, 16);
 
     final double originX;
     final double originY;
     final double originZ;
     final double marginCap;
     final double marginFraction;
+    final double prediction;
     final boolean rotations;
     final int initialCapacity;
 
     private TreeConfig(double originX, double originY, double originZ, double marginCap, double marginFraction,
-                       boolean rotations, int initialCapacity) {
+                       double prediction, boolean rotations, int initialCapacity) {
         this.originX = originX;
         this.originY = originY;
         this.originZ = originZ;
         this.marginCap = marginCap;
         this.marginFraction = marginFraction;
+        this.prediction = prediction;
         this.rotations = rotations;
         this.initialCapacity = initialCapacity;
     }
@@ -57,7 +63,7 @@ public final class TreeConfig {
         Arguments.requireFinite("x", x);
         Arguments.requireFinite("y", y);
         Arguments.requireFinite("z", z);
-        return new TreeConfig(x, y, z, marginCap, marginFraction, rotations, initialCapacity);
+        return new TreeConfig(x, y, z, marginCap, marginFraction, prediction, rotations, initialCapacity);
     }
 
     /**
@@ -69,7 +75,21 @@ public final class TreeConfig {
     public TreeConfig withMargin(double cap, double fraction) {
         Arguments.requireFiniteNonNegative("cap", cap);
         Arguments.requireFiniteNonNegative("fraction", fraction);
-        return new TreeConfig(originX, originY, originZ, cap, fraction, rotations, initialCapacity);
+        return new TreeConfig(originX, originY, originZ, cap, fraction, prediction, rotations, initialCapacity);
+    }
+
+    /**
+     * @param ticks how many times the displacement passed to {@link DynamicAabbTree#move(int, double, double,
+     *              double, double, double, double, double, double, double) move} the fat box of a re-inserted
+     *              object reaches ahead, on the side the displacement points to; finite and {@code >= 0} (0: the
+     *              displacement is ignored)
+     * @return a copy with this prediction
+     * @throws IllegalArgumentException if {@code ticks} is negative or not finite
+     */
+    public TreeConfig withPrediction(double ticks) {
+        Arguments.requireFiniteNonNegative("ticks", ticks);
+        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, ticks, rotations,
+                initialCapacity);
     }
 
     /**
@@ -77,7 +97,7 @@ public final class TreeConfig {
      * @return a copy with this setting
      */
     public TreeConfig withRotations(boolean enabled) {
-        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, enabled, initialCapacity);
+        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, enabled, initialCapacity);
     }
 
     /**
@@ -89,7 +109,7 @@ public final class TreeConfig {
         if (objects < 1) {
             throw new IllegalArgumentException("objects must be >= 1: " + objects);
         }
-        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, rotations, objects);
+        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations, objects);
     }
 
     /** @return origin x */
@@ -105,6 +125,11 @@ public final class TreeConfig {
     /** @return origin z */
     public double originZ() {
         return originZ;
+    }
+
+    /** @return how many displacements ahead a re-inserted object's fat box reaches */
+    public double prediction() {
+        return prediction;
     }
 
     /** @return the margin cap in world units */

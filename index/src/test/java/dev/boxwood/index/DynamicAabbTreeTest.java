@@ -121,7 +121,7 @@ class DynamicAabbTreeTest {
 
     @Test
     void shouldExtendTheFatBoxByTheDisplacementAndShrinkItWhenMotionStops() {
-        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0.25, 0.25));
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0.25, 0.25).withPrediction(1));
         int h = tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
         tree.move(h, 1, 0, 0, 2, 1, 1, 4, 0, -2);   // escapes: re-inserted with the prediction
         double[] fat = new double[6];
@@ -131,6 +131,48 @@ class DynamicAabbTreeTest {
         tree.getFatBox(h, fat);
         assertArrayEquals(new double[] {0.75, -0.25, -0.25, 2.25, 1.25, 1.25}, fat);
         tree.validate();
+    }
+
+    @Test
+    void shouldReachFourDisplacementsAheadByDefault() {
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0.25, 0.25));
+        assertEquals(4.0, TreeConfig.defaults().prediction());
+        int h = tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
+        tree.move(h, 1, 0, 0, 2, 1, 1, 4, 0, -2);
+        double[] fat = new double[6];
+        tree.getFatBox(h, fat);
+        assertArrayEquals(new double[] {0.75, -0.25, -8.25, 18.25, 1.25, 1.25}, fat);
+        tree.validate();
+    }
+
+    @Test
+    void shouldKeepTheFatBoxOfASteadyMoverUntilItReachesTheLeadingSide() {
+        // margin 0.25, one unit a move along x, prediction 4: the fat box made at move 1 reaches x = 6.25, so
+        // moves 2 to 5 stay inside it; its trailing side (x = 0.75) must not count as oversized on the way
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0.25, 0.25));
+        int other = tree.add(50, 50, 50, 51, 51, 51, 1, -1L);
+        int h = tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
+        double[] fat = new double[6];
+        double[] previous = new double[6];
+        for (int k = 1; k <= 6; k++) {
+            tree.getFatBox(h, previous);
+            tree.move(h, k, 0, 0, k + 1, 1, 1, 1, 0, 0);
+            tree.validate();
+            tree.getFatBox(h, fat);
+            boolean kept = java.util.Arrays.equals(previous, fat);
+            assertEquals(k >= 2 && k <= 5, kept, "move " + k + ": fat box " + java.util.Arrays.toString(fat));
+        }
+        assertArrayEquals(new double[] {5.75, -0.25, -0.25, 11.25, 1.25, 1.25}, fat);
+        assertTrue(tree.contains(other));
+    }
+
+    @Test
+    void shouldRejectABadPrediction() {
+        TreeConfig config = TreeConfig.defaults();
+        assertThrows(IllegalArgumentException.class, () -> config.withPrediction(-1));
+        assertThrows(IllegalArgumentException.class, () -> config.withPrediction(Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> config.withPrediction(Double.POSITIVE_INFINITY));
+        assertEquals(0.0, config.withPrediction(0).prediction());
     }
 
     @Test
