@@ -1,11 +1,11 @@
 package dev.boxwood.bench.serial;
 
+import dev.boxwood.bench.world.CountingVisitor;
 import dev.boxwood.bench.world.PeerWorkload;
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
-import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
@@ -211,17 +211,6 @@ public class StaticWorldBenchmark {
         public void tearDown() throws IOException {
             world.close();
             deleteDirectory(dir);
-        }
-    }
-
-    /** Counts overlaps; no per-query allocation. */
-    static final class CountingVisitor implements OverlapVisitor {
-        int count;
-
-        @Override
-        public boolean visit(int handle, long userValue) {
-            count++;
-            return true;
         }
     }
 

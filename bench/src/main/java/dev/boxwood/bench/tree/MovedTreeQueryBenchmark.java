@@ -2,11 +2,11 @@ package dev.boxwood.bench.tree;
 
 import java.util.concurrent.TimeUnit;
 
+import dev.boxwood.bench.world.CountingVisitor;
 import dev.boxwood.bench.world.PeerWorkload;
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.ClosestHit;
-import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.MovingWorkload;
@@ -53,19 +53,8 @@ public class MovedTreeQueryBenchmark {
     private SegmentSet segments;
     private final TraversalStack stack = new TraversalStack();
     private final ClosestHit closest = new ClosestHit();
-    private final Counter counter = new Counter();
+    private final CountingVisitor counter = new CountingVisitor();
     private int next;
-
-    /** Counts overlaps. */
-    static final class Counter implements OverlapVisitor {
-        int count;
-
-        @Override
-        public boolean visit(int handle, long userValue) {
-            count++;
-            return true;
-        }
-    }
 
     /** Builds, settles and moves the tree. */
     @Setup
