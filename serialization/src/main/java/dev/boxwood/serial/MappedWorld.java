@@ -766,18 +766,20 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         float sx = WorldLayout.scale(x0, box[from + 3]);
         float sy = WorldLayout.scale(y0, box[from + 4]);
         float sz = WorldLayout.scale(z0, box[from + 5]);
-        dest[to] = WorldLayout.decode(x0, sx, (int) w0 & 0xFFFF);
-        dest[to + 1] = WorldLayout.decode(y0, sy, (int) (w0 >>> 16) & 0xFFFF);
-        dest[to + 2] = WorldLayout.decode(z0, sz, (int) (w0 >>> 32) & 0xFFFF);
-        dest[to + 3] = WorldLayout.decode(x0, sx, (int) (w0 >>> 48));
-        dest[to + 4] = WorldLayout.decode(y0, sy, (int) w1 & 0xFFFF);
-        dest[to + 5] = WorldLayout.decode(z0, sz, (int) (w1 >>> 16) & 0xFFFF);
-        dest[to + 6] = WorldLayout.decode(x0, sx, (int) (w1 >>> 32) & 0xFFFF);
-        dest[to + 7] = WorldLayout.decode(y0, sy, (int) (w1 >>> 48));
-        dest[to + 8] = WorldLayout.decode(z0, sz, (int) w2 & 0xFFFF);
-        dest[to + 9] = WorldLayout.decode(x0, sx, (int) (w2 >>> 16) & 0xFFFF);
-        dest[to + 10] = WorldLayout.decode(y0, sy, (int) (w2 >>> 32) & 0xFFFF);
-        dest[to + 11] = WorldLayout.decode(z0, sz, (int) (w2 >>> 48));
+        for (int i = 0; i < 12; i += 3) {
+            dest[to + i] = WorldLayout.decode(x0, sx, code(w0, w1, w2, i));
+            dest[to + i + 1] = WorldLayout.decode(y0, sy, code(w0, w1, w2, i + 1));
+            dest[to + i + 2] = WorldLayout.decode(z0, sz, code(w0, w1, w2, i + 2));
+        }
+    }
+
+    /**
+     * The {@code i}-th of a node's 12 quantized coordinates (child A's min x, y, z, max x, y, z, then child B's),
+     * from the node's three little-endian words of four 16-bit codes each.
+     */
+    private static int code(long w0, long w1, long w2, int i) {
+        long word = i < 4 ? w0 : i < 8 ? w1 : w2;
+        return (int) (word >>> ((i & 3) << 4)) & 0xFFFF;
     }
 
     @Override
@@ -1457,12 +1459,12 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             return castRun(rootRef, ox, oy, oz, ix, iy, iz, maxFraction, max, categoryMask, visitor, stack);
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
-        // a popped node's children are decoded in place over its own box and the slot above it (one more slot
-        // than the stack depth), so a pushed child's box is usually where its stack entry is
+        // each stack entry's decoded box is at 6 * its index in the float lane; a popped node's pushed children
+        // take its slot and the one above it
         int[] refs = stack.references(height + 3);
         double[] entries = stack.fractions(height + 3);
         float[] fb = stack.floats(6 * (height + 3));
-        // room for two pushes below capacity, and for a decode at the slot above the top one
+        // room for two pushes (entries and boxes) below capacity
         final int capacity = Math.min(Math.min(refs.length, entries.length) - 1, fb.length / 6 - 2);
         int top = 0;
         refs[top] = 0;
@@ -1476,19 +1478,38 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 continue;
             }
             long base = openNode(++nodes, node);
+            // the children's boxes are decoded into registers and tested there; only a pushed child's box is
+            // written to the stack (decodeChildren's rule, inlined: a popped node has no use for the rest)
             final int a = 6 * top;
-            final int b = a + 6;
-            decodeChildren(base, fb, a, fb, a);
+            final float x0 = fb[a];
+            final float y0 = fb[a + 1];
+            final float z0 = fb[a + 2];
+            final float sx = WorldLayout.scale(x0, fb[a + 3]);
+            final float sy = WorldLayout.scale(y0, fb[a + 4]);
+            final float sz = WorldLayout.scale(z0, fb[a + 5]);
+            final long w0 = readLong(base + WorldLayout.NODE_BOXES);
+            final long w1 = readLong(base + WorldLayout.NODE_BOXES + 8);
+            final long w2 = readLong(base + WorldLayout.NODE_BOXES + 16);
+            final float a0 = WorldLayout.decode(x0, sx, code(w0, w1, w2, 0));
+            final float a1 = WorldLayout.decode(y0, sy, code(w0, w1, w2, 1));
+            final float a2 = WorldLayout.decode(z0, sz, code(w0, w1, w2, 2));
+            final float a3 = WorldLayout.decode(x0, sx, code(w0, w1, w2, 3));
+            final float a4 = WorldLayout.decode(y0, sy, code(w0, w1, w2, 4));
+            final float a5 = WorldLayout.decode(z0, sz, code(w0, w1, w2, 5));
+            final float b0 = WorldLayout.decode(x0, sx, code(w0, w1, w2, 6));
+            final float b1 = WorldLayout.decode(y0, sy, code(w0, w1, w2, 7));
+            final float b2 = WorldLayout.decode(z0, sz, code(w0, w1, w2, 8));
+            final float b3 = WorldLayout.decode(x0, sx, code(w0, w1, w2, 9));
+            final float b4 = WorldLayout.decode(y0, sy, code(w0, w1, w2, 10));
+            final float b5 = WorldLayout.decode(z0, sz, code(w0, w1, w2, 11));
             long childRefs = readLong(base + WorldLayout.NODE_REF_A);
             long summaries = readLong(base + WorldLayout.NODE_CATEGORIES_A);
             // nodes are culled against the clipped maximum, objects' fractions computed against maxFraction (as
             // every index of the library does, so answers are bit-equal) and compared with the clipped maximum
             double tA = ((int) summaries & fold) == 0 ? Geom.NO_HIT
-                    : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max, fb[a], fb[a + 1], fb[a + 2],
-                    fb[a + 3], fb[a + 4], fb[a + 5]);
+                    : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max, a0, a1, a2, a3, a4, a5);
             double tB = ((int) (summaries >>> 32) & fold) == 0 ? Geom.NO_HIT
-                    : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max, fb[b], fb[b + 1], fb[b + 2],
-                    fb[b + 3], fb[b + 4], fb[b + 5]);
+                    : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max, b0, b1, b2, b3, b4, b5);
             if (tA < 0.0 && tB < 0.0) {
                 continue;
             }
@@ -1525,40 +1546,41 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             if (top >= capacity) {
                 throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
             }
+            // far first, so the nearer child pops next (on equal fractions A pops first); each entry's box goes to
+            // the slot of its entry
+            boolean aBelow = pushA && (!pushB || tB < tA);
             if (pushA && pushB) {
-                if (tB < tA) {
-                    // A is farther: it stays at the bottom slot, where its box already is
-                    refs[top] = checkChild(node, refA);
-                    entries[top++] = tA;
-                    refs[top] = checkChild(node, refB);
-                    entries[top++] = tB;
-                } else {
-                    swapBoxes(fb, a, b);
-                    refs[top] = checkChild(node, refB);
-                    entries[top++] = tB;
-                    refs[top] = checkChild(node, refA);
-                    entries[top++] = tA;
-                }
+                int far = aBelow ? refA : refB;
+                int nearRef = aBelow ? refB : refA;
+                refs[top] = checkChild(node, far);
+                entries[top] = aBelow ? tA : tB;
+                refs[top + 1] = checkChild(node, nearRef);
+                entries[top + 1] = aBelow ? tB : tA;
+                storeBox(fb, aBelow ? a : a + 6, a0, a1, a2, a3, a4, a5);
+                storeBox(fb, aBelow ? a + 6 : a, b0, b1, b2, b3, b4, b5);
+                top += 2;
             } else if (pushA) {
                 refs[top] = checkChild(node, refA);
                 entries[top++] = tA;
+                storeBox(fb, a, a0, a1, a2, a3, a4, a5);
             } else {
-                System.arraycopy(fb, b, fb, a, 6);
                 refs[top] = checkChild(node, refB);
                 entries[top++] = tB;
+                storeBox(fb, a, b0, b1, b2, b3, b4, b5);
             }
         }
         stack.countVisits(nodes, 0);
         return max;
     }
 
-    /** Exchanges the six floats at {@code a} and {@code b}. */
-    private static void swapBoxes(float[] fb, int a, int b) {
-        for (int i = 0; i < 6; i++) {
-            float v = fb[a + i];
-            fb[a + i] = fb[b + i];
-            fb[b + i] = v;
-        }
+    /** Writes a decoded box to the stack's float lane at {@code at}. */
+    private static void storeBox(float[] fb, int at, float x0, float y0, float z0, float x1, float y1, float z1) {
+        fb[at] = x0;
+        fb[at + 1] = y0;
+        fb[at + 2] = z0;
+        fb[at + 3] = x1;
+        fb[at + 4] = y1;
+        fb[at + 5] = z1;
     }
 
     /**
