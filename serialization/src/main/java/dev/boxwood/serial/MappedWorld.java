@@ -766,11 +766,19 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         float sx = WorldLayout.scale(x0, box[from + 3]);
         float sy = WorldLayout.scale(y0, box[from + 4]);
         float sz = WorldLayout.scale(z0, box[from + 5]);
-        for (int i = 0; i < 12; i += 3) {
-            dest[to + i] = WorldLayout.decode(x0, sx, code(w0, w1, w2, i));
-            dest[to + i + 1] = WorldLayout.decode(y0, sy, code(w0, w1, w2, i + 1));
-            dest[to + i + 2] = WorldLayout.decode(z0, sz, code(w0, w1, w2, i + 2));
-        }
+        // the layout of code(), with the shifts written out: the looped form measured about 8% slower box queries
+        dest[to] = WorldLayout.decode(x0, sx, (int) w0 & 0xFFFF);
+        dest[to + 1] = WorldLayout.decode(y0, sy, (int) (w0 >>> 16) & 0xFFFF);
+        dest[to + 2] = WorldLayout.decode(z0, sz, (int) (w0 >>> 32) & 0xFFFF);
+        dest[to + 3] = WorldLayout.decode(x0, sx, (int) (w0 >>> 48));
+        dest[to + 4] = WorldLayout.decode(y0, sy, (int) w1 & 0xFFFF);
+        dest[to + 5] = WorldLayout.decode(z0, sz, (int) (w1 >>> 16) & 0xFFFF);
+        dest[to + 6] = WorldLayout.decode(x0, sx, (int) (w1 >>> 32) & 0xFFFF);
+        dest[to + 7] = WorldLayout.decode(y0, sy, (int) (w1 >>> 48));
+        dest[to + 8] = WorldLayout.decode(z0, sz, (int) w2 & 0xFFFF);
+        dest[to + 9] = WorldLayout.decode(x0, sx, (int) (w2 >>> 16) & 0xFFFF);
+        dest[to + 10] = WorldLayout.decode(y0, sy, (int) (w2 >>> 32) & 0xFFFF);
+        dest[to + 11] = WorldLayout.decode(z0, sz, (int) (w2 >>> 48));
     }
 
     /**
