@@ -132,8 +132,13 @@ public final class WorldTool {
     static final class Build implements Callable<Integer> {
         @Spec
         CommandLine.Model.CommandSpec spec;
-        @Parameters(index = "0", description = "input text file")
+        @Parameters(index = "0", description = "input: a text file (default), or with --binary six little-endian "
+                + "doubles per box")
         Path input;
+        @Option(names = "--binary", description = "the input is binary: minX minY minZ maxX maxY maxZ as "
+                + "little-endian doubles, 48 bytes per box, streamed (never held as a whole); every category, user "
+                + "value = index")
+        boolean binary;
         @Parameters(index = "1", description = "output world file (or, with --tile-size, output directory)")
         Path output;
         @Option(names = "--tile-size", description = "split into tiles of this edge length, one file per tile")
@@ -144,6 +149,9 @@ public final class WorldTool {
 
         @Override
         public Integer call() throws IOException {
+            if (binary) {
+                return buildFromBinary();
+            }
             BoxFile boxes = BoxFile.read(input);
             PrintWriter out = spec.commandLine().getOut();
             try {
@@ -157,17 +165,40 @@ public final class WorldTool {
                     ProgressBar bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
                     WrittenWorld world = StaticWorldWriter.write(output, boxes.boxes, boxes.categories,
                             boxes.userValues, null, bar);
-                    if (bar != null) {
-                        bar.finish();
-                    }
-                    out.printf(Locale.ROOT, "%d objects, height %d, %d leaves (%.2f objects per leaf), %d bytes"
-                                    + " (%.1f per object) -> %s%n", boxes.count, world.height(), world.leafCount(),
-                            world.averageLeafSize(), world.fileLength(), world.bytesPerObject(), output);
+                    report(world, boxes.count, bar);
                 }
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
             return 0;
+        }
+
+        /** Streams a binary box list into one world file ({@link BinaryBoxFile}). */
+        private Integer buildFromBinary() throws IOException {
+            if (tileSize != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--tile-size needs a text input (tiles are cut from boxes held in memory)");
+            }
+            try (BinaryBoxFile boxes = BinaryBoxFile.open(input)) {
+                boolean show = progress != null ? progress : boxes.size() >= ProgressBar.THRESHOLD;
+                ProgressBar bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
+                WrittenWorld world = StaticWorldWriter.write(output, boxes, null, null, null, bar);
+                report(world, boxes.size(), bar);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            } catch (java.io.UncheckedIOException e) {
+                throw e.getCause();
+            }
+            return 0;
+        }
+
+        private void report(WrittenWorld world, int count, ProgressBar bar) {
+            if (bar != null) {
+                bar.finish();
+            }
+            spec.commandLine().getOut().printf(Locale.ROOT, "%d objects, height %d, %d leaves (%.2f objects per "
+                            + "leaf), %d bytes (%.1f per object) -> %s%n", count, world.height(), world.leafCount(),
+                    world.averageLeafSize(), world.fileLength(), world.bytesPerObject(), output);
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.boxwood.tools;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -109,6 +111,48 @@ class WorldToolTest {
         assertTrue(err.contains("magic"), err);
         assertEquals(2, run("query", world.toString()));
         assertEquals(2, run("frobnicate"));
+    }
+
+    @Test
+    void shouldStreamABinaryBoxListIntoTheSameWorldAsItsTextForm() throws IOException {
+        BoxSet level = LevelScenes.load(LevelScenes.Level.BOUNDS02);
+        StringBuilder text = new StringBuilder();
+        java.nio.ByteBuffer binary = java.nio.ByteBuffer.allocate(48 * level.size())
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < level.size(); i++) {
+            double[] box = {level.minX[i], level.minY[i], level.minZ[i], level.maxX[i], level.maxY[i],
+                level.maxZ[i]};
+            for (double v : box) {
+                text.append(v).append(' ');
+                binary.putDouble(v);
+            }
+            text.append('\n');
+        }
+        Path textInput = dir.resolve("level.txt");
+        Path binaryInput = dir.resolve("level.bin");
+        Files.writeString(textInput, text);
+        Files.write(binaryInput, binary.array());
+        Path fromText = dir.resolve("text.bxw");
+        Path fromBinary = dir.resolve("binary.bxw");
+        assertEquals(0, run("build", textInput.toString(), fromText.toString()), err);
+        assertEquals(0, run("build", "--binary", binaryInput.toString(), fromBinary.toString()), err);
+        assertTrue(out.startsWith(level.size() + " objects"), out);
+        assertArrayEquals(Files.readAllBytes(fromText), Files.readAllBytes(fromBinary));
+        assertEquals(0, run("verify", fromBinary.toString()), err);
+
+        Path ragged = dir.resolve("ragged.bin");
+        Files.write(ragged, new byte[47]);
+        assertEquals(WorldTool.EXIT_IO, run("build", "--binary", ragged.toString(), dir.resolve("r.bxw").toString()));
+        assertTrue(err.contains("not a multiple of 48"), err);
+        assertFalse(Files.exists(dir.resolve("r.bxw")));
+        assertEquals(2, run("build", "--binary", binaryInput.toString(), dir.resolve("t").toString(),
+                "--tile-size", "10"));
+        assertTrue(err.contains("--tile-size needs a text input"), err);
+        binary.putDouble(48 * 7 + 8, Double.NaN);   // box 7's min y
+        Files.write(binaryInput, binary.array());
+        assertEquals(2, run("build", "--binary", binaryInput.toString(), fromBinary.toString()));
+        assertTrue(err.contains("box 7"), err);
+        assertEquals(0, run("verify", fromBinary.toString()), "the previous world is intact: " + err);
     }
 
     @Test
