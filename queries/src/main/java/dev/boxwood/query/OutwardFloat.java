@@ -23,8 +23,15 @@ public final class OutwardFloat {
      * @return a float {@code <= v}
      */
     public static float down(double v) {
+        // Branch-free: whether the nearest float overshot is a coin toss for real coordinates, and a mispredicted
+        // branch per coordinate cost more than the rest of a move. Stepping the bits by one toward -infinity is
+        // nextDown for every float here, -0.0 (to -MIN_VALUE) and +infinity (to MAX_VALUE) included; +0.0 never
+        // overshoots (a negative v rounds to -0.0), and NaN never compares greater.
         float f = (float) v;
-        return f > v ? Math.nextDown(f) : f;
+        int bits = Float.floatToRawIntBits(f);
+        int step = f > v ? 1 : 0;
+        int sign = bits >> 31;
+        return Float.intBitsToFloat(bits - ((step ^ sign) - sign));
     }
 
     /**
@@ -34,8 +41,12 @@ public final class OutwardFloat {
      * @return a float {@code >= v}
      */
     public static float up(double v) {
+        // As down, mirrored: one step toward +infinity in magnitude-ordered bits (+0.0 to MIN_VALUE).
         float f = (float) v;
-        return f < v ? Math.nextUp(f) : f;
+        int bits = Float.floatToRawIntBits(f);
+        int step = f < v ? 1 : 0;
+        int sign = bits >> 31;
+        return Float.intBitsToFloat(bits + ((step ^ sign) - sign));
     }
 
     /**

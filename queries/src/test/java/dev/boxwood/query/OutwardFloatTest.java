@@ -1,0 +1,76 @@
+package dev.boxwood.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The outward rounding against its definition: the nearest float, stepped once with Math.nextDown/nextUp when it overshot. */
+class OutwardFloatTest {
+
+    private static final double[] SPECIAL = {
+        0.0, -0.0, Double.MIN_VALUE, -Double.MIN_VALUE, 1e-46, -1e-46, 1e-45, -1e-45, Float.MIN_VALUE,
+        -Float.MIN_VALUE, Float.MIN_NORMAL, -Float.MIN_NORMAL, Math.nextDown((double) Float.MIN_NORMAL),
+        Float.MAX_VALUE, -Float.MAX_VALUE, 3.5e38, -3.5e38, Double.MAX_VALUE, -Double.MAX_VALUE,
+        Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1.0, -1.0, 0.1, -0.1, Math.nextUp(1.0),
+        Math.nextDown(1.0), Math.nextDown(-1.0), 16_777_217.0, -16_777_217.0, 1e6 + 0.3, -1e6 - 0.3
+    };
+
+    private static float referenceDown(double v) {
+        float f = (float) v;
+        return f > v ? Math.nextDown(f) : f;
+    }
+
+    private static float referenceUp(double v) {
+        float f = (float) v;
+        return f < v ? Math.nextUp(f) : f;
+    }
+
+    private static void check(double v) {
+        assertEquals(Float.floatToRawIntBits(referenceDown(v)), Float.floatToRawIntBits(OutwardFloat.down(v)),
+                () -> "down(" + v + ")");
+        assertEquals(Float.floatToRawIntBits(referenceUp(v)), Float.floatToRawIntBits(OutwardFloat.up(v)),
+                () -> "up(" + v + ")");
+    }
+
+    @Test
+    void specialValuesMatchTheDefinition() {
+        for (double v : SPECIAL) {
+            check(v);
+        }
+        assertTrue(Float.isNaN(OutwardFloat.down(Double.NaN)));
+        assertTrue(Float.isNaN(OutwardFloat.up(Double.NaN)));
+        assertEquals(-Float.MIN_VALUE, OutwardFloat.down(-1e-300));
+        assertEquals(Float.MIN_VALUE, OutwardFloat.up(1e-300));
+        assertEquals(Float.MAX_VALUE, OutwardFloat.down(1e300));
+        assertEquals(-Float.MAX_VALUE, OutwardFloat.up(-1e300));
+    }
+
+    @Test
+    void randomValuesMatchTheDefinitionAndBracketTheInput() {
+        SplittableRandom random = new SplittableRandom(20261125);
+        for (int i = 0; i < 2_000_000; i++) {
+            double v = switch (i & 3) {
+                case 0 -> (random.nextDouble() - 0.5) * 2e4;
+                case 1 -> Double.longBitsToDouble(random.nextLong());
+                case 2 -> (float) ((random.nextDouble() - 0.5) * 1e3);
+                default -> (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(-50, 50));
+            };
+            if (Double.isNaN(v)) {
+                continue;
+            }
+            check(v);
+            if (i % 1000 == 0 && Double.isFinite(v) && Math.abs(v) < Float.MAX_VALUE) {
+                // exact comparison: the stored bounds bracket the input and are adjacent floats or equal
+                BigDecimal exact = new BigDecimal(v);
+                float lo = OutwardFloat.down(v);
+                float hi = OutwardFloat.up(v);
+                assertTrue(new BigDecimal(lo).compareTo(exact) <= 0, () -> "down above " + v);
+                assertTrue(new BigDecimal(hi).compareTo(exact) >= 0, () -> "up below " + v);
+                assertTrue(lo == hi || Math.nextUp(lo) == hi, () -> "not adjacent around " + v);
+            }
+        }
+    }
+}
