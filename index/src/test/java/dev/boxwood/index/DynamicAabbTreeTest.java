@@ -167,6 +167,30 @@ class DynamicAabbTreeTest {
     }
 
     @Test
+    void shouldRefitInPlaceWhenTheNewFatBoxStaysInsideItsParentsBox() {
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0.25, 0.25).withPrediction(1));
+        int small = tree.add(10, 10, 10, 11, 11, 11, 0, -1L);
+        int large = tree.add(0, 0, 0, 100, 100, 100, 1, -1L);
+        int slot = small & Handles.SLOT_MASK;
+        int entry = tree.leafEntries[slot];
+        // escapes its fat box, but the new one lies inside the large box beside it: refitted where it is (a
+        // re-insertion would have detached it and put it back as the second entry of a new parent)
+        tree.move(small, 12, 10, 10, 13, 11, 11, 2, 0, 0);
+        tree.validate();
+        assertEquals(entry, tree.leafEntries[slot]);
+        double[] fat = new double[6];
+        tree.getFatBox(small, fat);
+        assertArrayEquals(new double[] {11.75, 9.75, 9.75, 15.25, 11.25, 11.25}, fat);
+        // leaving the parent's box re-inserts it
+        tree.move(small, 200, 10, 10, 201, 11, 11, 0, 0, 0);
+        tree.validate();
+        assertNotEquals(entry, tree.leafEntries[slot]);
+        tree.getFatBox(small, fat);
+        assertArrayEquals(new double[] {199.75, 9.75, 9.75, 201.25, 11.25, 11.25}, fat);
+        assertTrue(tree.contains(large));
+    }
+
+    @Test
     void shouldRejectABadPrediction() {
         TreeConfig config = TreeConfig.defaults();
         assertThrows(IllegalArgumentException.class, () -> config.withPrediction(-1));
