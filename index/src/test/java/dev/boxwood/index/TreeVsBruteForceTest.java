@@ -1,5 +1,6 @@
 package dev.boxwood.index;
 
+import dev.boxwood.query.Handles;
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.LevelScenes;
 import dev.boxwood.testkit.scenes.MovingWorkload;
@@ -12,8 +13,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.Arrays;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Differential tests: every query kind of the tree against the brute-force oracle, through random mutations. */
@@ -100,13 +103,47 @@ class TreeVsBruteForceTest {
         }
         SegmentSet segments = world.segments(40, 74);
         BoxSet queries = world.boxQueries(40, 75);
+        double[] fatBefore = new double[6];
+        double[] fatAfter = new double[6];
+        float[] parentBox = new float[6];
+        int refittedInPlace = 0;
+        int reinserted = 0;
         for (int tick = 0; tick < 60; tick++) {
             motion.tick();
             for (int i = 0; i < boxes.size(); i++) {
+                // Which way the move must go: a new fat box inside the parent's box is refitted where it is.
+                int slot = handles[i] & Handles.SLOT_MASK;
+                int entry = d.tree.leafEntries[slot];
+                boolean hasParent = entry >> 1 != DynamicAabbTree.HEADER;
+                if (hasParent) {
+                    int o = DynamicAabbTree.boxIndex(d.tree.parentEntries[entry >> 1]);
+                    for (int k = 0; k < 6; k++) {
+                        parentBox[k] = DynamicAabbTree.f(d.tree.records[o + k]);
+                    }
+                }
+                d.tree.getFatBox(handles[i], fatBefore);
                 d.tree.move(handles[i], boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i],
                         boxes.maxZ[i], motion.displacementX[i], motion.displacementY[i], motion.displacementZ[i]);
                 d.brute.move(handles[i], boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i],
                         boxes.maxZ[i]);
+                d.tree.getFatBox(handles[i], fatAfter);
+                if (!Arrays.equals(fatBefore, fatAfter)) {
+                    double ox = d.tree.originX();
+                    double oy = d.tree.originY();
+                    double oz = d.tree.originZ();
+                    boolean inside = hasParent && parentBox[0] <= fatAfter[0] - ox && parentBox[1] <= fatAfter[1] - oy
+                            && parentBox[2] <= fatAfter[2] - oz && parentBox[3] >= fatAfter[3] - ox
+                            && parentBox[4] >= fatAfter[4] - oy && parentBox[5] >= fatAfter[5] - oz;
+                    if (inside) {
+                        refittedInPlace++;
+                        assertEquals(entry, d.tree.leafEntries[slot], "refitted in place, same entry");
+                    } else {
+                        reinserted++;
+                    }
+                }
+                if (tick < 3) {
+                    d.tree.validate();
+                }
             }
             d.tree.validate();
             for (int q = 0; q < 10; q++) {
@@ -119,6 +156,9 @@ class TreeVsBruteForceTest {
             }
         }
         assertTrue(d.hitsSeen > 1000, "queries should hit: " + d.hitsSeen);
+        System.out.println("moves: " + refittedInPlace + " refitted in place, " + reinserted + " re-inserted");
+        assertTrue(refittedInPlace > 100 && reinserted > 100,
+                "both ways of changing a fat box: " + refittedInPlace + " in place, " + reinserted + " re-inserted");
     }
 
     @Test
