@@ -1,6 +1,8 @@
 package dev.boxwood.index;
 
+import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.Handles;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RegionMode;
@@ -50,5 +52,49 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
     public final void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
                                   OverlapVisitor visitor, TraversalStack stack) {
         RegionQueries.queryConvex(this, region, mode, categoryMask, filter, visitor, stack);
+    }
+
+    /**
+     * Visits every box of the hierarchy depth first, each parent before its children and the first child before
+     * the second: the internal nodes' boxes and the objects' fat boxes, the boxes the queries test (an object's
+     * tight box is {@link DynamicAabbTree#getTightBox}). For debug drawing and quality measures; it allocates
+     * nothing once the stack has grown to the tree's height. An empty tree visits nothing.
+     *
+     * @param visitor receives each box
+     * @param stack the caller's scratch
+     * @throws IllegalArgumentException if an argument is null
+     */
+    public final void visitNodes(TreeNodeVisitor visitor, TraversalStack stack) {
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("stack", stack);
+        DynamicAabbTree t = storage();
+        if (t.child(0) == DynamicAabbTree.EMPTY) {
+            return;
+        }
+        final int[] r = t.records;
+        final double ox = t.originX();
+        final double oy = t.originY();
+        final double oz = t.originZ();
+        // Pairs (entry, depth); each pop pushes at most two entries, so 2 * (height + 2) ints suffice.
+        final int[] st = stack.references(2 * (t.heights[DynamicAabbTree.HEADER] + 2));
+        int sp = 0;
+        st[sp++] = 0;
+        st[sp++] = 0;
+        while (sp > 0) {
+            int depth = st[--sp];
+            int entry = st[--sp];
+            int ref = r[DynamicAabbTree.refIndex(entry)];
+            int o = DynamicAabbTree.boxIndex(entry);
+            visitor.visit(depth, ref >= 0 ? Handles.NONE : ~ref,
+                    ox + DynamicAabbTree.f(r[o]), oy + DynamicAabbTree.f(r[o + 1]), oz + DynamicAabbTree.f(r[o + 2]),
+                    ox + DynamicAabbTree.f(r[o + 3]), oy + DynamicAabbTree.f(r[o + 4]),
+                    oz + DynamicAabbTree.f(r[o + 5]));
+            if (ref >= 0) {
+                st[sp++] = 2 * ref + 1;
+                st[sp++] = depth + 1;
+                st[sp++] = 2 * ref;
+                st[sp++] = depth + 1;
+            }
+        }
     }
 }
