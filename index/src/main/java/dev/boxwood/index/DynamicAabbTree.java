@@ -991,8 +991,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /**
      * {@inheritDoc}
      *
-     * <p>Subtrees whose category mask or box misses the query are skipped; objects are tested against their fat
-     * box (in the node) and then their stored tight box, in double ({@link AabbAabb#test}, closed).
+     * <p>Subtrees whose category mask or box misses the query are skipped; node and fat boxes are tested against
+     * the query box rounded outward to floats (a superset of the exact overlaps, so never a false miss), and each
+     * object is then decided exactly against its stored tight box, in double ({@link AabbAabb#test}, closed).
      */
     @Override
     public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
@@ -1007,6 +1008,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final double y1 = maxY - originY;
         final double z1 = maxZ - originZ;
         final int[] r = records;
+        // Entries are tested against the query box rounded outward to floats (never a false miss); objects are
+        // then decided exactly in double.
+        final float fx0 = OutwardFloat.down(x0);
+        final float fy0 = OutwardFloat.down(y0);
+        final float fz0 = OutwardFloat.down(z0);
+        final float fx1 = OutwardFloat.up(x1);
+        final float fy1 = OutwardFloat.up(y1);
+        final float fz1 = OutwardFloat.up(z1);
         final int foldedMask = fold(categoryMask);
         final float[] tb = tight;
         final long[] uv = userValues;
@@ -1032,7 +1041,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 float b3 = f(r[o + 3]);
                 float b4 = f(r[o + 4]);
                 float b5 = f(r[o + 5]);
-                if (!AabbAabb.test(b0, b1, b2, b3, b4, b5, x0, y0, z0, x1, y1, z1)) {
+                if (!(b0 <= fx1 && fx0 <= b3 && b1 <= fy1 && fy0 <= b4 && b2 <= fz1 && fz0 <= b5)) {
                     continue;
                 }
                 int ref = r[record + REF + side];
