@@ -24,7 +24,7 @@ import dev.boxwood.query.Arguments;
  */
 public final class TreeConfig {
 
-    private static final TreeConfig DEFAULTS = new TreeConfig(0, 0, 0, 0.1, 0.125, 4.0, true, 16);
+    private static final TreeConfig DEFAULTS = new TreeConfig(0, 0, 0, 0.1, 0.125, 4.0, true, 64, 16);
 
     final double originX;
     final double originY;
@@ -33,10 +33,11 @@ public final class TreeConfig {
     final double marginFraction;
     final double prediction;
     final boolean rotations;
+    final int addsPerOptimization;
     final int initialCapacity;
 
     private TreeConfig(double originX, double originY, double originZ, double marginCap, double marginFraction,
-                       double prediction, boolean rotations, int initialCapacity) {
+                       double prediction, boolean rotations, int addsPerOptimization, int initialCapacity) {
         this.originX = originX;
         this.originY = originY;
         this.originZ = originZ;
@@ -44,6 +45,7 @@ public final class TreeConfig {
         this.marginFraction = marginFraction;
         this.prediction = prediction;
         this.rotations = rotations;
+        this.addsPerOptimization = addsPerOptimization;
         this.initialCapacity = initialCapacity;
     }
 
@@ -63,7 +65,8 @@ public final class TreeConfig {
         Arguments.requireFinite("x", x);
         Arguments.requireFinite("y", y);
         Arguments.requireFinite("z", z);
-        return new TreeConfig(x, y, z, marginCap, marginFraction, prediction, rotations, initialCapacity);
+        return new TreeConfig(x, y, z, marginCap, marginFraction, prediction, rotations, addsPerOptimization,
+                initialCapacity);
     }
 
     /**
@@ -75,7 +78,8 @@ public final class TreeConfig {
     public TreeConfig withMargin(double cap, double fraction) {
         Arguments.requireFiniteNonNegative("cap", cap);
         Arguments.requireFiniteNonNegative("fraction", fraction);
-        return new TreeConfig(originX, originY, originZ, cap, fraction, prediction, rotations, initialCapacity);
+        return new TreeConfig(originX, originY, originZ, cap, fraction, prediction, rotations, addsPerOptimization,
+                initialCapacity);
     }
 
     /**
@@ -89,7 +93,7 @@ public final class TreeConfig {
     public TreeConfig withPrediction(double ticks) {
         Arguments.requireFiniteNonNegative("ticks", ticks);
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, ticks, rotations,
-                initialCapacity);
+                addsPerOptimization, initialCapacity);
     }
 
     /**
@@ -97,7 +101,22 @@ public final class TreeConfig {
      * @return a copy with this setting
      */
     public TreeConfig withRotations(boolean enabled) {
-        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, enabled, initialCapacity);
+        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, enabled,
+                addsPerOptimization, initialCapacity);
+    }
+
+    /**
+     * @param adds after every this many {@link DynamicAabbTree#add adds}, the add also runs one step of
+     *             {@link DynamicAabbTree#optimize(int) optimize(1)}; {@code >= 0} (0: never)
+     * @return a copy with this setting
+     * @throws IllegalArgumentException if {@code adds} is negative
+     */
+    public TreeConfig withAddOptimization(int adds) {
+        if (adds < 0) {
+            throw new IllegalArgumentException("adds must be >= 0: " + adds);
+        }
+        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations, adds,
+                initialCapacity);
     }
 
     /**
@@ -109,7 +128,8 @@ public final class TreeConfig {
         if (objects < 1) {
             throw new IllegalArgumentException("objects must be >= 1: " + objects);
         }
-        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations, objects);
+        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations,
+                addsPerOptimization, objects);
     }
 
     /** @return origin x */
@@ -145,6 +165,11 @@ public final class TreeConfig {
     /** @return whether rotations are on */
     public boolean rotations() {
         return rotations;
+    }
+
+    /** @return after how many adds an add runs one optimisation step (0: never) */
+    public int addsPerOptimization() {
+        return addsPerOptimization;
     }
 
     /** @return the initial object capacity */

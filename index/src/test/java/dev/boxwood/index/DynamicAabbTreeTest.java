@@ -197,6 +197,9 @@ class DynamicAabbTreeTest {
         assertThrows(IllegalArgumentException.class, () -> config.withPrediction(Double.NaN));
         assertThrows(IllegalArgumentException.class, () -> config.withPrediction(Double.POSITIVE_INFINITY));
         assertEquals(0.0, config.withPrediction(0).prediction());
+        assertThrows(IllegalArgumentException.class, () -> config.withAddOptimization(-1));
+        assertEquals(64, config.addsPerOptimization());
+        assertEquals(0, config.withAddOptimization(0).addsPerOptimization());
     }
 
     @Test
