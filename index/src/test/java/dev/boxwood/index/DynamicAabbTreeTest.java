@@ -191,6 +191,28 @@ class DynamicAabbTreeTest {
     }
 
     @Test
+    void shouldRunTheAddOptimizationOnTinyAndChangingTrees() {
+        // every add is an optimisation step here, on trees of 1, 2, 3... objects and after removals
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withAddOptimization(1));
+        SplittableRandom random = new SplittableRandom(11);
+        java.util.List<Integer> live = new java.util.ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            if (!live.isEmpty() && random.nextInt(3) == 0) {
+                tree.remove(live.remove(random.nextInt(live.size())));
+            } else {
+                double x = random.nextDouble() * 100;
+                double y = random.nextDouble() * 100;
+                live.add(tree.add(x, y, 0, x + 1, y + 1, 1, i, 1));
+            }
+            tree.validate();
+            assertEquals(live.size(), tree.size());
+        }
+        for (int h : live) {
+            assertTrue(tree.contains(h));
+        }
+    }
+
+    @Test
     void shouldRejectABadPrediction() {
         TreeConfig config = TreeConfig.defaults();
         assertThrows(IllegalArgumentException.class, () -> config.withPrediction(-1));
