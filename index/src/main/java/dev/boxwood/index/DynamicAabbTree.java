@@ -26,10 +26,11 @@ import java.util.Arrays;
  * stored box. The tree itself indexes a <em>fat</em> box per object: the tight box grown by a margin (see
  * {@link TreeConfig}) and extended ahead by the displacement of {@link #move(int, double, double, double, double,
  * double, double, double, double, double)} times the configured prediction (default 4). A move whose new tight box
- * stays inside the fat box costs O(1); one that escapes re-inserts the leaf, as does one whose fat box reaches
+ * stays inside the fat box costs O(1); one that escapes gets a new fat box, as does one whose fat box reaches
  * further from the tight box, on some side, than four times (margin + prediction * |displacement|) on that axis, so
  * an object that slowed down or stopped does not keep a stale, swollen box (Box2D v2.4's rule, applied to both
- * sides).
+ * sides). A new fat box inside the box of the leaf's parent is written in place and the ancestors refitted;
+ * otherwise the leaf is re-inserted.
  *
  * <h2>Structure</h2>
  * A binary tree in flat primitive arrays: each internal node is one 64-byte record holding the boxes of <em>both</em>
