@@ -39,7 +39,8 @@ import java.util.Arrays;
  * negative one {@code ~handle} is an object; an object's fat box lives in its parent's child entry. A header node
  * 0 holds the root in its first entry, so the root needs no special case. Insertion chooses the sibling that
  * minimises the surface area heuristic by branch and bound (Bittner, Hapala, Havran 2013/2015), then rotates
- * nodes on the way up (Kopta et al. 2012, as Box2D's {@code b2RotateNodes}). See {@code docs/tree.md}.
+ * nodes on the way up (Kopta et al. 2012: Box2D's {@code b2RotateNodes} swaps and, after an add, the grandchild
+ * swaps), and every 64 adds by default runs one {@link #optimize(int) optimize(1)} step. See {@code docs/tree.md}.
  *
  * <h2>Queries and threads</h2>
  * Queries ({@link #queryAabb}, {@link #rayCast}) allocate nothing, keep their scratch state in the caller's
