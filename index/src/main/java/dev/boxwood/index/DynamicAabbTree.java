@@ -1076,15 +1076,17 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final int foldedMask = fold(categoryMask);
         final float[] tb = tight;
         final long[] uv = userValues;
-        // Depth-first: each popped node pushes at most 2, so height + 2 entries suffice (no check per push).
-        final int[] st = stack.references(heights[HEADER] + 2);
+        // Windowed order (TraversalStack.ring): up to WINDOW pushed records in flight at once.
+        final int[] st = stack.ring(heights[HEADER], 1);
+        final int wrap = st.length - 1;
+        int head = 0;
         int sp = 0;
         st[sp++] = HEADER;
         int early = 0;
         long nodes = -1;
         long leaves = 0;
-        while (sp > 0) {
-            int node = st[--sp];
+        while (sp != head) {
+            int node = sp - head < TraversalStack.WINDOW ? st[head++ & wrap] : st[--sp & wrap];
             nodes++;
             int record = recordIndex(node);
             for (int side = 0; side < 2; side++) {
@@ -1103,7 +1105,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 }
                 int ref = r[record + REF + side];
                 if (ref >= 0) {
-                    st[sp++] = ref;
+                    st[sp++ & wrap] = ref;
                     early += r[recordIndex(ref)];
                     continue;
                 }

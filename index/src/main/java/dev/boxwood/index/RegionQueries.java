@@ -202,16 +202,20 @@ public final class RegionQueries {
         final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;
         final long[] uv = tree.userValues;
-        // (node, state) pairs; each popped node pushes at most 2: height + 2 pairs suffice
-        final int[] st = stack.references(2 * (tree.heights[DynamicAabbTree.HEADER] + 2));
+        // (node, state) pairs in windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
+        final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 2);
+        final int wrap = st.length - 1;
+        int head = 0;
         int sp = 0;
         st[sp++] = DynamicAabbTree.HEADER;
         st[sp++] = RegionTests.rootState(kind, region);
+        int early = 0;
         long nodes = -1;
         long leaves = 0;
-        while (sp > 0) {
-            final int state = st[--sp];
-            final int node = st[--sp];
+        while (sp != head) {
+            final int at = sp - head < 2 * TraversalStack.WINDOW ? (head += 2) - 2 : (sp -= 2);
+            final int node = st[at & wrap];
+            final int state = st[(at + 1) & wrap];
             nodes++;
             final int record = DynamicAabbTree.recordIndex(node);
             for (int side = 0; side < 2; side++) {
@@ -230,8 +234,9 @@ public final class RegionQueries {
                     }
                 }
                 if (ref >= 0) {
-                    st[sp++] = ref;
-                    st[sp++] = childState;
+                    st[sp++ & wrap] = ref;
+                    st[sp++ & wrap] = childState;
+                    early += r[DynamicAabbTree.recordIndex(ref)];
                     continue;
                 }
                 int slot = DynamicAabbTree.slotOf(ref);
@@ -258,10 +263,12 @@ public final class RegionQueries {
                 }
                 if (!visitor.visit(handle, uv[slot])) {
                     stack.countVisits(nodes, leaves);
+                    stack.retain(early);
                     return;
                 }
             }
         }
         stack.countVisits(nodes, leaves);
+        stack.retain(early);
     }
 }

@@ -2,6 +2,7 @@ package dev.boxwood.index;
 
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.Handles;
+import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.SyntheticWorld;
@@ -354,6 +355,50 @@ class DynamicAabbTreeTest {
             AllOverlaps all = new AllOverlaps();
             tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, all, new TraversalStack());
             assertEquals(0, all.count());
+        }
+    }
+
+    /**
+     * Region traversals take nodes breadth first until a window fills, then depth first, in a ring sized from the
+     * height: a tall tree with bushy subtrees drives both phases, and a lost or repeated node would lose or repeat
+     * objects.
+     */
+    @Test
+    void shouldFindEveryObjectOnceInATallBushyTree() {
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withRotations(false).withAddOptimization(0));
+        SplittableRandom random = new SplittableRandom(77);
+        int clusters = 150;
+        int perCluster = 40;
+        for (int c = 0; c < clusters; c++) {
+            for (int k = 0; k < perCluster; k++) {
+                double x = c * 1000.0 + random.nextDouble(100);
+                double y = random.nextDouble(100);
+                double z = random.nextDouble(100);
+                tree.add(x, y, z, x + 1, y + 1, z + 1, c * perCluster + k, 1L);
+            }
+        }
+        tree.validate();
+        assertTrue(tree.height() > 50, "a chain of clusters: height " + tree.height());
+        int n = clusters * perCluster;
+        TraversalStack stack = new TraversalStack();
+        AllOverlaps all = new AllOverlaps();
+        tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, all, stack);
+        assertEveryUserValueOnce(all, n);
+        all.reset();
+        tree.queryBox(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, RegionMode.CROSSING, -1L, null, all, stack);
+        assertEveryUserValueOnce(all, n);
+        all.reset();
+        tree.querySphere(75_000, 50, 50, 1e9, RegionMode.CROSSING, -1L, null, all, stack);
+        assertEveryUserValueOnce(all, n);
+    }
+
+    private static void assertEveryUserValueOnce(AllOverlaps all, int n) {
+        assertEquals(n, all.count());
+        boolean[] seen = new boolean[n];
+        for (int i = 0; i < all.count(); i++) {
+            int value = (int) all.userValue(i);
+            assertFalse(seen[value], "reported twice: " + value);
+            seen[value] = true;
         }
     }
 }

@@ -15,6 +15,9 @@ package dev.boxwood.query;
  */
 public final class TraversalStack {
 
+    /** Nodes a windowed traversal keeps in breadth-first order before it goes depth first ({@link #ring}). */
+    public static final int WINDOW = 32;
+
     private int[] references;
     private double[] fractions;
     private float[] floats = new float[0];
@@ -52,6 +55,28 @@ public final class TraversalStack {
             references = new int[Math.max(capacity, references.length * 2)];
         }
         return references;
+    }
+
+    /**
+     * The reference array as the ring of a windowed traversal: its length is a power of two of at least
+     * {@code entriesPerNode * (WINDOW + height + 2)}, so positions wrap with {@code & (length - 1)}. For indexes,
+     * valid until the next call that may grow it.
+     *
+     * <p>The windowed order serves the queries whose answer does not depend on the order of visits (region
+     * queries): while fewer than {@link #WINDOW} nodes wait, the oldest is taken (breadth first), else the newest
+     * (depth first). A node's record is requested when it is pushed, so breadth first keeps up to {@code WINDOW}
+     * cache misses in flight where depth first waits for one at nearly every step (the software pipelining of
+     * independent lookups of Chen, Ailamaki, Gibbons and Mowry, "Improving hash join performance through
+     * prefetching", ICDE 2004). Taking the newest once the window is full makes the rest a depth-first walk of
+     * the newest subtree, which bounds the waiting nodes by {@code WINDOW + height + 2} whatever the query.
+     *
+     * @param height the tree's height (internal nodes on its longest path)
+     * @param entriesPerNode ints pushed per node
+     * @return the ring array
+     */
+    public int[] ring(int height, int entriesPerNode) {
+        int needed = entriesPerNode * (WINDOW + height + 2);
+        return references(needed <= 1 ? 1 : Integer.highestOneBit(needed - 1) << 1);
     }
 
     /**

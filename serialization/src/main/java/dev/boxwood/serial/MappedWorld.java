@@ -1008,21 +1008,24 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     visitor, stack);
         }
         final int fold = WorldLayout.foldCategories(mask);
-        // (node, state) pairs and their decoded boxes; each popped node pushes at most 2: height + 2 entries
-        // suffice for a valid file
-        int[] st = stack.references(2 * (height + 2));
-        float[] fb = stack.floats(ENTRY_BOXES + 6 * (height + 2));
-        final int capacity = Math.min(st.length & ~1, 2 * ((fb.length - ENTRY_BOXES) / 6));
+        // (node, state) pairs in windowed order (TraversalStack.ring) and the decoded box of each; a valid file
+        // never fills the ring
+        final int[] st = stack.ring(height, 2);
+        final int wrap = st.length - 1;
+        final float[] fb = stack.floats(ENTRY_BOXES + 3 * st.length);
+        int head = 0;
         int sp = 0;
         st[sp++] = 0;
         st[sp++] = rootState;
         System.arraycopy(rootBounds, 0, fb, ENTRY_BOXES, 6);
         long nodes = 0;
-        while (sp > 0) {
-            final int state = st[--sp];
-            final int node = st[--sp];
+        int early = 0;
+        while (sp != head) {
+            final int at = sp - head < 2 * TraversalStack.WINDOW ? (head += 2) - 2 : (sp -= 2);
+            final int node = st[at & wrap];
+            final int state = st[(at + 1) & wrap];
             long base = openNode(++nodes, node);
-            decodeChildren(base, fb, ENTRY_BOXES + 3 * sp, fb, 0);
+            decodeChildren(base, fb, ENTRY_BOXES + 3 * (at & wrap), fb, 0);
             long refs = readLong(base + WorldLayout.NODE_REF_A);
             long summaries = readLong(base + WorldLayout.NODE_CATEGORIES_A);
             for (int c = 0; c < 2; c++) {
@@ -1047,15 +1050,18 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     }
                     continue;
                 }
-                if (sp == capacity) {
+                if (sp - head == st.length) {
                     throw corruptAtQuery("the tree is deeper than its header says (" + height + ")");
                 }
-                System.arraycopy(fb, o, fb, ENTRY_BOXES + 3 * sp, 6);
-                st[sp++] = checkChild(node, ref);
-                st[sp++] = childState;
+                System.arraycopy(fb, o, fb, ENTRY_BOXES + 3 * (sp & wrap), 6);
+                int child = checkChild(node, ref);
+                early += readInt(nodeBase(child));
+                st[sp++ & wrap] = child;
+                st[sp++ & wrap] = childState;
             }
         }
         stack.countVisits(nodes, 0);
+        stack.retain(early);
         return true;
     }
 
