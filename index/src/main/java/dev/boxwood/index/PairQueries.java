@@ -116,7 +116,10 @@ public final class PairQueries {
         final int[] r = tree.records;
         final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;
-        final int[] st = stack.references(tree.heights[DynamicAabbTree.HEADER] + 2);
+        // windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
+        final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 1);
+        final int wrap = st.length - 1;
+        int early = 0;
         long nodes = 0;
         long leaves = 0;
         for (int i = 0, n = moved.count(); i < n; i++) {
@@ -127,9 +130,10 @@ public final class PairQueries {
             final int handle = tree.handles.handleOf(slot);
             final int t = slot * DynamicAabbTree.BOX;
             int sp = 0;
+            int head = 0;
             st[sp++] = DynamicAabbTree.HEADER;
-            while (sp > 0) {
-                int node = st[--sp];
+            while (sp != head) {
+                int node = sp - head < TraversalStack.WINDOW ? st[head++ & wrap] : st[--sp & wrap];
                 nodes++;
                 for (int e = 2 * node, end = e + 2; e < end; e++) {
                     if ((r[DynamicAabbTree.maskIndex(e)] & foldedMask) == 0) {
@@ -140,7 +144,8 @@ public final class PairQueries {
                     }
                     int ref = r[DynamicAabbTree.refIndex(e)];
                     if (ref >= 0) {
-                        st[sp++] = ref;
+                        st[sp++ & wrap] = ref;
+                        early += r[DynamicAabbTree.recordIndex(ref)];
                         continue;
                     }
                     int other = DynamicAabbTree.slotOf(ref);
@@ -161,6 +166,7 @@ public final class PairQueries {
         }
         moved.clear();
         stack.countVisits(nodes, leaves);
+        stack.retain(early);
         dest.sort();
     }
 
