@@ -19,6 +19,8 @@ public final class TraversalStack {
     public static final int WINDOW = 32;
 
     private int[] references;
+    /** The ring of windowed traversals; its length is always a power of two. */
+    private int[] ring = new int[2 * WINDOW];
     private double[] fractions;
     private float[] floats = new float[0];
     private long nodeVisits;
@@ -58,9 +60,9 @@ public final class TraversalStack {
     }
 
     /**
-     * The reference array as the ring of a windowed traversal: its length is a power of two of at least
-     * {@code entriesPerNode * (WINDOW + height + 2)}, so positions wrap with {@code & (length - 1)}. For indexes,
-     * valid until the next call that may grow it.
+     * The ring of a windowed traversal, an int array apart from {@link #references(int)}: its length is a power of
+     * two of at least {@code entriesPerNode * (WINDOW + height + 2)}, so positions wrap with {@code & (length - 1)}.
+     * For indexes, valid until the next call that may grow it.
      *
      * <p>The windowed order serves the queries whose answer does not depend on the order of visits (region
      * queries): while fewer than {@link #WINDOW} nodes wait, the oldest is taken (breadth first), else the newest
@@ -76,7 +78,11 @@ public final class TraversalStack {
      */
     public int[] ring(int height, int entriesPerNode) {
         int needed = entriesPerNode * (WINDOW + height + 2);
-        return references(needed <= 1 ? 1 : Integer.highestOneBit(needed - 1) << 1);
+        if (ring.length < needed) {
+            // its own array: the reference stack grows to sizes that are not powers of two
+            ring = new int[Integer.highestOneBit(needed - 1) << 1];
+        }
+        return ring;
     }
 
     /**
