@@ -202,9 +202,12 @@ public final class PairQueries {
         final float[] tbb = b.tight;
         final int ha = a.heights[DynamicAabbTree.HEADER];
         final int hb = b.heights[DynamicAabbTree.HEADER];
-        // A path of the task tree has at most ha self steps and ha + hb split steps; a self step pushes 3 tasks,
-        // a split 2, so at most 1 + 2 ha + (ha + hb) tasks are pending; 2 ints each.
-        final int[] st = stack.references(2 * (3 * ha + hb + 4));
+        // Windowed order (TraversalStack.ring). A path of the task tree has at most ha self steps and ha + hb
+        // split steps; a self step pushes 3 tasks, a split 2, so depth first leaves at most 1 + 2 ha + (ha + hb)
+        // tasks pending, and the window adds up to WINDOW + 2; 2 ints each.
+        final int[] st = stack.ring(3 * ha + hb + 3, 2);
+        final int wrap = st.length - 1;
+        int head = 0;
         int sp = 0;
         if (self) {
             if (a.child(0) >= 0 && (ba[DynamicAabbTree.maskIndex(0)] & foldA) != 0) {
@@ -218,9 +221,11 @@ public final class PairQueries {
         }
         long nodes = 0;
         long leaves = 0;
-        while (sp > 0) {
-            final int eb = st[--sp];
-            final int ea = st[--sp];
+        int early = 0;
+        while (sp != head) {
+            final int at = sp - head < 2 * TraversalStack.WINDOW ? (head += 2) - 2 : (sp -= 2);
+            final int ea = st[at & wrap];
+            final int eb = st[(at + 1) & wrap];
             if (eb == SELF) {
                 nodes++;
                 int e0 = 2 * ea;
@@ -229,18 +234,20 @@ public final class PairQueries {
                 boolean in0 = (ba[record + DynamicAabbTree.MASK] & foldA) != 0;
                 boolean in1 = (ba[record + DynamicAabbTree.MASK + 1] & foldA) != 0;
                 if (in0 && in1 && overlapEntries(ba, record, ba, record + DynamicAabbTree.BOX, 0, 0, 0)) {
-                    st[sp++] = e0;
-                    st[sp++] = e1;
+                    st[sp++ & wrap] = e0;
+                    st[sp++ & wrap] = e1;
                 }
                 int c0 = ba[record + DynamicAabbTree.REF];
                 int c1 = ba[record + DynamicAabbTree.REF + 1];
                 if (in0 && c0 >= 0) {
-                    st[sp++] = c0;
-                    st[sp++] = SELF;
+                    st[sp++ & wrap] = c0;
+                    st[sp++ & wrap] = SELF;
+                    early += ba[DynamicAabbTree.recordIndex(c0)];
                 }
                 if (in1 && c1 >= 0) {
-                    st[sp++] = c1;
-                    st[sp++] = SELF;
+                    st[sp++ & wrap] = c1;
+                    st[sp++ & wrap] = SELF;
+                    early += ba[DynamicAabbTree.recordIndex(c1)];
                 }
                 continue;
             }
@@ -272,8 +279,9 @@ public final class PairQueries {
                 for (int e = c; e < c + 2; e++) {
                     if ((ba[DynamicAabbTree.maskIndex(e)] & foldA) != 0
                             && overlapEntries(ba, DynamicAabbTree.boxIndex(e), bb, ob, dx, dy, dz)) {
-                        st[sp++] = e;
-                        st[sp++] = eb;
+                        st[sp++ & wrap] = e;
+                        st[sp++ & wrap] = eb;
+                        early += loadEarly(ba, e);
                     }
                 }
             } else {
@@ -281,13 +289,21 @@ public final class PairQueries {
                 for (int e = c; e < c + 2; e++) {
                     if ((bb[DynamicAabbTree.maskIndex(e)] & foldB) != 0
                             && overlapEntries(ba, oa, bb, DynamicAabbTree.boxIndex(e), dx, dy, dz)) {
-                        st[sp++] = ea;
-                        st[sp++] = e;
+                        st[sp++ & wrap] = ea;
+                        st[sp++ & wrap] = e;
+                        early += loadEarly(bb, e);
                     }
                 }
             }
         }
         stack.countVisits(nodes, leaves);
+        stack.retain(early);
+    }
+
+    /** The first word of the node record entry {@code e} references, read when its task is pushed; 0 for objects. */
+    private static int loadEarly(int[] records, int e) {
+        int child = records[DynamicAabbTree.refIndex(e)];
+        return child >= 0 ? records[DynamicAabbTree.recordIndex(child)] : 0;
     }
 
     /**

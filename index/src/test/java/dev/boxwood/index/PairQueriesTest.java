@@ -216,6 +216,38 @@ class PairQueriesTest {
         assertTrue(pairs.size() > 500, "pairs " + pairs.size());
     }
 
+    /**
+     * Pair traversals take tasks breadth first until a window fills, then depth first, in a ring sized from the
+     * heights: a tall tree of dense clusters (rotations off, clusters added in order along x) drives both phases.
+     */
+    @Test
+    void shouldMatchBruteForceOnATallTreeOfDenseClusters() {
+        SplittableRandom random = new SplittableRandom(8);
+        int clusters = 120;
+        int perCluster = 30;
+        BoxSet boxes = new BoxSet(clusters * perCluster);
+        for (int i = 0; i < boxes.size(); i++) {
+            double x = (i / perCluster) * 1000.0 + random.nextDouble() * 10;
+            double y = random.nextDouble() * 10;
+            double z = random.nextDouble() * 2;
+            boxes.set(i, x, y, z, x + random.nextDouble() * 4, y + random.nextDouble() * 4, z + random.nextDouble());
+        }
+        TreeConfig tall = TreeConfig.defaults().withRotations(false).withAddOptimization(0);
+        QueryWorld w = new QueryWorld("tall", boxes, tall, 8);
+        w.addAll();
+        assertTrue(w.tree.height() > 50, "height " + w.tree.height());
+        List<long[]> expected = bruteSelfPairs(w.brute, w, -1L, null);
+        assertTrue(expected.size() > 1000, "pairs " + expected.size());
+        PairQueries.selfPairs(w.tree, -1L, pairs, stack);
+        assertPairs(expected, pairs, "tall, self pairs");
+        PairQueries.movedPairs(w.tree, -1L, pairs, stack);
+        assertPairs(expected, pairs, "tall, every object added since the last call");
+        DynamicAabbTree bulk = DynamicAabbTree.build(tall, boxes.toInterleaved(), null, null);
+        int[] live = sortedLive(w);
+        PairQueries.treePairs(w.tree, -1L, bulk, -1L, pairs, stack);
+        assertPairs(bruteTreePairs(w.brute, live, -1L, w.brute, live, -1L), pairs, "tall against its bulk build");
+    }
+
     /** Random add, jitter, teleport or remove, recording which objects count as moved. */
     private static void mutate(QueryWorld w, int target, Set<Integer> moved) {
         int op = w.random.nextInt(10);
