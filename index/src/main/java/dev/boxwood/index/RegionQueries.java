@@ -200,8 +200,6 @@ public final class RegionQueries {
         }
         final int[] r = tree.records;
         final int foldedMask = DynamicAabbTree.fold(categoryMask);
-        final float[] tb = tree.tight;
-        final long[] uv = tree.userValues;
         // (node, state) pairs in windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
         final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 2);
         final int wrap = st.length - 1;
@@ -211,64 +209,109 @@ public final class RegionQueries {
         st[sp++] = RegionTests.rootState(kind, region);
         int early = 0;
         long nodes = -1;
-        long leaves = 0;
         while (sp != head) {
             final int at = sp - head < 2 * TraversalStack.WINDOW ? (head += 2) - 2 : (sp -= 2);
             final int node = st[at & wrap];
             final int state = st[(at + 1) & wrap];
             nodes++;
             final int record = DynamicAabbTree.recordIndex(node);
-            for (int side = 0; side < 2; side++) {
-                if ((r[record + DynamicAabbTree.MASK + side] & foldedMask) == 0) {
-                    continue;
-                }
-                int ref = r[record + DynamicAabbTree.REF + side];
-                int childState = 0;
-                if (state != 0) {
-                    int o = record + side * DynamicAabbTree.BOX;
-                    childState = RegionTests.classifySubtree(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region,
-                            mode, state, ref >= 0, f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]), f(r[o + 4]),
-                            f(r[o + 5]));
-                    if (childState == FrustumAabb.CULLED) {
-                        continue;
-                    }
-                }
-                if (ref >= 0) {
-                    st[sp++ & wrap] = ref;
-                    st[sp++ & wrap] = childState;
-                    early += r[DynamicAabbTree.recordIndex(ref)];
-                    continue;
-                }
-                int slot = DynamicAabbTree.slotOf(ref);
-                if (!tree.categoryMatches(slot, categoryMask)) {
-                    continue;
-                }
-                if (childState != 0) {
-                    int t = slot * DynamicAabbTree.BOX;
-                    leaves++;
-                    double x0 = tb[t];
-                    double y0 = tb[t + 1];
-                    double z0 = tb[t + 2];
-                    double x1 = tb[t + 3];
-                    double y1 = tb[t + 4];
-                    double z1 = tb[t + 5];
-                    if (!RegionTests.acceptsObject(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
-                            childState, x0, y0, z0, x1, y1, z1)) {
-                        continue;
-                    }
-                }
-                int handle = ~ref;
-                if (filter != null && !filter.accept(handle, uv[slot])) {
-                    continue;
-                }
-                if (!visitor.visit(handle, uv[slot])) {
-                    stack.countVisits(nodes, leaves);
-                    stack.retain(early);
-                    return;
-                }
+            // The two sides by two calls, not a loop over them, as in the tree's box query (C2 does not unroll
+            // the loop): sphere queries 1.16x on JDK 17 and 1.76x on JDK 25 in interleaved A/B runs.
+            long a = entry(tree, record, 0, foldedMask, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
+                    state, categoryMask, filter, visitor, stack);
+            if (a >= 0) {
+                int child = (int) (a >>> 32);
+                st[sp++ & wrap] = child;
+                st[sp++ & wrap] = (int) a;
+                early += r[DynamicAabbTree.recordIndex(child)];
+            } else if (a == STOPPED) {
+                break;
+            }
+            long b = entry(tree, record, 1, foldedMask, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
+                    state, categoryMask, filter, visitor, stack);
+            if (b >= 0) {
+                int child = (int) (b >>> 32);
+                st[sp++ & wrap] = child;
+                st[sp++ & wrap] = (int) b;
+                early += r[DynamicAabbTree.recordIndex(child)];
+            } else if (b == STOPPED) {
+                break;
             }
         }
-        stack.countVisits(nodes, leaves);
+        stack.countVisits(nodes, 0);
         stack.retain(early);
+    }
+
+    /** {@link #entry}: nothing to open and the query goes on. */
+    private static final long SKIPPED = -1;
+    /** {@link #entry}: the visitor stopped the query. */
+    private static final long STOPPED = -2;
+
+    /**
+     * One entry of a region traversal in a node reached in {@code state}: the folded mask, the classification of
+     * its box (culled, or the planes still crossed), then for an object {@link #object}.
+     *
+     * @return {@code (node << 32) | (state & 0xffffffff)} for an internal node to open, else {@link #SKIPPED} or
+     *     {@link #STOPPED}
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static long entry(DynamicAabbTree tree, int record, int side, int foldedMask, int kind,
+                              double p0, double p1, double p2, double p3, double p4, double p5,
+                              double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
+                              long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
+        final int[] r = tree.records;
+        if ((r[record + DynamicAabbTree.MASK + side] & foldedMask) == 0) {
+            return SKIPPED;
+        }
+        int ref = r[record + DynamicAabbTree.REF + side];
+        int childState = 0;
+        if (state != 0) {
+            int o = record + side * DynamicAabbTree.BOX;
+            childState = RegionTests.classifySubtree(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region,
+                    mode, state, ref >= 0, f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]), f(r[o + 4]),
+                    f(r[o + 5]));
+            if (childState == FrustumAabb.CULLED) {
+                return SKIPPED;
+            }
+        }
+        if (ref >= 0) {
+            return ((long) ref << 32) | (childState & 0xffffffffL);
+        }
+        return object(tree, ref, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, childState,
+                categoryMask, filter, visitor, stack) ? SKIPPED : STOPPED;
+    }
+
+    /**
+     * An object reached in {@code state} (0: inside the shape, taken without a test): the exact category test, the
+     * shape's test of its tight box (counted as a leaf visit), the filter and the visitor. A method of its own so
+     * that it and {@link #entry} each stay small enough for C2 to inline.
+     *
+     * @return false if the visitor stopped the query
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static boolean object(DynamicAabbTree tree, int ref, int kind,
+                                  double p0, double p1, double p2, double p3, double p4, double p5,
+                                  double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
+                                  long categoryMask, QueryFilter filter, OverlapVisitor visitor,
+                                  TraversalStack stack) {
+        int slot = DynamicAabbTree.slotOf(ref);
+        if (!tree.categoryMatches(slot, categoryMask)) {
+            return true;
+        }
+        if (state != 0) {
+            stack.countVisits(0, 1);
+            final float[] tb = tree.tight;
+            int t = slot * DynamicAabbTree.BOX;
+            if (!RegionTests.acceptsObject(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, state,
+                    tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5])) {
+                return true;
+            }
+        }
+        int handle = ~ref;
+        long userValue = tree.userValues[slot];
+        if (filter != null && !filter.accept(handle, userValue)) {
+            return true;
+        }
+        return visitor.visit(handle, userValue);
     }
 }
