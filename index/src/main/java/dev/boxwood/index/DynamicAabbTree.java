@@ -1075,6 +1075,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final float fz1 = OutwardFloat.up(z1);
         final int foldedMask = fold(categoryMask);
         // Windowed order (TraversalStack.ring): up to WINDOW pushed records in flight at once.
+        final int window = queryWindow();
         final int[] st = stack.ring(heights[HEADER], 1);
         final int wrap = st.length - 1;
         int head = 0;
@@ -1084,7 +1085,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         long nodes = -1;
         long leaves = 0;
         while (sp != head) {
-            int node = sp - head < TraversalStack.WINDOW ? st[head++ & wrap] : st[--sp & wrap];
+            int node = sp - head < window ? st[head++ & wrap] : st[--sp & wrap];
             nodes++;
             int record = recordIndex(node);
             // The two sides by two calls, not a loop over them: C2 does not unroll a two-trip loop with a body this
@@ -1117,6 +1118,19 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         stack.countVisits(nodes, leaves);
         stack.retain(early);
     }
+
+    /**
+     * The window of this tree's windowed traversals ({@link TraversalStack#ring}): {@link TraversalStack#WINDOW},
+     * or 0 (depth first) while the node records fit a core's own cache, where nothing waits on memory and the
+     * breadth-first phase only costs: in interleaved A/B runs, box queries over 300 objects ran 0.89x with it, over
+     * 5,000 (5,000 nodes) alike, over 12,000 1.07x.
+     */
+    int queryWindow() {
+        return nodeHighWater < SMALL_TREE_NODES ? 0 : TraversalStack.WINDOW;
+    }
+
+    /** {@link #queryWindow}: node records below this count (64 bytes each: 128 KB) are traversed depth first. */
+    private static final int SMALL_TREE_NODES = 2048;
 
     /** {@link #boxQueryEntry}: the entry is empty, masked out, missed, or an object that failed a test. */
     private static final int ENTRY_SKIPPED = -1;

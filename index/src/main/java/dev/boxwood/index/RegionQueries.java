@@ -203,6 +203,7 @@ public final class RegionQueries {
         // (node, state) pairs in windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
         final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 2);
         final int wrap = st.length - 1;
+        final int window = 2 * tree.queryWindow();
         int head = 0;
         int sp = 0;
         st[sp++] = DynamicAabbTree.HEADER;
@@ -210,7 +211,7 @@ public final class RegionQueries {
         int early = 0;
         long nodes = -1;
         while (sp != head) {
-            final int at = sp - head < 2 * TraversalStack.WINDOW ? (head += 2) - 2 : (sp -= 2);
+            final int at = sp - head < window ? (head += 2) - 2 : (sp -= 2);
             final int node = st[at & wrap];
             final int state = st[(at + 1) & wrap];
             nodes++;
