@@ -1119,18 +1119,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         stack.retain(early);
     }
 
-    /**
-     * The window of this tree's windowed traversals ({@link TraversalStack#ring}): {@link TraversalStack#WINDOW},
-     * or 0 (depth first) while the node records fit a core's own cache, where nothing waits on memory and the
-     * breadth-first phase only costs: in interleaved A/B runs, box queries over 300 objects ran 0.89x with it, over
-     * 5,000 (5,000 nodes) alike, over 12,000 1.07x.
-     */
+    /** The window of this tree's windowed traversals ({@link TraversalStack#window}). */
     int queryWindow() {
-        return nodeHighWater < SMALL_TREE_NODES ? 0 : TraversalStack.WINDOW;
+        return TraversalStack.window(nodeHighWater);
     }
-
-    /** {@link #queryWindow}: node records below this count (64 bytes each: 128 KB) are traversed depth first. */
-    private static final int SMALL_TREE_NODES = 2048;
 
     /** {@link #boxQueryEntry}: the entry is empty, masked out, missed, or an object that failed a test. */
     private static final int ENTRY_SKIPPED = -1;

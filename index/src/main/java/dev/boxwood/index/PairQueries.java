@@ -119,6 +119,7 @@ public final class PairQueries {
         // windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
         final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 1);
         final int wrap = st.length - 1;
+        final int window = tree.queryWindow();
         int early = 0;
         long nodes = 0;
         long leaves = 0;
@@ -133,7 +134,7 @@ public final class PairQueries {
             int head = 0;
             st[sp++] = DynamicAabbTree.HEADER;
             while (sp != head) {
-                int node = sp - head < TraversalStack.WINDOW ? st[head++ & wrap] : st[--sp & wrap];
+                int node = sp - head < window ? st[head++ & wrap] : st[--sp & wrap];
                 nodes++;
                 for (int e = 2 * node, end = e + 2; e < end; e++) {
                     if ((r[DynamicAabbTree.maskIndex(e)] & foldedMask) == 0) {
@@ -207,6 +208,7 @@ public final class PairQueries {
         // tasks pending, and the window adds up to WINDOW + 2; 2 ints each.
         final int[] st = stack.ring(3 * ha + hb + 3, 2);
         final int wrap = st.length - 1;
+        final int window = 2 * Math.max(a.queryWindow(), b.queryWindow());
         int head = 0;
         int sp = 0;
         if (self) {
@@ -223,7 +225,7 @@ public final class PairQueries {
         long leaves = 0;
         int early = 0;
         while (sp != head) {
-            final int at = sp - head < 2 * TraversalStack.WINDOW ? (head += 2) - 2 : (sp -= 2);
+            final int at = sp - head < window ? (head += 2) - 2 : (sp -= 2);
             final int ea = st[at & wrap];
             final int eb = st[(at + 1) & wrap];
             if (eb == SELF) {

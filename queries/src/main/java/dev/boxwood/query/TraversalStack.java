@@ -17,6 +17,21 @@ public final class TraversalStack {
 
     /** Nodes a windowed traversal keeps in breadth-first order before it goes depth first ({@link #ring}). */
     public static final int WINDOW = 32;
+    /** {@link #window}: trees of fewer nodes are walked depth first. */
+    public static final int SMALL_TREE_NODES = 2048;
+
+    /**
+     * The window a windowed traversal of a tree of {@code nodes} nodes should use: {@link #WINDOW}, or 0 (depth
+     * first) below {@link #SMALL_TREE_NODES}, where the node records (at most 128 KB) stay in a core's own cache,
+     * nothing waits on memory and the breadth-first phase only costs. Measured on the dynamic tree's box queries in
+     * interleaved A/B runs: over 300 objects 0.89x with the window, over 5,000 alike, over 12,000 1.07x.
+     *
+     * @param nodes the tree's node count
+     * @return the window, in nodes
+     */
+    public static int window(long nodes) {
+        return nodes < SMALL_TREE_NODES ? 0 : WINDOW;
+    }
 
     private int[] references;
     /** The ring of windowed traversals; its length is always a power of two. */

@@ -1013,6 +1013,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         final int[] st = stack.ring(height, 2);
         final int wrap = st.length - 1;
         final float[] fb = stack.floats(ENTRY_BOXES + 3 * st.length);
+        final int window = 2 * TraversalStack.window(nodeCount);
         int head = 0;
         int sp = 0;
         st[sp++] = 0;
@@ -1021,7 +1022,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         long nodes = 0;
         int early = 0;
         while (sp != head) {
-            final int at = sp - head < 2 * TraversalStack.WINDOW ? (head += 2) - 2 : (sp -= 2);
+            final int at = sp - head < window ? (head += 2) - 2 : (sp -= 2);
             final int node = st[at & wrap];
             final int state = st[(at + 1) & wrap];
             long base = openNode(++nodes, node);
