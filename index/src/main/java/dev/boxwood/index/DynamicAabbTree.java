@@ -1081,9 +1081,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int head = 0;
         int sp = 0;
         st[sp++] = HEADER;
-        int early = 0;
         long nodes = -1;
-        long leaves = 0;
         while (sp != head) {
             int node = sp - head < window ? st[head++ & wrap] : st[--sp & wrap];
             nodes++;
@@ -1092,31 +1090,18 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             // large, and in interleaved A/B runs two calls ran 1.24x (JDK 17) and 1.93x (JDK 25) the loop's speed
             // (a loop around the same call: 0.79x and 0.90x of two calls). The entry step is two methods so that
             // each stays under C2's inlining limit for hot methods (FreqInlineSize, 325 bytecodes).
-            int a = boxQueryEntry(r, record, 0, foldedMask, fx0, fy0, fz0, fx1, fy1, fz1, x0, y0, z0, x1, y1, z1,
-                    categoryMask, visitor);
-            if (a >= 0) {
-                st[sp++ & wrap] = a;
-                early += r[recordIndex(a)];
-            } else if (a != ENTRY_SKIPPED) {
-                leaves++;
-                if (a == QUERY_STOPPED) {
-                    break;
-                }
+            sp = boxQueryEntry(r, record, 0, foldedMask, fx0, fy0, fz0, fx1, fy1, fz1, x0, y0, z0, x1, y1, z1,
+                    categoryMask, visitor, stack, st, sp, wrap);
+            if (sp == QUERY_STOPPED) {
+                break;
             }
-            int b = boxQueryEntry(r, record, 1, foldedMask, fx0, fy0, fz0, fx1, fy1, fz1, x0, y0, z0, x1, y1, z1,
-                    categoryMask, visitor);
-            if (b >= 0) {
-                st[sp++ & wrap] = b;
-                early += r[recordIndex(b)];
-            } else if (b != ENTRY_SKIPPED) {
-                leaves++;
-                if (b == QUERY_STOPPED) {
-                    break;
-                }
+            sp = boxQueryEntry(r, record, 1, foldedMask, fx0, fy0, fz0, fx1, fy1, fz1, x0, y0, z0, x1, y1, z1,
+                    categoryMask, visitor, stack, st, sp, wrap);
+            if (sp == QUERY_STOPPED) {
+                break;
             }
         }
-        stack.countVisits(nodes, leaves);
-        stack.retain(early);
+        stack.countVisits(nodes, 0);
     }
 
     /** The window of this tree's windowed traversals ({@link TraversalStack#window}). */
@@ -1124,27 +1109,24 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         return TraversalStack.window(nodeHighWater);
     }
 
-    /** {@link #boxQueryEntry}: the entry is empty, masked out, missed, or an object that failed a test. */
-    private static final int ENTRY_SKIPPED = -1;
-    /** {@link #boxQueryEntry}: an object's box was tested (counted as a leaf visit) and the query goes on. */
-    private static final int OBJECT_TESTED = -2;
-    /** {@link #boxQueryEntry}: an object was tested and the visitor stopped the query. */
-    private static final int QUERY_STOPPED = -3;
+    /** What {@link #boxQueryEntry} returns when the visitor stopped the query (ring tops are never negative). */
+    private static final int QUERY_STOPPED = -1;
 
     /**
-     * One entry of a box query: the folded mask, the float test of its box, then for an object the exact category
-     * and tight-box tests and the visitor.
+     * One entry of a box query: the folded mask and the float test of its box; an internal node is pushed onto the
+     * ring (its record's first word read at once, see {@link TraversalStack#retain}), an object goes to
+     * {@link #boxQueryObject}.
      *
-     * @return the internal node to open ({@code >= 0}), or {@link #ENTRY_SKIPPED}, {@link #OBJECT_TESTED},
-     *     {@link #QUERY_STOPPED}
+     * @return the ring's new top, or {@link #QUERY_STOPPED}
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
     private int boxQueryEntry(int[] r, int record, int side, int foldedMask,
                               float fx0, float fy0, float fz0, float fx1, float fy1, float fz1,
                               double x0, double y0, double z0, double x1, double y1, double z1,
-                              long categoryMask, OverlapVisitor visitor) {
+                              long categoryMask, OverlapVisitor visitor, TraversalStack stack,
+                              int[] ring, int top, int wrap) {
         if ((r[record + MASK + side] & foldedMask) == 0) {
-            return ENTRY_SKIPPED;
+            return top;
         }
         int o = record + side * BOX;
         float b0 = f(r[o]);
@@ -1154,37 +1136,44 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         float b4 = f(r[o + 4]);
         float b5 = f(r[o + 5]);
         if (!(b0 <= fx1 && fx0 <= b3 && b1 <= fy1 && fy0 <= b4 && b2 <= fz1 && fz0 <= b5)) {
-            return ENTRY_SKIPPED;
+            return top;
         }
         int ref = r[record + REF + side];
         if (ref >= 0) {
-            return ref;
+            ring[top & wrap] = ref;
+            stack.retain(r[recordIndex(ref)]);
+            return top + 1;
         }
         // A fat box inside the query holds the tight box too: the object's own box need not be loaded.
         boolean inside = b0 >= x0 && b1 >= y0 && b2 >= z0 && b3 <= x1 && b4 <= y1 && b5 <= z1;
-        return boxQueryObject(ref, inside, x0, y0, z0, x1, y1, z1, categoryMask, visitor);
+        return boxQueryObject(ref, inside, x0, y0, z0, x1, y1, z1, categoryMask, visitor, stack) ? top
+                : QUERY_STOPPED;
     }
 
     /**
      * The object part of {@link #boxQueryEntry}, a method of its own so that both stay small enough for C2 to
      * inline into the traversal: the exact category test, the tight-box test unless the fat box lies inside the
-     * query, and the visitor.
+     * query, and the visitor. Counts the object as a leaf visit.
+     *
+     * @return false if the visitor stopped the query
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
-    private int boxQueryObject(int ref, boolean fatInside, double x0, double y0, double z0,
-                               double x1, double y1, double z1, long categoryMask, OverlapVisitor visitor) {
+    private boolean boxQueryObject(int ref, boolean fatInside, double x0, double y0, double z0,
+                                   double x1, double y1, double z1, long categoryMask, OverlapVisitor visitor,
+                                   TraversalStack stack) {
+        stack.countVisits(0, 1);
         int slot = slotOf(ref);
         if (!categoryMatches(slot, categoryMask)) {
-            return OBJECT_TESTED;
+            return true;
         }
         if (!fatInside) {
             int t = slot * BOX;
             float[] tb = tight;
             if (!AabbAabb.test(tb[t], tb[t + 1], tb[t + 2], tb[t + 3], tb[t + 4], tb[t + 5], x0, y0, z0, x1, y1, z1)) {
-                return OBJECT_TESTED;
+                return true;
             }
         }
-        return visitor.visit(~ref, userValues[slot]) ? OBJECT_TESTED : QUERY_STOPPED;
+        return visitor.visit(~ref, userValues[slot]);
     }
 
     /**

@@ -208,7 +208,6 @@ public final class RegionQueries {
         int sp = 0;
         st[sp++] = DynamicAabbTree.HEADER;
         st[sp++] = RegionTests.rootState(kind, region);
-        int early = 0;
         long nodes = -1;
         while (sp != head) {
             final int at = sp - head < window ? (head += 2) - 2 : (sp -= 2);
@@ -218,51 +217,39 @@ public final class RegionQueries {
             final int record = DynamicAabbTree.recordIndex(node);
             // The two sides by two calls, not a loop over them, as in the tree's box query (C2 does not unroll
             // the loop): sphere queries 1.16x on JDK 17 and 1.76x on JDK 25 in interleaved A/B runs.
-            long a = entry(tree, record, 0, foldedMask, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
-                    state, categoryMask, filter, visitor, stack);
-            if (a >= 0) {
-                int child = (int) (a >>> 32);
-                st[sp++ & wrap] = child;
-                st[sp++ & wrap] = (int) a;
-                early += r[DynamicAabbTree.recordIndex(child)];
-            } else if (a == STOPPED) {
+            sp = entry(tree, record, 0, foldedMask, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
+                    state, categoryMask, filter, visitor, stack, st, sp, wrap);
+            if (sp == STOPPED) {
                 break;
             }
-            long b = entry(tree, record, 1, foldedMask, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
-                    state, categoryMask, filter, visitor, stack);
-            if (b >= 0) {
-                int child = (int) (b >>> 32);
-                st[sp++ & wrap] = child;
-                st[sp++ & wrap] = (int) b;
-                early += r[DynamicAabbTree.recordIndex(child)];
-            } else if (b == STOPPED) {
+            sp = entry(tree, record, 1, foldedMask, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
+                    state, categoryMask, filter, visitor, stack, st, sp, wrap);
+            if (sp == STOPPED) {
                 break;
             }
         }
         stack.countVisits(nodes, 0);
-        stack.retain(early);
     }
 
-    /** {@link #entry}: nothing to open and the query goes on. */
-    private static final long SKIPPED = -1;
-    /** {@link #entry}: the visitor stopped the query. */
-    private static final long STOPPED = -2;
+    /** What {@link #entry} returns when the visitor stopped the query (ring tops are never negative). */
+    private static final int STOPPED = -1;
 
     /**
      * One entry of a region traversal in a node reached in {@code state}: the folded mask, the classification of
-     * its box (culled, or the planes still crossed), then for an object {@link #object}.
+     * its box (culled, or the planes still crossed); an internal node is pushed onto the ring with its state (its
+     * record's first word read at once, see {@link TraversalStack#retain}), an object goes to {@link #object}.
      *
-     * @return {@code (node << 32) | (state & 0xffffffff)} for an internal node to open, else {@link #SKIPPED} or
-     *     {@link #STOPPED}
+     * @return the ring's new top, or {@link #STOPPED}
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
-    private static long entry(DynamicAabbTree tree, int record, int side, int foldedMask, int kind,
-                              double p0, double p1, double p2, double p3, double p4, double p5,
-                              double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
-                              long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
+    private static int entry(DynamicAabbTree tree, int record, int side, int foldedMask, int kind,
+                             double p0, double p1, double p2, double p3, double p4, double p5,
+                             double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
+                             long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack,
+                             int[] ring, int top, int wrap) {
         final int[] r = tree.records;
         if ((r[record + DynamicAabbTree.MASK + side] & foldedMask) == 0) {
-            return SKIPPED;
+            return top;
         }
         int ref = r[record + DynamicAabbTree.REF + side];
         int childState = 0;
@@ -272,14 +259,17 @@ public final class RegionQueries {
                     mode, state, ref >= 0, f(r[o]), f(r[o + 1]), f(r[o + 2]), f(r[o + 3]), f(r[o + 4]),
                     f(r[o + 5]));
             if (childState == FrustumAabb.CULLED) {
-                return SKIPPED;
+                return top;
             }
         }
         if (ref >= 0) {
-            return ((long) ref << 32) | (childState & 0xffffffffL);
+            ring[top & wrap] = ref;
+            ring[(top + 1) & wrap] = childState;
+            stack.retain(r[DynamicAabbTree.recordIndex(ref)]);
+            return top + 2;
         }
         return object(tree, ref, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, childState,
-                categoryMask, filter, visitor, stack) ? SKIPPED : STOPPED;
+                categoryMask, filter, visitor, stack) ? top : STOPPED;
     }
 
     /**
