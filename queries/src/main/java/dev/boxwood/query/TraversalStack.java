@@ -79,8 +79,8 @@ public final class TraversalStack {
      * two of at least {@code entriesPerNode * (WINDOW + height + 2)}, so positions wrap with {@code & (length - 1)}.
      * For indexes, valid until the next call that may grow it.
      *
-     * <p>The windowed order serves the queries whose answer does not depend on the order of visits (region
-     * queries): while fewer than {@link #WINDOW} nodes wait, the oldest is taken (breadth first), else the newest
+     * <p>The windowed order serves the queries whose answer does not depend on the order of visits (box, region
+     * and pair queries): while fewer than {@link #WINDOW} nodes wait, the oldest is taken (breadth first), else the newest
      * (depth first). A node's record is requested when it is pushed, so breadth first keeps up to {@code WINDOW}
      * cache misses in flight where depth first waits for one at nearly every step (the software pipelining of
      * independent lookups of Chen, Ailamaki, Gibbons and Mowry, "Improving hash join performance through
