@@ -290,6 +290,10 @@ final class TreeBuild {
         tree.setEntry(0, rootRefInTree, mask, rb[0], rb[1], rb[2], rb[3], rb[4], rb[5]);
         tree.linkParent(rootRefInTree, 0);
         tree.updateHeaderHeight();
+        if (nodeMap == null) {
+            // A full build numbers its nodes depth first: the adds need not renumber them soon.
+            tree.markDepthFirst();
+        }
     }
 
     /** The folded mask of internal node {@code node}: the OR of its entries'. */

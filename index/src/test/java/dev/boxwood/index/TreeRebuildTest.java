@@ -69,7 +69,8 @@ class TreeRebuildTest {
         assertTrue(d.hitsSeen > d.queries / 10, "queries should mostly hit something: " + d.hitsSeen);
     }
 
-    private static int[] liveHandles(DynamicAabbTree tree) {
+    /** @return the handles of every live object, in slot order */
+    static int[] liveHandles(DynamicAabbTree tree) {
         int[] out = new int[tree.size()];
         int k = 0;
         for (int slot = 0; slot < tree.handles.highWater(); slot++) {
