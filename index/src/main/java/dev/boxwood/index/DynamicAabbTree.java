@@ -219,7 +219,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (addsPerOptimization > 0 && ++addsSinceOptimization >= addsPerOptimization) {
             // Amortised repair of what a greedy order of insertions leaves behind (Bullet's broad phase likewise
             // runs an incremental optimisation every step): with the default of one re-insertion per 64 adds, a
-            // million one-by-one insertions end at 1.08x a fresh build instead of 1.11x, for about 1% more time.
+            // million one-by-one insertions end at 1.09x a fresh build instead of 1.11x, for about 1% more time.
             addsSinceOptimization = 0;
             optimizeStep(1);
         }
@@ -388,8 +388,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * Improves the hierarchy within a work budget (Bittner, Hapala, Havran 2013, "Fast Insertion-Based
      * Optimization of Bounding Volume Hierarchies"): takes out at most {@code budget} inefficient internal nodes
      * and re-inserts their two subtrees with the branch-and-bound insertion. Each call examines the next
-     * {@code 8 * budget} nodes round robin and picks the worst of them, so calling it every frame sweeps the whole
-     * tree. Handles and boxes are unchanged. Allocation-free once the largest budget has been seen.
+     * {@code 8 * budget} nodes of a sweep that spreads every call's sample over the whole tree (a stride coprime to
+     * the node count) and picks the worst of them, so calling it every frame sweeps the whole tree. Handles and boxes are unchanged. Allocation-free once the largest budget has been seen.
      *
      * @param budget the largest number of re-insertions in this call, {@code >= 0}
      * @return the number of re-insertions done

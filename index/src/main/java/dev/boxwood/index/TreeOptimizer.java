@@ -10,11 +10,16 @@ import static dev.boxwood.index.DynamicAabbTree.f;
  *
  * <p>Selection: the paper ranks all nodes by an inefficiency measure and updates the worst fraction per pass. A
  * per-frame call cannot afford a pass over all nodes, so each call scores the next
- * {@value #SCAN_PER_REINSERTION}{@code  * budget} node indices (round robin over the node array, so every node is
- * scored every {@code nodes / (}{@value #SCAN_PER_REINSERTION}{@code  * budget)} calls) and re-inserts the
- * {@code budget} worst of them, chosen by quickselect. The measure is the paper's combined one: a node's area,
- * times its area over the mean of its children's, times its area over the smaller child's; it is large for big
- * nodes whose children are small or far apart, which is where a rebuild would gain the most.
+ * {@value #SCAN_PER_REINSERTION}{@code  * budget} node indices of a sweep over the node array and re-inserts the
+ * {@code budget} worst of them, chosen by quickselect. The sweep steps through the indices by a stride coprime to
+ * their number, near that number over the golden ratio (a Weyl sequence): it still scores every node once per
+ * {@code nodes / (}{@value #SCAN_PER_REINSERTION}{@code  * budget)} calls, but each call's sample is spread over
+ * the whole tree. A contiguous window would not be: the nodes are in depth-first order (bulk builds, renumbering),
+ * where a window of indices is one subtree, one corner of the world. Over a million adds (one step per 64) the
+ * window sweep reaches only the first eighth of the indices, and the tree ended 1.0955x a fresh build with it,
+ * 1.0878x with the stride. The measure is the paper's combined one: a node's area, times its area over the mean
+ * of its children's, times its area over the smaller child's; it is large for big nodes whose children are small
+ * or far apart, which is where a rebuild would gain the most.
  *
  * <p>Allocation-free after warm-up: the candidate arrays grow to the largest scan seen, the tree's insertion
  * scratch to its largest search.
@@ -25,8 +30,11 @@ final class TreeOptimizer {
     static final int SCAN_PER_REINSERTION = 8;
 
     private final DynamicAabbTree tree;
-    /** Next node index to scan. */
-    private int cursor = 1;
+    /** Next node index to scan, minus one. */
+    private int position;
+    /** The node range the stride was chosen for, and the stride. */
+    private int strideRange = -1;
+    private int stride = 1;
     /** Inefficiency and node of each candidate scanned by the current call. */
     private double[] keys = new double[16 * SCAN_PER_REINSERTION];
     private int[] nodes = new int[16 * SCAN_PER_REINSERTION];
@@ -59,23 +67,56 @@ final class TreeOptimizer {
         return done;
     }
 
-    /** Scores the next {@code scan} node indices, round robin; returns the number of candidates among them. */
+    /** Scores the next {@code scan} node indices of the sweep; returns the number of candidates among them. */
     private int collectCandidates(int scan) {
-        int highWater = tree.nodeHighWater;
+        int range = tree.nodeHighWater - 1;
+        if (scan <= 0 || range <= 0) {
+            return 0;
+        }
+        if (range != strideRange) {
+            strideRange = range;
+            stride = coprimeStride(range);
+            position %= range;
+        }
         int count = 0;
-        int node = cursor;
+        int p = position;
         for (int i = 0; i < scan; i++) {
-            if (node >= highWater) {
-                node = 1;
-            }
+            int node = 1 + p;
             if (reinsertable(node)) {
                 keys[count] = inefficiency(node);
                 nodes[count++] = node;
             }
-            node++;
+            p += stride;
+            if (p >= range) {
+                p -= range;
+            }
         }
-        cursor = node >= highWater ? 1 : node;
+        position = p;
         return count;
+    }
+
+    /**
+     * The stride of the sweep over {@code range} indices: the first step from {@code range / phi} upwards (odd, then
+     * by twos) that is coprime to {@code range}, so that {@code range} steps visit every index once.
+     */
+    static int coprimeStride(int range) {
+        if (range <= 2) {
+            return 1;
+        }
+        int step = (int) (range * 0.6180339887498949) | 1;
+        while (gcd(step, range) != 1) {
+            step += 2;
+        }
+        return step % range;
+    }
+
+    private static int gcd(int a, int b) {
+        while (b != 0) {
+            int t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
     }
 
     /**

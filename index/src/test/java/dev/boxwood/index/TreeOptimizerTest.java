@@ -106,4 +106,29 @@ class TreeOptimizerTest {
         assertTrue(done > 0);
         assertEquals(0, allocated, "bytes allocated by 100 optimize(16) calls");
     }
+
+    @Test
+    void shouldSweepEveryNodeIndexOnceWithAStrideSpreadOverTheTree() {
+        for (int range = 1; range <= 5000; range++) {
+            int stride = TreeOptimizer.coprimeStride(range);
+            assertTrue(stride >= 0 && stride < Math.max(range, 2), "stride " + stride + " for " + range);
+            boolean[] seen = new boolean[range];
+            int p = 0;
+            for (int step = 0; step < range; step++) {
+                assertTrue(!seen[p], "index " + p + " seen twice in a sweep over " + range);
+                seen[p] = true;
+                p = (p + stride) % range;
+            }
+            if (range >= 100) {
+                // a sample of eight consecutive steps covers more than half of the indices' span
+                int lo = range;
+                int hi = -1;
+                for (int step = 0, q = 0; step < 8; step++, q = (q + stride) % range) {
+                    lo = Math.min(lo, q);
+                    hi = Math.max(hi, q);
+                }
+                assertTrue(hi - lo > range / 2, "span " + (hi - lo) + " of " + range);
+            }
+        }
+    }
 }
