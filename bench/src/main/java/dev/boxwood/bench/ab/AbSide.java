@@ -4,6 +4,7 @@ import dev.boxwood.bench.peers.Contender;
 import dev.boxwood.bench.peers.Contenders;
 import dev.boxwood.bench.world.PeerWorkload;
 import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.MovingWorkload;
 import dev.boxwood.testkit.scenes.SegmentSet;
 
 /**
@@ -13,27 +14,43 @@ import dev.boxwood.testkit.scenes.SegmentSet;
  */
 public final class AbSide {
 
+    /** Ticks of the walk before the index is built, as in the JMH move benchmark. */
+    private static final int SETTLING_TICKS = 500;
+
     private final String contender;
     private final BoxSet boxes;
     private final BoxSet boxQueries;
     private final SegmentSet segments;
+    private final MovingWorkload moving;
     private Contender index;
     /** Consumed answers, so that no query is dead code. */
     private long sink;
 
     /**
-     * Builds the workload and, unless {@code kind} is {@code build}, the index.
+     * Builds the workload and, unless {@code kind} is {@code build}, the index. For {@code move} the world's
+     * moving workload (the JMH move benchmark's seed) first settles for 500 ticks, and the index is built on its
+     * boxes; two sides with the same {@code n} then walk the same steps.
      *
      * @param contender a contender name ({@code Contenders})
      * @param n the number of boxes
-     * @param kind {@code box}, {@code closest}, {@code any} or {@code build}
+     * @param kind {@code box}, {@code closest}, {@code any}, {@code build} or {@code move}
      */
     public AbSide(String contender, int n, String kind) {
         this.contender = contender;
-        PeerWorkload workload = PeerWorkload.of(n);
-        boxes = workload.boxes();
+        boolean move = "move".equals(kind);
+        PeerWorkload workload = move ? PeerWorkload.of(n, 1) : PeerWorkload.of(n);
         boxQueries = workload.boxQueries();
         segments = workload.segments();
+        if (move) {
+            moving = workload.world().moving(PeerWorkload.MOVE_SEED);
+            for (int t = 0; t < SETTLING_TICKS; t++) {
+                moving.tick();
+            }
+            boxes = moving.boxes();
+        } else {
+            moving = null;
+            boxes = workload.boxes();
+        }
         if (!"build".equals(kind)) {
             index = Contenders.create(contender);
             index.build(boxes);
@@ -43,8 +60,9 @@ public final class AbSide {
     /**
      * Runs one round.
      *
-     * @param kind {@code box}, {@code closest}, {@code any} or {@code build}
-     * @param count queries in the round (ignored by {@code build}, which builds the index once)
+     * @param kind {@code box}, {@code closest}, {@code any}, {@code build} or {@code move}
+     * @param count queries in the round, or ticks for {@code move} (every box moves once per tick); ignored by
+     *     {@code build}, which builds the index once
      * @return the round's wall time in nanoseconds
      */
     public long round(String kind, int count) {
@@ -65,8 +83,10 @@ public final class AbSide {
                 return castRound(count, false);
             case "any":
                 return castRound(count, true);
+            case "move":
+                return moveRound(count);
             default:
-                throw new IllegalArgumentException("kind must be box, closest, any or build: " + kind);
+                throw new IllegalArgumentException("kind must be box, closest, any, build or move: " + kind);
         }
     }
 
@@ -100,6 +120,20 @@ public final class AbSide {
         long time = System.nanoTime() - start;
         sink += answers;
         return time;
+    }
+
+    private long moveRound(int ticks) {
+        BoxSet b = moving.boxes();
+        int n = b.size();
+        long start = System.nanoTime();
+        for (int t = 0; t < ticks; t++) {
+            moving.tick();
+            for (int i = 0; i < n; i++) {
+                index.move(i, b.minX[i], b.minY[i], b.minZ[i], b.maxX[i], b.maxY[i], b.maxZ[i],
+                        moving.displacementX[i], moving.displacementY[i], moving.displacementZ[i]);
+            }
+        }
+        return System.nanoTime() - start;
     }
 
     /** @return the consumed answers */
