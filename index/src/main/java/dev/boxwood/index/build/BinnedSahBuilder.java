@@ -480,16 +480,9 @@ public final class BinnedSahBuilder {
             final int last = bins - 1;
             for (int i = s; i < e; i++) {
                 int o = 6 * i;
-                float x0 = b[o];
-                float y0 = b[o + 1];
-                float z0 = b[o + 2];
-                float x1 = b[o + 3];
-                float y1 = b[o + 4];
-                float z1 = b[o + 5];
-                float c = axis == 0 ? x0 + x1 : axis == 1 ? y0 + y1 : z0 + z1;
-                int k = base + Math.min(last, (int) ((c - min) * axisScale));
+                int k = base + Math.min(last, (int) ((b[o + axis] + b[o + 3 + axis] - min) * axisScale));
                 counts[k]++;
-                Scratch.grow(binBox, 6 * k, x0, y0, z0, x1, y1, z1);
+                Scratch.grow(binBox, 6 * k, b, o);
             }
         }
 
