@@ -389,7 +389,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * Optimization of Bounding Volume Hierarchies"): takes out at most {@code budget} inefficient internal nodes
      * and re-inserts their two subtrees with the branch-and-bound insertion. Each call examines the next
      * {@code 8 * budget} nodes of a sweep that spreads every call's sample over the whole tree (a stride coprime to
-     * the node count) and picks the worst of them, so calling it every frame sweeps the whole tree. Handles and boxes are unchanged. Allocation-free once the largest budget has been seen.
+     * the node count, each node then replaced by an ancestor a few levels up) and picks the worst of them, so
+     * calling it every frame sweeps the whole tree. Handles and boxes are unchanged. Allocation-free once the
+     * largest budget has been seen.
      *
      * @param budget the largest number of re-insertions in this call, {@code >= 0}
      * @return the number of re-insertions done

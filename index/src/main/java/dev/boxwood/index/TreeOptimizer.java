@@ -15,8 +15,9 @@ import static dev.boxwood.index.DynamicAabbTree.f;
  * their number, near that number over the golden ratio (a Weyl sequence): it starts from every node once per
  * {@code nodes / (}{@value #SCAN_PER_REINSERTION}{@code  * budget)} calls, and each call's sample is spread over
  * the whole tree; each node it reaches is then replaced by an ancestor up to {@value #CLIMB_LEVELS}{@code  - 1}
- * levels above it, so that the larger nodes are scored more often. A contiguous window would not be spread: the nodes are in depth-first order (bulk builds, renumbering),
- * where a window of indices is one subtree, one corner of the world. Over a million adds (one step per 64) the
+ * levels above it, so that the larger nodes are scored more often. A contiguous window would not be spread: the
+ * nodes are in depth-first order (bulk builds, renumbering), where a window of indices is one subtree, one corner
+ * of the world. Over a million adds (one step per 64) the
  * window sweep reaches only the first eighth of the indices, and the tree ended 1.0955x a fresh build with it,
  * 1.0878x with the stride. The measure is the paper's combined one: a node's area, times its area over the mean
  * of its children's, times its area over the smaller child's; it is large for big nodes whose children are small
@@ -43,6 +44,8 @@ final class TreeOptimizer {
     /** The node range the stride was chosen for, and the stride. */
     private int strideRange = -1;
     private int stride = 1;
+    /** Calls so far: mixed into the climbs, so a node index does not climb the same way on every sweep. */
+    private long calls;
     /** Inefficiency and node of each candidate scanned by the current call. */
     private double[] keys = new double[16 * SCAN_PER_REINSERTION];
     private int[] nodes = new int[16 * SCAN_PER_REINSERTION];
@@ -219,9 +222,6 @@ final class TreeOptimizer {
         t.insertReference(refA, maskA, a0, a1, a2, a3, a4, a5);
         t.insertReference(refB, maskB, b0, b1, b2, b3, b4, b5);
     }
-
-    /** Calls so far: mixed into the climbs, so a node index does not climb the same way on every sweep. */
-    private long calls;
 
     /** SplitMix64's finalizer (Steele, Lea and Flood 2014): a well-spread hash of a counter. */
     private static long mix(long z) {

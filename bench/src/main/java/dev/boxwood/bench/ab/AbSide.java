@@ -14,6 +14,9 @@ import dev.boxwood.testkit.scenes.SegmentSet;
  */
 public final class AbSide {
 
+    private static final int BOX = 0;
+    private static final int CLOSEST = 1;
+    private static final int ANY = 2;
     /** Ticks of the walk before the index is built, as in the JMH move benchmark. */
     private static final int SETTLING_TICKS = 500;
 
@@ -76,50 +79,46 @@ public final class AbSide {
             index = built;
             return time;
         }
+        int query;
         switch (kind) {
             case "box":
-                return boxRound(count);
+                query = BOX;
+                break;
             case "closest":
-                return castRound(count, false);
+                query = CLOSEST;
+                break;
             case "any":
-                return castRound(count, true);
+                query = ANY;
+                break;
             case "move":
                 return moveRound(count);
             default:
                 throw new IllegalArgumentException("kind must be box, closest, any, build or move: " + kind);
         }
-    }
-
-    private long boxRound(int count) {
-        BoxSet q = boxQueries;
-        int mask = q.size() - 1;
         long answers = 0;
         long start = System.nanoTime();
         for (int i = 0; i < count; i++) {
-            int k = i & mask;
-            answers += index.countOverlaps(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k]);
+            answers += answer(query, i);
         }
         long time = System.nanoTime() - start;
         sink += answers;
         return time;
     }
 
-    private long castRound(int count, boolean any) {
+    /** Query {@code i} (cycling through the query set) of the given kind, its answer as a number. */
+    private long answer(int query, int i) {
+        if (query == BOX) {
+            BoxSet q = boxQueries;
+            int k = i & (q.size() - 1);
+            return index.countOverlaps(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k]);
+        }
         SegmentSet s = segments;
-        int mask = s.size() - 1;
-        long answers = 0;
-        long start = System.nanoTime();
-        for (int i = 0; i < count; i++) {
-            int k = i & mask;
-            answers += any
-                    ? index.castAny(s.originX[k], s.originY[k], s.originZ[k],
-                            s.translationX[k], s.translationY[k], s.translationZ[k])
-                    : Double.doubleToRawLongBits(index.castClosest(s.originX[k], s.originY[k], s.originZ[k],
-                            s.translationX[k], s.translationY[k], s.translationZ[k]));
-        }
-        long time = System.nanoTime() - start;
-        sink += answers;
-        return time;
+        int k = i & (s.size() - 1);
+        return query == ANY
+                ? index.castAny(s.originX[k], s.originY[k], s.originZ[k],
+                        s.translationX[k], s.translationY[k], s.translationZ[k])
+                : Double.doubleToRawLongBits(index.castClosest(s.originX[k], s.originY[k], s.originZ[k],
+                        s.translationX[k], s.translationY[k], s.translationZ[k]));
     }
 
     private long moveRound(int ticks) {

@@ -41,7 +41,7 @@ public final class InterleavedAb {
     /**
      * Runs the comparison.
      *
-     * @param args A.jar B.jar KIND N ROUNDS [CONTENDER]
+     * @param args A.jar B.jar KIND N ROUNDS [A_CONTENDER [B_CONTENDER]]
      * @throws Exception if a jar cannot be loaded or a side fails
      */
     public static void main(String[] args) throws Exception {
