@@ -137,6 +137,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     // ---- Insertion scratch (mutations are single-threaded): the sibling search's stack of (inherited cost, node). ----
     private double[] searchKeys = new double[64];
     private int[] searchNodes = new int[64];
+    /** Keeps the sibling search's early record reads alive (see {@link TraversalStack#retain}); means nothing. */
+    private int searchRetained;
     /** Fat box of the leaf being inserted. */
     private final float[] fatScratch = new float[BOX];
     /** Objects added or moved since the last {@link PairQueries#movedPairs} call. */
@@ -601,6 +603,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         keys[0] = rootInherited;
         nodes[0] = root;
         int size = 1;
+        int early = 0;
         while (size > 0) {
             size--;
             double inherited = keys[size];
@@ -610,6 +613,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             int node = nodes[size];
             int e0 = 2 * node;
             int o = recordIndex(node);
+            early += heights[node] + parentEntries[node];
             float a0 = f(r[o]);
             float a1 = f(r[o + 1]);
             float a2 = f(r[o + 2]);
@@ -652,12 +656,16 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             if (below1 + leafCost < bestCost) {
                 keys[size] = below1;
                 nodes[size++] = c1;
+                // read now, so its cache miss overlaps the dive into c0 instead of stalling the backtrack
+                early += r[recordIndex(c1)];
             }
             if (below0 + leafCost < bestCost) {
                 keys[size] = below0;
                 nodes[size++] = c0;
+                early += r[recordIndex(c0)];
             }
         }
+        searchRetained += early;
         return best;
     }
 
