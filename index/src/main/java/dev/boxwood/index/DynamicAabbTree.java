@@ -1063,6 +1063,24 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         return node;
     }
 
+    /**
+     * Fills {@code into} with new nodes, as that many calls of {@link #allocateNode} would (the free list first,
+     * then the end of the node arrays, grown at most once), for a build that writes all of them, heights included.
+     */
+    void allocateNodes(int[] into) {
+        int k = 0;
+        while (k < into.length && freeNode >= 0) {
+            into[k++] = allocateNode();
+        }
+        int rest = into.length - k;
+        if (nodeHighWater + rest > nodeCapacity) {
+            growNodes(Math.max(nodeHighWater + rest, nodeCapacity + (nodeCapacity >> 1) + 1));
+        }
+        for (; k < into.length; k++) {
+            into[k] = nodeHighWater++;
+        }
+    }
+
     void freeNode(int node) {
         parentEntries[node] = freeNode;
         heights[node] = FREE;

@@ -34,9 +34,12 @@ final class TreeBuild {
     static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories) {
         Arguments.requireNonNull("config", config);
         Arguments.requireNonNull("boxes", boxes);
-        // Validates every box (finite, min <= max, length a multiple of 6) and rounds it outward: the tight boxes.
-        float[] tight = BinnedSahBuilder.toFloatBoxes(boxes, config.originX, config.originY, config.originZ);
+        if (boxes.length % DynamicAabbTree.BOX != 0) {
+            throw new IllegalArgumentException("boxes length must be a multiple of 6, got " + boxes.length);
+        }
         int n = boxes.length / DynamicAabbTree.BOX;
+        // Every box finite, min <= max, before anything is allocated.
+        BinnedSahBuilder.checkBoxes(boxes, n, 0);
         if (n > Handles.MAX_SLOTS - 1) {
             throw new IllegalArgumentException("boxes holds " + n + " objects, more than the " + (Handles.MAX_SLOTS - 1)
                     + " a tree supports");
@@ -53,26 +56,85 @@ final class TreeBuild {
         if (n == 0) {
             return tree;
         }
-        System.arraycopy(tight, 0, tree.tight, 0, tight.length);
-        float[] fat = new float[tight.length];
+        for (int i = 0; i < n; i++) {
+            // A fresh allocator hands out slot i with generation 0: the handle of box i is i.
+            tree.handles.allocate();
+        }
+        float[] fat = new float[n * DynamicAabbTree.BOX];
         int[] unitRefs = new int[n];
         int[] unitMasks = new int[n];
-        for (int i = 0; i < n; i++) {
-            int handle = tree.handles.allocate();
-            // A fresh allocator hands out slot i with generation 0: the handle of box i is i.
-            assert handle == i;
+        // Objects are independent: large inputs are filled in slices on the pool the builder uses.
+        forSlices(n, (from, to) -> storeObjects(tree, boxes, userValues, categories, fat, unitRefs, unitMasks, from, to));
+        adopt(tree, BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ()), null, unitRefs,
+                unitMasks);
+        return tree;
+    }
+
+    /** Objects {@code [from, to)} of a bulk build: tight and fat boxes, user values, categories, unit references. */
+    private static void storeObjects(DynamicAabbTree tree, double[] boxes, long[] userValues, long[] categories,
+                                     float[] fat, int[] unitRefs, int[] unitMasks, int from, int to) {
+        final double ox = tree.originX();
+        final double oy = tree.originY();
+        final double oz = tree.originZ();
+        for (int i = from; i < to; i++) {
             int o = i * DynamicAabbTree.BOX;
+            OutwardFloat.storeBox(tree.tight, o, ox, oy, oz, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3],
+                    boxes[o + 4], boxes[o + 5]);
             tree.storeFatBox(fat, o, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4],
                     boxes[o + 5], 0, 0, 0);
-            unitRefs[i] = ~handle;
-            tree.objectCategories[i] = categories == null ? -1L : categories[i];
-            unitMasks[i] = DynamicAabbTree.fold(tree.objectCategories[i]);
-            if (userValues != null) {
-                tree.userValues[i] = userValues[i];
+            unitRefs[i] = ~i;
+            long bits = categories == null ? -1L : categories[i];
+            tree.objectCategories[i] = bits;
+            unitMasks[i] = DynamicAabbTree.fold(bits);
+            tree.userValues[i] = userValues == null ? 0L : userValues[i];
+        }
+    }
+
+    /** Smallest count of independent items worth splitting over the common pool. */
+    private static final int PARALLEL_ITEMS = 1 << 16;
+
+    /** Work on the items {@code [from, to)}. */
+    @FunctionalInterface
+    private interface Slice {
+        void run(int from, int to);
+    }
+
+    /**
+     * Runs {@code slice} over {@code [0, count)}: in one call below {@link #PARALLEL_ITEMS}, else in slices on the
+     * common pool (the builder's), each item in exactly one slice.
+     */
+    private static void forSlices(int count, Slice slice) {
+        if (count < PARALLEL_ITEMS) {
+            slice.run(0, count);
+            return;
+        }
+        int slices = (count + PARALLEL_ITEMS - 1) / PARALLEL_ITEMS;
+        java.util.stream.IntStream.range(0, slices).parallel()
+                .forEach(k -> slice.run(k * PARALLEL_ITEMS, Math.min(count, (k + 1) * PARALLEL_ITEMS)));
+    }
+
+    /**
+     * Flat nodes {@code [from, to)} of {@link #writeNodes}: boxes, references, the children's links back to their
+     * entries, and the masks of object entries.
+     */
+    private static void writeRecords(DynamicAabbTree tree, float[] flatBounds, int[] flatRefs, int[] nodeMap,
+                                     int[] unitRefs, int[] unitMasks, int from, int to) {
+        final int[] r = tree.records;
+        for (int k = from; k < to; k++) {
+            int o = DynamicAabbTree.recordIndex(nodeMap[k]);
+            for (int i = 0; i < 2 * DynamicAabbTree.BOX; i++) {
+                r[o + i] = DynamicAabbTree.bits(flatBounds[12 * k + i]);
+            }
+            for (int side = 0; side < 2; side++) {
+                int flatRef = flatRefs[2 * k + side];
+                int ref = flatRef >= 0 ? nodeMap[flatRef] : unitRefs[~flatRef];
+                r[o + DynamicAabbTree.REF + side] = ref;
+                tree.linkParent(ref, 2 * nodeMap[k] + side);
+                if (flatRef < 0) {
+                    r[o + DynamicAabbTree.MASK + side] = unitMasks[~flatRef];
+                }
             }
         }
-        adopt(tree, BUILDER.build(fat, tree.originX(), tree.originY(), tree.originZ()), null, unitRefs, unitMasks);
-        return tree;
     }
 
     /** See {@link DynamicAabbTree#rebuild(boolean)}. */
@@ -105,7 +167,7 @@ final class TreeBuild {
             unitMasks[u] = tree.records[DynamicAabbTree.maskIndex(entry)];
             u++;
         }
-        FlatBvh bvh = BUILDER.build(boxes, tree.originX(), tree.originY(), tree.originZ());
+        FlatBvh bvh = BUILDER.buildInPlace(boxes, tree.originX(), tree.originY(), tree.originZ());
         // Every internal node is rewritten: drop the free list and number the new nodes 1..n-1.
         for (int node = 1; node < tree.nodeHighWater; node++) {
             tree.touched[node] = false;
@@ -156,7 +218,7 @@ final class TreeBuild {
                 units++;
             }
         }
-        FlatBvh bvh = BUILDER.build(Arrays.copyOf(boxes, units * DynamicAabbTree.BOX),
+        FlatBvh bvh = BUILDER.buildInPlace(Arrays.copyOf(boxes, units * DynamicAabbTree.BOX),
                 tree.originX(), tree.originY(), tree.originZ());
         adopt(tree, bvh, nodes, unitRefs, unitMasks);
     }
@@ -324,29 +386,15 @@ final class TreeBuild {
         int nodeCount = bvh.nodeCount();
         if (nodeMap == null) {
             nodeMap = new int[nodeCount];
-            for (int k = 0; k < nodeCount; k++) {
-                nodeMap[k] = tree.allocateNode();
-            }
+            tree.allocateNodes(nodeMap);
         }
         // The arrays may have grown during allocation: read them afterwards.
         final int[] r = tree.records;
         final float[] flatBounds = bvh.childBounds();
         final int[] flatRefs = bvh.childRefs();
-        for (int k = 0; k < nodeCount; k++) {
-            int o = DynamicAabbTree.recordIndex(nodeMap[k]);
-            for (int i = 0; i < 2 * DynamicAabbTree.BOX; i++) {
-                r[o + i] = DynamicAabbTree.bits(flatBounds[12 * k + i]);
-            }
-            for (int side = 0; side < 2; side++) {
-                int flatRef = flatRefs[2 * k + side];
-                int ref = flatRef >= 0 ? nodeMap[flatRef] : unitRefs[~flatRef];
-                r[o + DynamicAabbTree.REF + side] = ref;
-                tree.linkParent(ref, 2 * nodeMap[k] + side);
-                if (flatRef < 0) {
-                    r[o + DynamicAabbTree.MASK + side] = unitMasks[~flatRef];
-                }
-            }
-        }
+        final int[] map = nodeMap;
+        // Each node writes its own record and its children's links back to it: slices never write the same place.
+        forSlices(nodeCount, (from, to) -> writeRecords(tree, flatBounds, flatRefs, map, unitRefs, unitMasks, from, to));
         // Children follow their parents in flat order: a backward pass sees every child before its parent.
         for (int k = nodeCount - 1; k >= 0; k--) {
             int node = nodeMap[k];

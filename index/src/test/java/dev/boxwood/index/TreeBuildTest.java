@@ -38,7 +38,17 @@ class TreeBuildTest {
 
     @Test
     void shouldGiveEveryObjectTheStateAddWouldGiveItWithHandlesInInputOrder() {
-        BoxSet boxes = world(3000, 1);
+        assertBuiltLikeAdded(3000);
+    }
+
+    @Test
+    void shouldFillLargeInputsInSlicesWithTheSameResult() {
+        // more objects than one slice of the parallel fill and of the node writing
+        assertBuiltLikeAdded(70_000);
+    }
+
+    private static void assertBuiltLikeAdded(int n) {
+        BoxSet boxes = world(n, 1);
         long[] users = randomLongs(boxes.size(), 2);
         long[] categories = randomLongs(boxes.size(), 3);
         DynamicAabbTree built = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories);

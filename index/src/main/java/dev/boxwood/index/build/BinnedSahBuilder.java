@@ -16,8 +16,9 @@ import dev.boxwood.query.OutwardFloat;
  * centroid axis (Box2D's default rebuild partitioner) as a reference.
  *
  * <p>Memory: besides the output ({@code 56} bytes per object) the builder allocates 28 bytes per object (an
- * index array and a copy of the boxes, partitioned in place together so every pass reads memory in order) and a
- * few kilobytes per task; no object per input object. The
+ * index array and a copy of the boxes, partitioned in place together so every pass reads memory in order; 4 bytes
+ * with {@link #buildInPlace}, which partitions the caller's array) and a few kilobytes per task; no object per
+ * input object. The
  * output is limited to {@link #MAX_OBJECTS} objects (Java arrays are indexed by {@code int}).
  *
  * <p>Parallelism: subtrees larger than {@code parallelThreshold} objects become fork/join tasks. Every subtree's
@@ -293,6 +294,28 @@ public final class BinnedSahBuilder {
      * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects
      */
     public FlatBvh build(float[] boxes, double originX, double originY, double originZ) {
+        return build(boxes, originX, originY, originZ, true);
+    }
+
+    /**
+     * As {@link #build(float[], double, double, double)}, but partitions {@code boxes} itself instead of a copy of
+     * it: 24 bytes per object less memory and one copy less, for a caller that no longer needs the array. Object
+     * {@code i} is still the box the array held at {@code 6 i} when the call began; afterwards the array holds the
+     * same boxes in an unspecified order.
+     *
+     * @param boxes   stride 6, relative to the origin, finite, min &lt;= max; reordered by the call
+     * @param originX origin x (finite)
+     * @param originY origin y (finite)
+     * @param originZ origin z (finite)
+     * @return the tree, its boxes relative to the same origin
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects (the
+     *                                  array is then unchanged)
+     */
+    public FlatBvh buildInPlace(float[] boxes, double originX, double originY, double originZ) {
+        return build(boxes, originX, originY, originZ, false);
+    }
+
+    private FlatBvh build(float[] boxes, double originX, double originY, double originZ, boolean copy) {
         BoxValidation.checkFloatBoxes(boxes, "boxes");
         BoxValidation.checkFinite(originX, "originX");
         BoxValidation.checkFinite(originY, "originY");
@@ -305,7 +328,7 @@ public final class BinnedSahBuilder {
         if (n == 0) {
             return new FlatBvh(0, originX, originY, originZ, new float[0], new int[0], root, FlatBvh.NULL_REF);
         }
-        Job job = new Job(boxes, n);
+        Job job = new Job(copy ? java.util.Arrays.copyOf(boxes, 6 * n) : boxes, n);
         job.union(0, n, root, 0);
         if (n == 1) {
             return new FlatBvh(1, originX, originY, originZ, new float[0], new int[0], root, ~0);
@@ -334,8 +357,9 @@ public final class BinnedSahBuilder {
         final int total;
         final AtomicLong placed = new AtomicLong();
 
+        /** @param boxes the boxes, partitioned in place from here on */
         Job(float[] boxes, int n) {
-            this.boxes = java.util.Arrays.copyOf(boxes, 6 * n);
+            this.boxes = boxes;
             this.total = n;
             this.idx = new int[n];
             for (int i = 0; i < n; i++) {

@@ -224,6 +224,38 @@ class BinnedSahBuilderTest {
     }
 
     @Test
+    void shouldBuildInPlaceTheTreeOfACopyAndKeepEveryBox() {
+        double[] world = clusteredWorld(70_000, 23, 1.0e5);
+        float[] boxes = BinnedSahBuilder.toFloatBoxes(world, 1.0e5, 1.0e5, 0);
+        float[] original = boxes.clone();
+        FlatBvh copied = BinnedSahBuilder.defaults().build(boxes, 1.0e5, 1.0e5, 0);
+        assertArrayEquals(original, boxes, "build leaves its input alone");
+        FlatBvh inPlace = BinnedSahBuilder.defaults().buildInPlace(boxes, 1.0e5, 1.0e5, 0);
+        assertArrayEquals(copied.childRefs(), inPlace.childRefs());
+        assertArrayEquals(copied.childBounds(), inPlace.childBounds());
+        assertArrayEquals(copied.rootBounds(), inPlace.rootBounds());
+        assertValid(inPlace, original);
+        assertTrue(!Arrays.equals(original, boxes), "the input was partitioned in place");
+        assertArrayEquals(sortedBoxes(original), sortedBoxes(boxes), "the same boxes, reordered");
+
+        float[] bad = original.clone();
+        bad[6 * 500 + 4] = Float.NaN;
+        float[] badCopy = bad.clone();
+        assertThrows(IllegalArgumentException.class, () -> BinnedSahBuilder.defaults().buildInPlace(bad, 0, 0, 0));
+        assertArrayEquals(badCopy, bad, "rejected input is left as it was");
+    }
+
+    /** The boxes of a stride-6 array as sortable strings, in order. */
+    private static String[] sortedBoxes(float[] boxes) {
+        String[] out = new String[boxes.length / 6];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Arrays.toString(Arrays.copyOfRange(boxes, 6 * i, 6 * i + 6));
+        }
+        Arrays.sort(out);
+        return out;
+    }
+
+    @Test
     void shouldReportProgressUpToTheObjectCount() {
         double[] world = clusteredWorld(200_000, 5, 0);
         AtomicLong last = new AtomicLong();
