@@ -324,6 +324,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * usually of better {@link #areaRatio() quality}. Each object gets the fat box {@link #add} would give it
      * (margin, no displacement). The handle of box {@code i} is {@code i}: handles are {@code 0 .. n-1} in input
      * order and work with {@link #move}, {@link #remove} and every other method like handles from {@link #add}.
+     * Large inputs are built on the common fork/join pool, with the same result for every pool size; the arrays
+     * passed in are only read, and only during the call.
      *
      * @param config the settings (the initial capacity is raised to the object count)
      * @param boxes the tight boxes, stride 6: object {@code i} is {@code minX, minY, minZ, maxX, maxY, maxZ} at
