@@ -64,7 +64,8 @@ final class TreeBuild {
         int[] unitRefs = new int[n];
         int[] unitMasks = new int[n];
         // Objects are independent: large inputs are filled in slices on the pool the builder uses.
-        forSlices(n, (from, to) -> storeObjects(tree, boxes, userValues, categories, fat, unitRefs, unitMasks, from, to));
+        forSlices(n, (from, to) ->
+                storeObjects(tree, boxes, userValues, categories, fat, unitRefs, unitMasks, from, to));
         adopt(tree, BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ()), null, unitRefs,
                 unitMasks);
         return tree;
@@ -394,7 +395,8 @@ final class TreeBuild {
         final int[] flatRefs = bvh.childRefs();
         final int[] map = nodeMap;
         // Each node writes its own record and its children's links back to it: slices never write the same place.
-        forSlices(nodeCount, (from, to) -> writeRecords(tree, flatBounds, flatRefs, map, unitRefs, unitMasks, from, to));
+        forSlices(nodeCount, (from, to) ->
+                writeRecords(tree, flatBounds, flatRefs, map, unitRefs, unitMasks, from, to));
         // Children follow their parents in flat order: a backward pass sees every child before its parent.
         for (int k = nodeCount - 1; k >= 0; k--) {
             int node = nodeMap[k];

@@ -11,8 +11,8 @@ import dev.boxwood.query.OutwardFloat;
  * Top-down bulk builder of a binary BVH with one object per leaf: binned surface area heuristic (Wald 2007,
  * "On fast Construction of SAH-based Bounding Volume Hierarchies"), {@code binCount} bins on the axis of widest
  * centroid extent for ranges of more than {@value #ALL_AXES_MAX_OBJECTS} objects (Wald's choice), on each of the
- * three centroid axes for smaller ones, the cheapest plane wins. Ranges whose centroids all coincide are split at
- * the middle of the range. {@link SplitMethod#MEDIAN} gives the classic object-median split on the largest
+ * three centroid axes for smaller ones, the cheapest plane wins; ranges of at most {@value #EXHAUSTIVE_MAX_OBJECTS}
+ * objects try every split. Larger ranges whose centroids all coincide are split at the middle of the range. {@link SplitMethod#MEDIAN} gives the classic object-median split on the largest
  * centroid axis (Box2D's default rebuild partitioner) as a reference.
  *
  * <p>Memory: besides the output ({@code 56} bytes per object) the builder allocates 28 bytes per object (an
@@ -45,6 +45,9 @@ public final class BinnedSahBuilder {
      * limit of 16 objects 0.01% to 0.74%.
      */
     static final int ALL_AXES_MAX_OBJECTS = 64;
+
+    /** Ranges of at most this many objects try every split ({@link Job#exhaustiveSplit}) instead of binning. */
+    static final int EXHAUSTIVE_MAX_OBJECTS = 5;
 
     private static final int PROGRESS_STEP = 1 << 16;
 
@@ -423,7 +426,9 @@ public final class BinnedSahBuilder {
             float[] c = sc.centroids;
             int mid = -1;
             boolean boxesWritten = false;
-            if (c[3] > c[0] || c[4] > c[1] || c[5] > c[2]) {
+            if (e - s <= EXHAUSTIVE_MAX_OBJECTS && splitMethod == SplitMethod.BINNED_SAH) {
+                mid = exhaustiveSplit(s, e);
+            } else if (c[3] > c[0] || c[4] > c[1] || c[5] > c[2]) {
                 if (splitMethod == SplitMethod.BINNED_SAH) {
                     mid = sahSplit(s, e, node, sc);
                     boxesWritten = mid >= 0;
@@ -438,14 +443,78 @@ public final class BinnedSahBuilder {
             if (!boxesWritten) {
                 union(s, mid, childBounds, 12 * node);
                 union(mid, e, childBounds, 12 * node + 6);
-                centroidBounds(s, mid, sc.leftCentroids);
-                centroidBounds(mid, e, sc.rightCentroids);
+                // the centroid bounds of a side are only read if the side is binned
+                if (mid - s > EXHAUSTIVE_MAX_OBJECTS) {
+                    centroidBounds(s, mid, sc.leftCentroids);
+                }
+                if (e - mid > EXHAUSTIVE_MAX_OBJECTS) {
+                    centroidBounds(mid, e, sc.rightCentroids);
+                }
             }
             int countA = mid - s;
             int countB = e - mid;
             childRefs[2 * node] = countA >= 2 ? node + 1 : ~idx[s];
             childRefs[2 * node + 1] = countB >= 2 ? node + countA : ~idx[mid];
             return mid;
+        }
+
+        /**
+         * The cheapest split of 3 to 5 objects by the surface area heuristic, found by trying all of them (3, 7 or
+         * 15): cheaper than binning so few objects on three axes (these ranges are about a third of all nodes), and
+         * exact, where bins only offer the splits an axis-aligned plane can make. Moves the left side to the front
+         * and returns where it ends; of equally cheap splits the most even and then the first is taken, so builds
+         * stay deterministic.
+         */
+        private int exhaustiveSplit(int s, int e) {
+            final int m = e - s;
+            final int all = (1 << m) - 1;
+            double bestCost = Double.POSITIVE_INFINITY;
+            int bestLeft = 1;
+            // odd sets only: the first object stays left, so each split is tried once, not also mirrored
+            int bestImbalance = m;
+            for (int left = 1; left < all; left += 2) {
+                double cost = sideCost(s, left) + sideCost(s, all & ~left);
+                // among equal costs (coincident or nested boxes) the most even split, which keeps the tree low
+                int imbalance = Math.abs(2 * Integer.bitCount(left) - m);
+                if (cost < bestCost || cost == bestCost && imbalance < bestImbalance) {
+                    bestCost = cost;
+                    bestLeft = left;
+                    bestImbalance = imbalance;
+                }
+            }
+            int mid = s;
+            for (int i = 0; i < m; i++) {
+                if ((bestLeft >>> i & 1) != 0) {
+                    // positions before i are settled and a later one is not touched yet: set bits stay valid
+                    if (mid != s + i) {
+                        swap(mid, s + i);
+                    }
+                    mid++;
+                }
+            }
+            return mid;
+        }
+
+        /**
+         * SAH cost of one side: the half area of the union of the boxes at {@code s + i}, i in {@code set}, times
+         * their count.
+         */
+        private double sideCost(int s, int set) {
+            final float[] b = boxes;
+            float x0 = Float.POSITIVE_INFINITY, y0 = Float.POSITIVE_INFINITY, z0 = Float.POSITIVE_INFINITY;
+            float x1 = Float.NEGATIVE_INFINITY, y1 = Float.NEGATIVE_INFINITY, z1 = Float.NEGATIVE_INFINITY;
+            int count = 0;
+            for (int rest = set; rest != 0; rest &= rest - 1) {
+                int o = 6 * (s + Integer.numberOfTrailingZeros(rest));
+                x0 = Math.min(x0, b[o]);
+                y0 = Math.min(y0, b[o + 1]);
+                z0 = Math.min(z0, b[o + 2]);
+                x1 = Math.max(x1, b[o + 3]);
+                y1 = Math.max(y1, b[o + 4]);
+                z1 = Math.max(z1, b[o + 5]);
+                count++;
+            }
+            return halfArea(x0, y0, z0, x1, y1, z1) * count;
         }
 
         /**
@@ -577,30 +646,49 @@ public final class BinnedSahBuilder {
             double bestCost = Double.POSITIVE_INFINITY;
             int bestAxis = -1;
             int bestPlane = -1;
-            float[] acc = sc.accumulator;
+            final double[] rightArea = sc.rightArea;
+            final int[] rightCount = sc.rightCount;
             for (int a = 0; a < 3; a++) {
                 if (scale[a] == 0f) {
                     continue;
                 }
                 int base = a * bins;
-                // plane j puts bins [0, j) left and [j, bins) right
-                Scratch.setEmpty(acc, 0);
+                // plane j puts bins [0, j) left and [j, bins) right; the growing box stays in registers
+                float x0 = Float.POSITIVE_INFINITY, y0 = Float.POSITIVE_INFINITY, z0 = Float.POSITIVE_INFINITY;
+                float x1 = Float.NEGATIVE_INFINITY, y1 = Float.NEGATIVE_INFINITY, z1 = Float.NEGATIVE_INFINITY;
                 int count = 0;
                 for (int j = bins - 1; j >= 1; j--) {
-                    Scratch.grow(acc, 0, binBox, 6 * (base + j));
+                    int o = 6 * (base + j);
+                    x0 = Math.min(x0, binBox[o]);
+                    y0 = Math.min(y0, binBox[o + 1]);
+                    z0 = Math.min(z0, binBox[o + 2]);
+                    x1 = Math.max(x1, binBox[o + 3]);
+                    y1 = Math.max(y1, binBox[o + 4]);
+                    z1 = Math.max(z1, binBox[o + 5]);
                     count += counts[base + j];
-                    sc.rightArea[j] = halfArea(acc);
-                    sc.rightCount[j] = count;
+                    rightArea[j] = halfArea(x0, y0, z0, x1, y1, z1);
+                    rightCount[j] = count;
                 }
-                Scratch.setEmpty(acc, 0);
+                x0 = Float.POSITIVE_INFINITY;
+                y0 = Float.POSITIVE_INFINITY;
+                z0 = Float.POSITIVE_INFINITY;
+                x1 = Float.NEGATIVE_INFINITY;
+                y1 = Float.NEGATIVE_INFINITY;
+                z1 = Float.NEGATIVE_INFINITY;
                 count = 0;
                 for (int j = 1; j < bins; j++) {
-                    Scratch.grow(acc, 0, binBox, 6 * (base + j - 1));
+                    int o = 6 * (base + j - 1);
+                    x0 = Math.min(x0, binBox[o]);
+                    y0 = Math.min(y0, binBox[o + 1]);
+                    z0 = Math.min(z0, binBox[o + 2]);
+                    x1 = Math.max(x1, binBox[o + 3]);
+                    y1 = Math.max(y1, binBox[o + 4]);
+                    z1 = Math.max(z1, binBox[o + 5]);
                     count += counts[base + j - 1];
-                    if (count == 0 || sc.rightCount[j] == 0) {
+                    if (count == 0 || rightCount[j] == 0) {
                         continue;
                     }
-                    double cost = halfArea(acc) * count + sc.rightArea[j] * sc.rightCount[j];
+                    double cost = halfArea(x0, y0, z0, x1, y1, z1) * count + rightArea[j] * rightCount[j];
                     if (cost < bestCost) {
                         bestCost = cost;
                         bestAxis = a;
@@ -611,11 +699,25 @@ public final class BinnedSahBuilder {
             if (bestAxis < 0) {
                 return -1;
             }
-            // in-place partition with the exact binning expression, so every object lands on its bin's side
-            final float axisMin = cmin[bestAxis];
-            final float axisScale = scale[bestAxis];
-            // In-place Hoare partition with the exact binning expression, so every object lands on its bin's side;
-            // each object is classified once on its way and its centroid joins its side's bounds.
+            final int mid = partition(s, e, bestAxis, cmin[bestAxis], scale[bestAxis], last, bestPlane, sc);
+            int base = bestAxis * bins;
+            int out = 12 * node;
+            Scratch.setEmpty(childBounds, out);
+            Scratch.setEmpty(childBounds, out + 6);
+            for (int k = 0; k < bins; k++) {
+                Scratch.grow(childBounds, k < bestPlane ? out : out + 6, binBox, 6 * (base + k));
+            }
+            return mid;
+        }
+
+        /**
+         * In-place Hoare partition of {@code [s, e)} by the exact binning expression, so every object lands on its
+         * bin's side; each object is classified once on its way and its centroid joins its side's bounds, left in
+         * {@code sc.leftCentroids} and {@code sc.rightCentroids}. Returns where the right side starts.
+         */
+        private int partition(int s, int e, int bestAxis, float axisMin, float axisScale, int last, int bestPlane,
+                              Scratch sc) {
+            final float[] b = boxes;
             float lx0 = Float.POSITIVE_INFINITY, ly0 = Float.POSITIVE_INFINITY, lz0 = Float.POSITIVE_INFINITY;
             float lx1 = Float.NEGATIVE_INFINITY, ly1 = Float.NEGATIVE_INFINITY, lz1 = Float.NEGATIVE_INFINITY;
             float rx0 = Float.POSITIVE_INFINITY, ry0 = Float.POSITIVE_INFINITY, rz0 = Float.POSITIVE_INFINITY;
@@ -665,13 +767,6 @@ public final class BinnedSahBuilder {
             }
             setBounds(sc.leftCentroids, lx0, ly0, lz0, lx1, ly1, lz1);
             setBounds(sc.rightCentroids, rx0, ry0, rz0, rx1, ry1, rz1);
-            int base = bestAxis * bins;
-            int out = 12 * node;
-            Scratch.setEmpty(childBounds, out);
-            Scratch.setEmpty(childBounds, out + 6);
-            for (int k = 0; k < bins; k++) {
-                Scratch.grow(childBounds, k < bestPlane ? out : out + 6, binBox, 6 * (base + k));
-            }
             return i;
         }
 
@@ -780,10 +875,10 @@ public final class BinnedSahBuilder {
     }
 
     // half the surface area: SAH only compares costs, the factor 2 cancels
-    private static double halfArea(float[] box) {
-        double dx = (double) box[3] - box[0];
-        double dy = (double) box[4] - box[1];
-        double dz = (double) box[5] - box[2];
+    private static double halfArea(float x0, float y0, float z0, float x1, float y1, float z1) {
+        double dx = (double) x1 - x0;
+        double dy = (double) y1 - y0;
+        double dz = (double) z1 - z0;
         return dx * dy + dy * dz + dz * dx;
     }
 
@@ -798,7 +893,6 @@ public final class BinnedSahBuilder {
         final float[] binBox;
         final double[] rightArea;
         final int[] rightCount;
-        final float[] accumulator = new float[6];
         int[] stack = new int[3 * 64];
         /** Centroid bounds of each pending range, 6 floats per {@link #stack} entry. */
         float[] stackCentroids = new float[6 * 64];

@@ -160,7 +160,10 @@ class BinnedSahBuilderTest {
         for (BinnedSahBuilder.SplitMethod m : BinnedSahBuilder.SplitMethod.values()) {
             FlatBvh bvh = BinnedSahBuilder.defaults().withSplitMethod(m).build(boxes, 0, 0, 0);
             assertValid(bvh, boxes);
-            assertEquals(10, depth(bvh, bvh.rootRef()), "balanced: ceil(log2(1000))");
+            // balanced: ceil(log2(1000)) = 10 levels; the exact split of the last 3 to 5 nested boxes may peel
+            // the largest one off first (cheaper by the heuristic), one level more
+            int depth = depth(bvh, bvh.rootRef());
+            assertTrue(depth == 10 || m == BinnedSahBuilder.SplitMethod.BINNED_SAH && depth == 11, m + ": " + depth);
         }
     }
 
@@ -221,6 +224,61 @@ class BinnedSahBuilderTest {
                 pool.shutdown();
             }
         }
+    }
+
+    @Test
+    void shouldSplitUpToFiveObjectsAtTheirCheapestPartition() {
+        SplittableRandom random = new SplittableRandom(31);
+        for (int trial = 0; trial < 600; trial++) {
+            int m = 3 + trial % 3;
+            float[] boxes = new float[6 * m];
+            for (int i = 0; i < m; i++) {
+                for (int a = 0; a < 3; a++) {
+                    float lo = (float) random.nextDouble(0, 10);
+                    boxes[6 * i + a] = lo;
+                    boxes[6 * i + 3 + a] = lo + (float) random.nextDouble(0, 4);
+                }
+            }
+            FlatBvh bvh = BinnedSahBuilder.defaults().build(boxes, 0, 0, 0);
+            assertValid(bvh, boxes);
+            int[] refs = bvh.childRefs();
+            double built = 0;
+            for (int side = 0; side < 2; side++) {
+                float[] box = Arrays.copyOfRange(bvh.childBounds(), 6 * side, 6 * side + 6);
+                built += halfArea(box, 0) * leaves(refs, refs[side]);
+            }
+            // every split of the m objects into two non-empty sides
+            double cheapest = Double.POSITIVE_INFINITY;
+            for (int left = 1; left < (1 << m) - 1; left++) {
+                cheapest = Math.min(cheapest, sideCost(boxes, left) + sideCost(boxes, ((1 << m) - 1) & ~left));
+            }
+            assertEquals(cheapest, built, 1e-9 * cheapest, "trial " + trial + ", " + m + " objects");
+        }
+    }
+
+    private static int leaves(int[] refs, int ref) {
+        return ref < 0 ? 1 : leaves(refs, refs[2 * ref]) + leaves(refs, refs[2 * ref + 1]);
+    }
+
+    private static double halfArea(float[] box, int o) {
+        double dx = (double) box[o + 3] - box[o];
+        double dy = (double) box[o + 4] - box[o + 1];
+        double dz = (double) box[o + 5] - box[o + 2];
+        return dx * dy + dy * dz + dz * dx;
+    }
+
+    private static double sideCost(float[] boxes, int set) {
+        float[] union = {Float.MAX_VALUE, Float.MAX_VALUE, Float.MAX_VALUE, -Float.MAX_VALUE, -Float.MAX_VALUE,
+            -Float.MAX_VALUE};
+        for (int i = 0; i < boxes.length / 6; i++) {
+            if ((set >>> i & 1) != 0) {
+                for (int a = 0; a < 3; a++) {
+                    union[a] = Math.min(union[a], boxes[6 * i + a]);
+                    union[3 + a] = Math.max(union[3 + a], boxes[6 * i + 3 + a]);
+                }
+            }
+        }
+        return halfArea(union, 0) * Integer.bitCount(set);
     }
 
     @Test
