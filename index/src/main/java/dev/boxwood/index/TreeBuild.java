@@ -74,13 +74,9 @@ final class TreeBuild {
     /** Objects {@code [from, to)} of a bulk build: tight and fat boxes, user values, categories, unit references. */
     private static void storeObjects(DynamicAabbTree tree, double[] boxes, long[] userValues, long[] categories,
                                      float[] fat, int[] unitRefs, int[] unitMasks, int from, int to) {
-        final double ox = tree.originX();
-        final double oy = tree.originY();
-        final double oz = tree.originZ();
         for (int i = from; i < to; i++) {
             int o = i * DynamicAabbTree.BOX;
-            OutwardFloat.storeBox(tree.tight, o, ox, oy, oz, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3],
-                    boxes[o + 4], boxes[o + 5]);
+            tree.storeTight(i, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5]);
             tree.storeFatBox(fat, o, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4],
                     boxes[o + 5], 0, 0, 0);
             unitRefs[i] = ~i;
