@@ -12,8 +12,9 @@ import dev.boxwood.query.OutwardFloat;
  * "On fast Construction of SAH-based Bounding Volume Hierarchies"), {@code binCount} bins on the axis of widest
  * centroid extent for ranges of more than {@value #ALL_AXES_MAX_OBJECTS} objects (Wald's choice), on each of the
  * three centroid axes for smaller ones, the cheapest plane wins; ranges of at most {@value #EXHAUSTIVE_MAX_OBJECTS}
- * objects try every split. Larger ranges whose centroids all coincide are split at the middle of the range. {@link SplitMethod#MEDIAN} gives the classic object-median split on the largest
- * centroid axis (Box2D's default rebuild partitioner) as a reference.
+ * objects try every split. Larger ranges whose centroids all coincide are split at the middle of the range.
+ * {@link SplitMethod#MEDIAN} gives the classic object-median split on the largest centroid axis (Box2D's default
+ * rebuild partitioner) as a reference.
  *
  * <p>Memory: besides the output ({@code 56} bytes per object) the builder allocates 28 bytes per object (an
  * index array and a copy of the boxes, partitioned in place together so every pass reads memory in order; 4 bytes
@@ -470,8 +471,8 @@ public final class BinnedSahBuilder {
             final int all = (1 << m) - 1;
             double bestCost = Double.POSITIVE_INFINITY;
             int bestLeft = 1;
-            // odd sets only: the first object stays left, so each split is tried once, not also mirrored
             int bestImbalance = m;
+            // odd sets only: the first object stays left, so each split is tried once, not also mirrored
             for (int left = 1; left < all; left += 2) {
                 double cost = sideCost(s, left) + sideCost(s, all & ~left);
                 // among equal costs (coincident or nested boxes) the most even split, which keeps the tree low
