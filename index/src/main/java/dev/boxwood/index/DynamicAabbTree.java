@@ -1267,6 +1267,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final int foldedMask = fold(categoryMask);
         // Windowed order (TraversalStack.ring): up to WINDOW pushed records in flight at once.
         final int window = queryWindow();
+        // Large trees hold objects back and decide them in batches (TraversalStack.deferObject).
+        final boolean defer = TraversalStack.defersObjects(nodeHighWater);
+        stack.clearDeferredObjects();
         final int[] st = stack.ring(heights[HEADER], 1);
         final int wrap = st.length - 1;
         int head = 0;
@@ -1282,15 +1285,18 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             // (a loop around the same call: 0.79x and 0.90x of two calls). The entry step is two methods so that
             // each stays under C2's inlining limit for hot methods (FreqInlineSize, 325 bytecodes).
             sp = boxQueryEntry(r, record, 0, foldedMask, fx0, fy0, fz0, fx1, fy1, fz1, x0, y0, z0, x1, y1, z1,
-                    categoryMask, visitor, stack, st, sp, wrap);
+                    categoryMask, visitor, stack, defer, st, sp, wrap);
             if (sp == QUERY_STOPPED) {
                 break;
             }
             sp = boxQueryEntry(r, record, 1, foldedMask, fx0, fy0, fz0, fx1, fy1, fz1, x0, y0, z0, x1, y1, z1,
-                    categoryMask, visitor, stack, st, sp, wrap);
+                    categoryMask, visitor, stack, defer, st, sp, wrap);
             if (sp == QUERY_STOPPED) {
                 break;
             }
+        }
+        if (sp != QUERY_STOPPED) {
+            boxQueryDeferred(x0, y0, z0, x1, y1, z1, categoryMask, visitor, stack);
         }
         stack.countVisits(nodes, 0);
     }
@@ -1314,7 +1320,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private int boxQueryEntry(int[] r, int record, int side, int foldedMask,
                               float fx0, float fy0, float fz0, float fx1, float fy1, float fz1,
                               double x0, double y0, double z0, double x1, double y1, double z1,
-                              long categoryMask, OverlapVisitor visitor, TraversalStack stack,
+                              long categoryMask, OverlapVisitor visitor, TraversalStack stack, boolean defer,
                               int[] ring, int top, int wrap) {
         if ((r[record + MASK + side] & foldedMask) == 0) {
             return top;
@@ -1337,8 +1343,65 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
         // A fat box inside the query holds the tight box too: the object's own box need not be loaded.
         boolean inside = b0 >= x0 && b1 >= y0 && b2 >= z0 && b3 <= x1 && b4 <= y1 && b5 <= z1;
+        if (defer) {
+            return boxQueryDefer(ref, inside, x0, y0, z0, x1, y1, z1, categoryMask, visitor, stack) ? top
+                    : QUERY_STOPPED;
+        }
         return boxQueryObject(ref, inside, x0, y0, z0, x1, y1, z1, categoryMask, visitor, stack) ? top
                 : QUERY_STOPPED;
+    }
+
+    /**
+     * Holds back an object a box query reached ({@link TraversalStack#deferObject}), deciding the held-back
+     * objects when the batch is full. A method of its own, as {@link #boxQueryObject}, so that the entry step
+     * stays small enough for C2 to inline.
+     *
+     * @return false if the visitor stopped the query
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private boolean boxQueryDefer(int ref, boolean inside, double x0, double y0, double z0,
+                                  double x1, double y1, double z1, long categoryMask, OverlapVisitor visitor,
+                                  TraversalStack stack) {
+        stack.retain(touchObject(slotOf(ref), !inside, categoryMask));
+        return !stack.deferObject(ref, inside ? 0 : 1)
+                || boxQueryDeferred(x0, y0, z0, x1, y1, z1, categoryMask, visitor, stack);
+    }
+
+    /**
+     * Decides the objects a box query held back ({@link TraversalStack#deferObject}; state 0: the fat box lies
+     * inside the query), in the order they came.
+     *
+     * @return false if the visitor stopped the query
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private boolean boxQueryDeferred(double x0, double y0, double z0, double x1, double y1, double z1,
+                                     long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
+        int n = stack.deferredObjects();
+        for (int i = 0; i < n; i++) {
+            if (!boxQueryObject(stack.deferredReference(i), stack.deferredState(i) == 0, x0, y0, z0, x1, y1, z1,
+                    categoryMask, visitor, stack)) {
+                return false;
+            }
+        }
+        stack.clearDeferredObjects();
+        return true;
+    }
+
+    /**
+     * Reads what deciding object {@code slot} will need, for {@link TraversalStack#retain} when a traversal defers
+     * it ({@link TraversalStack#deferObject}): its user value, the first and last words of its tight box if the box
+     * is to be tested (a box may straddle two cache lines), its categories if the mask is not {@code -1L}.
+     */
+    int touchObject(int slot, boolean box, long categoryMask) {
+        int v = (int) userValues[slot];
+        if (box) {
+            int t = slot * BOX;
+            v += Float.floatToRawIntBits(tight[t]) + Float.floatToRawIntBits(tight[t + BOX - 1]);
+        }
+        if (categoryMask != -1L) {
+            v += (int) objectCategories[slot];
+        }
+        return v;
     }
 
     /**

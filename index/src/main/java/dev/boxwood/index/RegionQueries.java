@@ -204,6 +204,9 @@ public final class RegionQueries {
         final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 2);
         final int wrap = st.length - 1;
         final int window = 2 * tree.queryWindow();
+        // Large trees hold objects back and decide them in batches (TraversalStack.deferObject).
+        final boolean defer = TraversalStack.defersObjects(tree.nodeHighWater);
+        stack.clearDeferredObjects();
         int head = 0;
         int sp = 0;
         st[sp++] = DynamicAabbTree.HEADER;
@@ -218,15 +221,19 @@ public final class RegionQueries {
             // The two sides by two calls, not a loop over them, as in the tree's box query (C2 does not unroll
             // the loop): sphere queries 1.16x on JDK 17 and 1.76x on JDK 25 in interleaved A/B runs.
             sp = entry(tree, record, 0, foldedMask, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
-                    state, categoryMask, filter, visitor, stack, st, sp, wrap);
+                    state, categoryMask, filter, visitor, stack, defer, st, sp, wrap);
             if (sp == STOPPED) {
                 break;
             }
             sp = entry(tree, record, 1, foldedMask, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
-                    state, categoryMask, filter, visitor, stack, st, sp, wrap);
+                    state, categoryMask, filter, visitor, stack, defer, st, sp, wrap);
             if (sp == STOPPED) {
                 break;
             }
+        }
+        if (sp != STOPPED) {
+            deferred(tree, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, categoryMask, filter,
+                    visitor, stack);
         }
         stack.countVisits(nodes, 0);
     }
@@ -246,7 +253,7 @@ public final class RegionQueries {
                              double p0, double p1, double p2, double p3, double p4, double p5,
                              double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
                              long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack,
-                             int[] ring, int top, int wrap) {
+                             boolean defer, int[] ring, int top, int wrap) {
         final int[] r = tree.records;
         if ((r[record + DynamicAabbTree.MASK + side] & foldedMask) == 0) {
             return top;
@@ -268,8 +275,52 @@ public final class RegionQueries {
             stack.retain(r[DynamicAabbTree.recordIndex(ref)]);
             return top + 2;
         }
+        if (defer) {
+            return defer(tree, ref, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, childState,
+                    categoryMask, filter, visitor, stack) ? top : STOPPED;
+        }
         return object(tree, ref, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, childState,
                 categoryMask, filter, visitor, stack) ? top : STOPPED;
+    }
+
+    /**
+     * Holds back an object reached in {@code state} ({@link TraversalStack#deferObject}), deciding the held-back
+     * objects when the batch is full; a method of its own so that {@link #entry} stays small enough to inline.
+     *
+     * @return false if the visitor stopped the query
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static boolean defer(DynamicAabbTree tree, int ref, int kind,
+                                 double p0, double p1, double p2, double p3, double p4, double p5,
+                                 double[] obb, int obbOffset, ConvexRegion region, RegionMode mode, int state,
+                                 long categoryMask, QueryFilter filter, OverlapVisitor visitor,
+                                 TraversalStack stack) {
+        stack.retain(tree.touchObject(DynamicAabbTree.slotOf(ref), state != 0, categoryMask));
+        return !stack.deferObject(ref, state)
+                || deferred(tree, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, categoryMask, filter,
+                        visitor, stack);
+    }
+
+    /**
+     * Decides the objects held back by {@link #defer}, in the order they came.
+     *
+     * @return false if the visitor stopped the query
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static boolean deferred(DynamicAabbTree tree, int kind,
+                                    double p0, double p1, double p2, double p3, double p4, double p5,
+                                    double[] obb, int obbOffset, ConvexRegion region, RegionMode mode,
+                                    long categoryMask, QueryFilter filter, OverlapVisitor visitor,
+                                    TraversalStack stack) {
+        int n = stack.deferredObjects();
+        for (int i = 0; i < n; i++) {
+            if (!object(tree, stack.deferredReference(i), kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode,
+                    stack.deferredState(i), categoryMask, filter, visitor, stack)) {
+                return false;
+            }
+        }
+        stack.clearDeferredObjects();
+        return true;
     }
 
     /**
