@@ -2,7 +2,9 @@ package dev.boxwood.query;
 
 /**
  * Caller-owned scratch memory of a query: a growable {@code int} stack of node references, a parallel
- * {@code double} stack of entry fractions, the ring of windowed traversals ({@link #ring}), and visit counters.
+ * {@code double} stack of entry fractions, the ring of windowed traversals ({@link #ring}), the objects a traversal
+ * holds back ({@link #deferObject}), and visit counters. One query at a time per stack: a visitor that runs
+ * another query needs a second stack.
  *
  * <p>Indexes keep no per-query state of their own, so any number of threads may query one index at once (while
  * no thread mutates it), each with its own {@code TraversalStack}. A stack is not thread-safe: use one per thread
