@@ -122,6 +122,54 @@ class DeferredObjectsTest {
         QueryWorld.assertSameSorted(fromBrute, fromTree, "query after a visitor threw");
     }
 
+    @Test
+    void shouldAllocateNothingOnceWarm() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        double[] points = new double[3 * 32];
+        double[] p = new double[3];
+        for (int i = 0; i < 32; i++) {
+            world.randomPoint(p);
+            System.arraycopy(p, 0, points, 3 * i, 3);
+        }
+        double reach = world.scale * 15;
+        Runnable round = () -> {
+            for (int i = 0; i < 32; i++) {
+                double x = points[3 * i];
+                double y = points[3 * i + 1];
+                double z = points[3 * i + 2];
+                fromTree.reset();
+                world.tree.queryAabb(x - reach, y - reach, z - reach, x + reach, y + reach, z + reach, -1L, fromTree,
+                        stack);
+                RegionQueries.querySphere(world.tree, x, y, z, reach, RegionMode.CROSSING, 0x5555L, null, fromTree,
+                        stack);
+            }
+        };
+        int most = 0;
+        for (int i = 0; i < 32; i++) {
+            fromTree.reset();
+            world.tree.queryAabb(points[3 * i] - reach, points[3 * i + 1] - reach, points[3 * i + 2] - reach,
+                    points[3 * i] + reach, points[3 * i + 1] + reach, points[3 * i + 2] + reach, -1L, fromTree, stack);
+            most = Math.max(most, fromTree.count());
+        }
+        assertTrue(most > 2 * DEFERRED_OBJECTS, "some query should fill batches: " + most);
+        for (int i = 0; i < 100; i++) {
+            round.run();
+        }
+        long id = Thread.currentThread().getId();
+        // Up to three windows: a one-off allocation of the runtime during a window does not repeat.
+        long allocated = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+            long before = threads.getThreadAllocatedBytes(id);
+            for (int i = 0; i < 10; i++) {
+                round.run();
+            }
+            allocated = threads.getThreadAllocatedBytes(id) - before;
+        }
+        assertEquals(0, allocated, "bytes allocated by 10 rounds of queries that hold objects back");
+        assertTrue(fromTree.count() > 0, "the queries should find objects");
+    }
+
     private void reset() {
         fromTree.reset();
         fromBrute.reset();
