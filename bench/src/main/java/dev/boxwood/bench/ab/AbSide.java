@@ -3,6 +3,12 @@ package dev.boxwood.bench.ab;
 import dev.boxwood.bench.peers.Contender;
 import dev.boxwood.bench.peers.Contenders;
 import dev.boxwood.bench.world.PeerWorkload;
+import dev.boxwood.index.DynamicAabbTree;
+import dev.boxwood.index.RegionQueries;
+import dev.boxwood.index.TreeConfig;
+import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.MovingWorkload;
 import dev.boxwood.testkit.scenes.SegmentSet;
@@ -10,7 +16,8 @@ import dev.boxwood.testkit.scenes.SegmentSet;
 /**
  * One side of an {@link InterleavedAb} run: the peer workload and one contender, loaded from one build of the
  * benchmark jar. Only the bench API that every build has (the contenders and the workload) is used, so an older
- * jar can be measured against a newer one.
+ * jar can be measured against a newer one. The {@code sphere} kind, Boxwood only, queries the tree directly
+ * ({@code RegionQueries.querySphere}); it needs a jar whose {@code AbSide} has it.
  */
 public final class AbSide {
 
@@ -28,6 +35,27 @@ public final class AbSide {
     private Contender index;
     /** Consumed answers, so that no query is dead code. */
     private long sink;
+    /** The {@code sphere} kind's tree (user value: box index), the boxes interleaved, and its scratch. */
+    private DynamicAabbTree sphereTree;
+    private double[] packed;
+    private final TraversalStack stack = new TraversalStack();
+    private double sphereX;
+    private double sphereY;
+    private double sphereZ;
+    private double sphereRadius;
+    private int sphereHits;
+    /** Re-checks each reported box against the sphere in double, as the peer harness re-checks its candidates. */
+    private final OverlapVisitor sphereCheck = (handle, userValue) -> {
+        int o = 6 * (int) userValue;
+        double[] b = packed;
+        double dx = Math.max(0, Math.max(b[o] - sphereX, sphereX - b[o + 3]));
+        double dy = Math.max(0, Math.max(b[o + 1] - sphereY, sphereY - b[o + 4]));
+        double dz = Math.max(0, Math.max(b[o + 2] - sphereZ, sphereZ - b[o + 5]));
+        if (dx * dx + dy * dy + dz * dz <= sphereRadius * sphereRadius) {
+            sphereHits++;
+        }
+        return true;
+    };
 
     /**
      * Builds the workload and, unless {@code kind} is {@code build}, the index. For {@code move} the world's
@@ -36,7 +64,7 @@ public final class AbSide {
      *
      * @param contender a contender name ({@code Contenders})
      * @param n the number of boxes
-     * @param kind {@code box}, {@code closest}, {@code any}, {@code build} or {@code move}
+     * @param kind {@code box}, {@code closest}, {@code any}, {@code sphere}, {@code build} or {@code move}
      */
     public AbSide(String contender, int n, String kind) {
         this.contender = contender;
@@ -54,7 +82,9 @@ public final class AbSide {
             moving = null;
             boxes = workload.boxes();
         }
-        if (!"build".equals(kind)) {
+        if ("sphere".equals(kind)) {
+            buildSphereTree(contender);
+        } else if (!"build".equals(kind)) {
             index = Contenders.create(contender);
             index.build(boxes);
         }
@@ -63,7 +93,7 @@ public final class AbSide {
     /**
      * Runs one round.
      *
-     * @param kind {@code box}, {@code closest}, {@code any}, {@code build} or {@code move}
+     * @param kind {@code box}, {@code closest}, {@code any}, {@code sphere}, {@code build} or {@code move}
      * @param count queries in the round, or ticks for {@code move} (every box moves once per tick); ignored by
      *     {@code build}, which builds the index once
      * @return the round's wall time in nanoseconds
@@ -92,8 +122,10 @@ public final class AbSide {
                 break;
             case "move":
                 return moveRound(count);
+            case "sphere":
+                return sphereRound(count);
             default:
-                throw new IllegalArgumentException("kind must be box, closest, any, build or move: " + kind);
+                throw new IllegalArgumentException("kind must be box, closest, any, sphere, build or move: " + kind);
         }
         long answers = 0;
         long start = System.nanoTime();
@@ -119,6 +151,43 @@ public final class AbSide {
                         s.translationX[k], s.translationY[k], s.translationZ[k])
                 : Double.doubleToRawLongBits(index.castClosest(s.originX[k], s.originY[k], s.originZ[k],
                         s.translationX[k], s.translationY[k], s.translationZ[k]));
+    }
+
+    /** The tree as the {@code boxwood} contender builds it: bulk, origin at the centre, user value = box index. */
+    private void buildSphereTree(String contender) {
+        if (!"boxwood".equals(contender)) {
+            throw new IllegalArgumentException("the sphere kind measures the boxwood contender only: " + contender);
+        }
+        int n = boxes.size();
+        double[] b = boxes.bounds();
+        TreeConfig config = TreeConfig.defaults()
+                .withOrigin(0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), 0.5 * (b[2] + b[5]));
+        long[] userValues = new long[n];
+        for (int i = 0; i < n; i++) {
+            userValues[i] = i;
+        }
+        packed = boxes.toInterleaved();
+        sphereTree = DynamicAabbTree.build(config, packed, userValues, null);
+    }
+
+    /** Sphere queries at the box queries' centres, radius half the box's x extent (about as many hits). */
+    private long sphereRound(int count) {
+        BoxSet q = boxQueries;
+        int mask = q.size() - 1;
+        sphereHits = 0;
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            int k = i & mask;
+            sphereX = 0.5 * (q.minX[k] + q.maxX[k]);
+            sphereY = 0.5 * (q.minY[k] + q.maxY[k]);
+            sphereZ = 0.5 * (q.minZ[k] + q.maxZ[k]);
+            sphereRadius = 0.5 * (q.maxX[k] - q.minX[k]);
+            RegionQueries.querySphere(sphereTree, sphereX, sphereY, sphereZ, sphereRadius, RegionMode.CROSSING, -1L,
+                    null, sphereCheck, stack);
+        }
+        long time = System.nanoTime() - start;
+        sink += sphereHits;
+        return time;
     }
 
     private long moveRound(int ticks) {

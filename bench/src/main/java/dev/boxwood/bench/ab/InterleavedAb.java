@@ -16,7 +16,8 @@ import java.util.Arrays;
  *
  * <pre>
  * java -Xmx10g -cp bench/target/benchmarks.jar dev.boxwood.bench.ab.InterleavedAb A.jar B.jar KIND N ROUNDS [A_CONTENDER [B_CONTENDER]]
- *   KIND         box | closest | any (20,000 queries per round) | build (one full build per round)
+ *   KIND         box | closest | any | sphere (20,000 queries per round; sphere: boxwood only, at the box
+ *                queries' centres) | build (one full build per round)
  *                | move (5 ticks of the moving workload per round, every box moving once per tick)
  *   A_CONTENDER  a contender name, default boxwood (boxwood-insert: one-by-one insertion)
  *   B_CONTENDER  default A_CONTENDER; with the same jar twice and two contenders, a peer comparison
@@ -46,7 +47,7 @@ public final class InterleavedAb {
      */
     public static void main(String[] args) throws Exception {
         if (args.length < 5) {
-            System.err.println("usage: InterleavedAb A.jar B.jar box|closest|any|build|move N ROUNDS"
+            System.err.println("usage: InterleavedAb A.jar B.jar box|closest|any|sphere|build|move N ROUNDS"
                     + " [A_CONTENDER [B_CONTENDER]]");
             System.exit(2);
         }
