@@ -3,9 +3,9 @@ package dev.boxwood.bench.ab;
 import dev.boxwood.bench.peers.Contender;
 import dev.boxwood.bench.peers.Contenders;
 import dev.boxwood.bench.world.PeerWorkload;
+import dev.boxwood.geom.SphereAabb;
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.RegionQueries;
-import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
@@ -48,10 +48,8 @@ public final class AbSide {
     private final OverlapVisitor sphereCheck = (handle, userValue) -> {
         int o = 6 * (int) userValue;
         double[] b = packed;
-        double dx = Math.max(0, Math.max(b[o] - sphereX, sphereX - b[o + 3]));
-        double dy = Math.max(0, Math.max(b[o + 1] - sphereY, sphereY - b[o + 4]));
-        double dz = Math.max(0, Math.max(b[o + 2] - sphereZ, sphereZ - b[o + 5]));
-        if (dx * dx + dy * dy + dz * dz <= sphereRadius * sphereRadius) {
+        if (SphereAabb.test(sphereX, sphereY, sphereZ, sphereRadius, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4],
+                b[o + 5])) {
             sphereHits++;
         }
         return true;
@@ -153,21 +151,13 @@ public final class AbSide {
                         s.translationX[k], s.translationY[k], s.translationZ[k]));
     }
 
-    /** The tree as the {@code boxwood} contender builds it: bulk, origin at the centre, user value = box index. */
+    /** The {@code boxwood} contender's tree ({@link Contenders#boxwoodTree}), queried directly. */
     private void buildSphereTree(String contender) {
         if (!"boxwood".equals(contender)) {
             throw new IllegalArgumentException("the sphere kind measures the boxwood contender only: " + contender);
         }
-        int n = boxes.size();
-        double[] b = boxes.bounds();
-        TreeConfig config = TreeConfig.defaults()
-                .withOrigin(0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), 0.5 * (b[2] + b[5]));
-        long[] userValues = new long[n];
-        for (int i = 0; i < n; i++) {
-            userValues[i] = i;
-        }
         packed = boxes.toInterleaved();
-        sphereTree = DynamicAabbTree.build(config, packed, userValues, null);
+        sphereTree = Contenders.boxwoodTree(boxes);
     }
 
     /** Sphere queries at the box queries' centres, radius half the box's x extent (about as many hits). */

@@ -13,6 +13,7 @@ import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.serial.MappedWorld;
 import dev.boxwood.serial.StaticWorldWriter;
+import dev.boxwood.testkit.scenes.BoxSet;
 
 /**
  * Boxwood's {@link DynamicAabbTree}: 3D, boxes stored as floats relative to an origin placed at the centre of
@@ -62,28 +63,46 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
             return;
         }
         int n = scene.size();
-        double[] b = sceneBounds();
-        TreeConfig config = TreeConfig.defaults()
-                .withOrigin(0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), 0.5 * (b[2] + b[5]))
-                .withInitialCapacity(Math.max(16, n));
         handles = new int[n];
         if (kind == BULK) {
-            long[] userValues = new long[n];
             for (int i = 0; i < n; i++) {
-                userValues[i] = i;
                 // the bulk build gives box i the handle i
                 handles[i] = i;
             }
-            tree = DynamicAabbTree.build(config, scene.toInterleaved(), userValues, null);
+            tree = bulkTree(scene);
             index = tree;
             return;
         }
-        tree = new DynamicAabbTree(config);
+        tree = new DynamicAabbTree(config(sceneBounds(), n));
         for (int i = 0; i < n; i++) {
             handles[i] = tree.add(scene.minX[i], scene.minY[i], scene.minZ[i],
                     scene.maxX[i], scene.maxY[i], scene.maxZ[i], i, 1L);
         }
         index = tree;
+    }
+
+    /**
+     * The {@code boxwood} contender's tree: the boxes bulk-built with default margins, the origin at the centre of
+     * their bounds, the user value of box {@code i} being {@code i} (and its handle {@code i}).
+     *
+     * @param boxes the boxes
+     * @return the tree
+     */
+    static DynamicAabbTree bulkTree(BoxSet boxes) {
+        int n = boxes.size();
+        long[] userValues = new long[n];
+        for (int i = 0; i < n; i++) {
+            userValues[i] = i;
+        }
+        double[] bounds = n == 0 ? new double[6] : boxes.bounds();
+        return DynamicAabbTree.build(config(bounds, n), boxes.toInterleaved(), userValues, null);
+    }
+
+    /** Default settings with the origin at the centre of {@code b} and room for {@code n} objects. */
+    private static TreeConfig config(double[] b, int n) {
+        return TreeConfig.defaults()
+                .withOrigin(0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), 0.5 * (b[2] + b[5]))
+                .withInitialCapacity(Math.max(16, n));
     }
 
     /**

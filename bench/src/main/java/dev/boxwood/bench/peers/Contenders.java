@@ -1,5 +1,8 @@
 package dev.boxwood.bench.peers;
 
+import dev.boxwood.index.DynamicAabbTree;
+import dev.boxwood.testkit.scenes.BoxSet;
+
 import java.util.List;
 
 /** The contenders by name: the values of the benchmarks' {@code contender} parameter. */
@@ -53,5 +56,17 @@ public final class Contenders {
             default:
                 throw new IllegalArgumentException("unknown contender: " + name);
         }
+    }
+
+    /**
+     * The tree the {@code boxwood} contender queries, for harnesses that call the tree directly (query kinds the
+     * {@link Contender} interface does not have): bulk-built, origin at the centre of the boxes' bounds, user value
+     * of box {@code i} = {@code i}.
+     *
+     * @param boxes the boxes
+     * @return the tree
+     */
+    public static DynamicAabbTree boxwoodTree(BoxSet boxes) {
+        return BoxwoodContender.bulkTree(boxes);
     }
 }
