@@ -36,6 +36,9 @@ public abstract class CycledQueryBenchmark {
         this.segments = segmentQueries;
         this.mask = n - 1;
         this.next = 0;
+        if (built instanceof AnswerTableContender) {
+            ((AnswerTableContender) built).learnBoxQueries(boxQueries);
+        }
     }
 
     /**

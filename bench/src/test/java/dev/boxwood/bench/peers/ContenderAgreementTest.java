@@ -12,6 +12,7 @@ import dev.boxwood.testkit.scenes.SegmentSet;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -66,6 +67,19 @@ class ContenderAgreementTest {
         contender.build(workload.boxes());
         assertAgreement(contender, reference, workload.boxes(), workload.boxQueries(),
                 withAimedCopies(workload.segments(), workload.boxes()), name);
+    }
+
+    /** The answer table scans the first time a question is asked and replays its answer afterwards: both checked. */
+    @Test
+    void answerTableShouldReplayTheBruteForceAnswers() {
+        Contender table = Contenders.create("answer-table");
+        table.build(workload.boxes());
+        ((AnswerTableContender) table).learnBoxQueries(workload.boxQueries());
+        SegmentSet segments = withAimedCopies(workload.segments(), workload.boxes());
+        for (int pass = 0; pass < 2; pass++) {
+            assertAgreement(table, reference, workload.boxes(), workload.boxQueries(), segments,
+                    "answer-table, pass " + pass);
+        }
     }
 
     static Stream<Arguments> contendersOnLevels() {
