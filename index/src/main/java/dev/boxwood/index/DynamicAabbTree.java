@@ -338,7 +338,32 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      *         or {@code categories} not one per box, more objects than {@link Handles#MAX_SLOTS}{@code  - 1}
      */
     public static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories) {
-        return TreeBuild.build(config, boxes, userValues, categories);
+        return TreeBuild.build(config, boxes, userValues, categories, null);
+    }
+
+    /**
+     * Builds a tree like {@link #build(TreeConfig, double[], long[], long[])}, but gives out the handles in the
+     * built hierarchy's depth-first object order instead of input order, and writes them to {@code handles}:
+     * {@code handles[i]} is the handle of box {@code i}. They are still {@code 0 .. n-1}, each once. The tree keeps
+     * an object's tight box, user value and categories at its handle's slot, so here every subtree's objects lie
+     * side by side in memory, and the objects one query reaches share cache lines instead of each costing a miss
+     * (box queries on a 1M-object world 1.17x faster, see {@code docs/tree.md}, Memory order). The hierarchy
+     * is the same as {@code build}'s; the extra cost is one more pass over the objects. Later adds, moves and
+     * removes keep every handle, so the order decays as objects move far.
+     *
+     * @param config the settings (the initial capacity is raised to the object count)
+     * @param boxes the tight boxes, stride 6, as for {@code build}
+     * @param userValues one user value per object, or {@code null} for all 0
+     * @param categories one set of category bits per object, or {@code null} for all categories ({@code -1L})
+     * @param handles receives the handle of each box, one element per box
+     * @return the new tree, valid ({@link #validate()}) and holding {@code boxes.length / 6} objects
+     * @throws IllegalArgumentException naming the argument, and building nothing: as for {@code build}, and
+     *         {@code handles} null or not one per box
+     */
+    public static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories,
+                                        int[] handles) {
+        Arguments.requireNonNull("handles", handles);
+        return TreeBuild.build(config, boxes, userValues, categories, handles);
     }
 
     /**

@@ -30,8 +30,13 @@ final class TreeBuild {
     private TreeBuild() {
     }
 
-    /** See {@link DynamicAabbTree#build(TreeConfig, double[], long[], long[])}. */
-    static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories) {
+    /**
+     * See {@link DynamicAabbTree#build(TreeConfig, double[], long[], long[])} ({@code handlesOut} null: box
+     * {@code i} gets handle {@code i}) and {@link DynamicAabbTree#build(TreeConfig, double[], long[], long[], int[])}
+     * (handles in the hierarchy's depth-first object order, written to {@code handlesOut}).
+     */
+    static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories,
+                                 int[] handlesOut) {
         Arguments.requireNonNull("config", config);
         Arguments.requireNonNull("boxes", boxes);
         if (boxes.length % DynamicAabbTree.BOX != 0) {
@@ -52,39 +57,143 @@ final class TreeBuild {
             throw new IllegalArgumentException("categories length must be " + n + " (one per box), got "
                     + categories.length);
         }
+        if (handlesOut != null && handlesOut.length != n) {
+            throw new IllegalArgumentException("handles length must be " + n + " (one per box), got "
+                    + handlesOut.length);
+        }
         DynamicAabbTree tree = new DynamicAabbTree(config.withInitialCapacity(Math.max(1, n)));
         if (n == 0) {
             return tree;
         }
         for (int i = 0; i < n; i++) {
-            // A fresh allocator hands out slot i with generation 0: the handle of box i is i.
+            // A fresh allocator hands out slot i with generation 0: handles are the slots 0 .. n-1.
             tree.handles.allocate();
         }
         float[] fat = new float[n * DynamicAabbTree.BOX];
         int[] unitRefs = new int[n];
         int[] unitMasks = new int[n];
+        boolean inputOrder = handlesOut == null;
         // Objects are independent: large inputs are filled in slices on the pool the builder uses.
-        forSlices(n, (from, to) ->
-                storeObjects(tree, boxes, userValues, categories, fat, unitRefs, unitMasks, from, to));
-        adopt(tree, BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ()), null, unitRefs,
-                unitMasks);
+        forSlices(n, (from, to) -> {
+            // in depth-first order the masks are written later, by slot
+            storeFatBoxes(tree, boxes, categories, fat, inputOrder ? unitMasks : null, from, to);
+            if (inputOrder) {
+                // box i takes slot (and handle) i: filled while the slice of the input is still in the cache
+                storeObjects(tree, boxes, userValues, categories, unitRefs, from, to);
+            }
+        });
+        FlatBvh bvh = BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ());
+        int[] flatRefs = bvh.childRefs();
+        if (!inputOrder) {
+            // Slots in the hierarchy's depth-first object order; the flat references are renumbered to the slots,
+            // so the records below are written reading unitRefs and unitMasks in order, not at random.
+            flatRefs = flatRefs.clone();
+            int[] boxOfSlot = depthFirstObjects(bvh.rootRef(), flatRefs, n);
+            forSlices(n, (from, to) -> storeObjectsInOrder(tree, boxes, userValues, categories, boxOfSlot,
+                    handlesOut, unitRefs, unitMasks, from, to));
+        }
+        adopt(tree, bvh, flatRefs, null, unitRefs, unitMasks);
         return tree;
     }
 
-    /** Objects {@code [from, to)} of a bulk build: tight and fat boxes, user values, categories, unit references. */
+    /**
+     * Boxes {@code [from, to)} of a bulk build: the fat boxes the builder partitions, and the folded masks by input
+     * index (unless {@code unitMasks} is null).
+     */
+    private static void storeFatBoxes(DynamicAabbTree tree, double[] boxes, long[] categories, float[] fat,
+                                      int[] unitMasks, int from, int to) {
+        for (int i = from; i < to; i++) {
+            int o = i * DynamicAabbTree.BOX;
+            tree.storeFatBox(fat, o, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4],
+                    boxes[o + 5], 0, 0, 0);
+            if (unitMasks != null) {
+                unitMasks[i] = DynamicAabbTree.fold(categories == null ? -1L : categories[i]);
+            }
+        }
+    }
+
+    /** Objects {@code [from, to)} of a bulk build in input order: box {@code i} goes to slot {@code i}. */
     private static void storeObjects(DynamicAabbTree tree, double[] boxes, long[] userValues, long[] categories,
-                                     float[] fat, int[] unitRefs, int[] unitMasks, int from, int to) {
+                                     int[] unitRefs, int from, int to) {
         for (int i = from; i < to; i++) {
             int o = i * DynamicAabbTree.BOX;
             tree.storeTight(i, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5]);
-            tree.storeFatBox(fat, o, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4],
-                    boxes[o + 5], 0, 0, 0);
             unitRefs[i] = ~i;
-            long bits = categories == null ? -1L : categories[i];
-            tree.objectCategories[i] = bits;
-            unitMasks[i] = DynamicAabbTree.fold(bits);
+            tree.objectCategories[i] = categories == null ? -1L : categories[i];
             tree.userValues[i] = userValues == null ? 0L : userValues[i];
         }
+    }
+
+    /**
+     * Slots {@code [from, to)} of a bulk build in depth-first order: slot {@code k} takes box {@code boxOfSlot[k]}
+     * (its tight box, user value and categories) and is its handle; its unit is {@code k}.
+     */
+    private static void storeObjectsInOrder(DynamicAabbTree tree, double[] boxes, long[] userValues,
+                                            long[] categories, int[] boxOfSlot, int[] handlesOut, int[] unitRefs,
+                                            int[] unitMasks, int from, int to) {
+        long ahead = 0;
+        for (int k = from; k < to; k++) {
+            // read the box PREFETCH slots ahead now: its miss then overlaps this slot's work (boxes come at random)
+            int next = boxOfSlot[Math.min(k + PREFETCH, to - 1)];
+            ahead += Double.doubleToRawLongBits(boxes[next * DynamicAabbTree.BOX]) + userValueOrZero(userValues, next);
+            int i = boxOfSlot[k];
+            int o = i * DynamicAabbTree.BOX;
+            tree.storeTight(k, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5]);
+            long bits = categories == null ? -1L : categories[i];
+            tree.objectCategories[k] = bits;
+            unitMasks[k] = DynamicAabbTree.fold(bits);
+            tree.userValues[k] = userValues == null ? 0L : userValues[i];
+            unitRefs[k] = ~k;
+            handlesOut[i] = k;
+        }
+        aheadSink = ahead;
+    }
+
+    /** How many slots ahead {@link #storeObjectsInOrder} reads a box. */
+    private static final int PREFETCH = 16;
+    /** Keeps the early reads of {@link #storeObjectsInOrder} alive; means nothing. */
+    @SuppressWarnings("unused")
+    private static volatile long aheadSink;
+
+    private static long userValueOrZero(long[] userValues, int i) {
+        return userValues == null ? 0L : userValues[i];
+    }
+
+    /**
+     * Numbers the objects of a built hierarchy in depth-first order, side 0 first, so that every subtree's objects
+     * are consecutive, and rewrites the object references of {@code refs} (a copy of the hierarchy's) to those
+     * numbers.
+     *
+     * @return element {@code k}: the object numbered {@code k}
+     */
+    static int[] depthFirstObjects(int rootRef, int[] refs, int objects) {
+        int[] order = new int[objects];
+        if (rootRef < 0) {
+            order[0] = ~rootRef;
+            return order;
+        }
+        // pending entries (2 * node + side); side 0 is pushed last so that it comes out first
+        int[] pending = new int[64];
+        int sp = 0;
+        int k = 0;
+        pending[sp++] = 2 * rootRef + 1;
+        pending[sp++] = 2 * rootRef;
+        while (sp > 0) {
+            int entry = pending[--sp];
+            int ref = refs[entry];
+            if (ref < 0) {
+                order[k] = ~ref;
+                refs[entry] = ~k;
+                k++;
+                continue;
+            }
+            if (sp + 2 > pending.length) {
+                pending = Arrays.copyOf(pending, 2 * pending.length);
+            }
+            pending[sp++] = 2 * ref + 1;
+            pending[sp++] = 2 * ref;
+        }
+        return order;
     }
 
     /** Smallest count of independent items worth splitting over the common pool. */
@@ -172,7 +281,7 @@ final class TreeBuild {
         tree.nodeHighWater = 1;
         tree.freeNode = -1;
         tree.freeNodeCount = 0;
-        adopt(tree, bvh, null, unitRefs, unitMasks);
+        adopt(tree, bvh, bvh.childRefs(), null, unitRefs, unitMasks);
     }
 
     /**
@@ -217,7 +326,7 @@ final class TreeBuild {
         }
         FlatBvh bvh = BUILDER.buildInPlace(Arrays.copyOf(boxes, units * DynamicAabbTree.BOX),
                 tree.originX(), tree.originY(), tree.originZ());
-        adopt(tree, bvh, nodes, unitRefs, unitMasks);
+        adopt(tree, bvh, bvh.childRefs(), nodes, unitRefs, unitMasks);
     }
 
     /**
@@ -300,7 +409,7 @@ final class TreeBuild {
             unitMasks[i] = DynamicAabbTree.fold(tree.objectCategories[slot]);
             tree.moved.mark(slot);
         }
-        int subtreeRoot = writeNodes(tree, framed, null, unitRefs, unitMasks);
+        int subtreeRoot = writeNodes(tree, framed, framed.childRefs(), null, unitRefs, unitMasks);
         int mask = subtreeRoot >= 0 ? maskOfNode(tree, subtreeRoot) : unitMasks[0];
         tree.insertReference(subtreeRoot, mask, rootBox[0], rootBox[1], rootBox[2], rootBox[3], rootBox[4],
                 rootBox[5]);
@@ -341,8 +450,9 @@ final class TreeBuild {
      * Writes {@code bvh} (over units {@code 0..m-1}) into the tree under the root entry: {@link #writeNodes}, then
      * the root entry.
      */
-    private static void adopt(DynamicAabbTree tree, FlatBvh bvh, int[] nodeMap, int[] unitRefs, int[] unitMasks) {
-        int rootRefInTree = writeNodes(tree, bvh, nodeMap, unitRefs, unitMasks);
+    private static void adopt(DynamicAabbTree tree, FlatBvh bvh, int[] flatRefs, int[] nodeMap, int[] unitRefs,
+                              int[] unitMasks) {
+        int rootRefInTree = writeNodes(tree, bvh, flatRefs, nodeMap, unitRefs, unitMasks);
         int rootRef = bvh.rootRef();
         float[] rb = bvh.rootBounds();
         int mask = rootRef >= 0 ? maskOfNode(tree, rootRefInTree) : unitMasks[~rootRef];
@@ -378,8 +488,8 @@ final class TreeBuild {
      * @return the tree reference of the hierarchy's root (a node, or {@code unitRefs[0]} for a single unit); the
      *     caller links it
      */
-    private static int writeNodes(DynamicAabbTree tree, FlatBvh bvh, int[] nodeMap, int[] unitRefs,
-                                  int[] unitMasks) {
+    private static int writeNodes(DynamicAabbTree tree, FlatBvh bvh, int[] flatRefs, int[] nodeMap,
+                                  int[] unitRefs, int[] unitMasks) {
         int nodeCount = bvh.nodeCount();
         if (nodeMap == null) {
             nodeMap = new int[nodeCount];
@@ -388,7 +498,6 @@ final class TreeBuild {
         // The arrays may have grown during allocation: read them afterwards.
         final int[] r = tree.records;
         final float[] flatBounds = bvh.childBounds();
-        final int[] flatRefs = bvh.childRefs();
         final int[] map = nodeMap;
         // Each node writes its own record and its children's links back to it: slices never write the same place.
         forSlices(nodeCount, (from, to) ->

@@ -76,6 +76,94 @@ class TreeBuildTest {
     }
 
     @Test
+    void shouldGiveOutHandlesInDepthFirstOrderOverTheSameHierarchy() {
+        assertBuiltInTreeOrder(3000);
+        // more objects than one slice of the parallel fill
+        assertBuiltInTreeOrder(70_000);
+    }
+
+    private static void assertBuiltInTreeOrder(int n) {
+        BoxSet boxes = world(n, 21);
+        long[] users = randomLongs(boxes.size(), 22);
+        long[] categories = randomLongs(boxes.size(), 23);
+        DynamicAabbTree inInputOrder = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories);
+        int[] handles = new int[boxes.size()];
+        java.util.Arrays.fill(handles, -1);
+        DynamicAabbTree tree = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories, handles);
+        tree.validate();
+        assertEquals(boxes.size(), tree.size());
+        boolean[] given = new boolean[boxes.size()];
+        double[] expected = new double[6];
+        double[] actual = new double[6];
+        for (int i = 0; i < boxes.size(); i++) {
+            int h = handles[i];
+            assertTrue(h >= 0 && h < boxes.size() && !given[h], "handle " + h + " of box " + i);
+            given[h] = true;
+            assertEquals(users[i], tree.userValue(h));
+            assertEquals(categories[i], tree.categoryBits(h));
+            inInputOrder.getTightBox(i, expected);
+            tree.getTightBox(h, actual);
+            assertArrayEquals(expected, actual, "tight box " + i);
+            inInputOrder.getFatBox(i, expected);
+            tree.getFatBox(h, actual);
+            assertArrayEquals(expected, actual, "fat box " + i);
+        }
+        // the same hierarchy as the input-order build
+        assertEquals(inInputOrder.areaRatio(), tree.areaRatio());
+        assertEquals(inInputOrder.height(), tree.height());
+        // depth first, side 0 first, the objects come in handle order: every subtree's handles are consecutive
+        int[] next = {0};
+        tree.visitNodes((depth, handle, x0, y0, z0, x1, y1, z1) -> {
+            if (handle >= 0) {
+                assertEquals(next[0]++, handle, "depth-first position of handle " + handle);
+            }
+        }, new TraversalStack());
+        assertEquals(boxes.size(), next[0]);
+    }
+
+    @Test
+    void shouldAnswerQueriesLikeBruteForceWhenBuiltInTreeOrder() {
+        BoxSet boxes = world(4000, 24);
+        long[] users = randomLongs(boxes.size(), 25);
+        long[] categories = randomLongs(boxes.size(), 26);
+        int[] handles = new int[boxes.size()];
+        DynamicAabbTree tree = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories, handles);
+        // the brute-force index gives handles in add order: add in the tree's handle order to compare handles
+        int[] boxOf = new int[boxes.size()];
+        for (int i = 0; i < boxes.size(); i++) {
+            boxOf[handles[i]] = i;
+        }
+        BruteForceIndex brute = new BruteForceIndex();
+        for (int h = 0; h < boxes.size(); h++) {
+            int i = boxOf[h];
+            assertEquals(h, brute.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i],
+                    boxes.maxZ[i], users[i], categories[i]));
+        }
+        compareQueries(tree, brute, world(300, 27), 28);
+        // built objects move, leave and make room like any others
+        SplittableRandom random = new SplittableRandom(29);
+        for (int k = 0; k < 400; k++) {
+            int h = handles[random.nextInt(boxes.size())];
+            if (!tree.contains(h)) {
+                continue;
+            }
+            if (random.nextInt(4) == 0) {
+                tree.remove(h);
+                brute.remove(h);
+            } else {
+                double d = random.nextDouble() * 20;
+                int i = boxOf[h];
+                tree.move(h, boxes.minX[i] + d, boxes.minY[i], boxes.minZ[i] - d, boxes.maxX[i] + d, boxes.maxY[i],
+                        boxes.maxZ[i] - d);
+                brute.move(h, boxes.minX[i] + d, boxes.minY[i], boxes.minZ[i] - d, boxes.maxX[i] + d,
+                        boxes.maxY[i], boxes.maxZ[i] - d);
+            }
+            tree.validate();
+        }
+        compareQueries(tree, brute, world(300, 30), 31);
+    }
+
+    @Test
     void shouldDefaultToUserValueZeroAndAllCategories() {
         BoxSet boxes = world(50, 4);
         DynamicAabbTree tree = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), null, null);
@@ -214,6 +302,25 @@ class TreeBuildTest {
         assertMessage("boxes", () -> DynamicAabbTree.build(c, inverted, null, null));
         assertMessage("userValues", () -> DynamicAabbTree.build(c, good, new long[3], null));
         assertMessage("categories", () -> DynamicAabbTree.build(c, good, null, new long[1]));
+        assertMessage("handles", () -> DynamicAabbTree.build(c, good, null, null, null));
+        int[] handles = {-1, -1, -1};
+        assertMessage("handles", () -> DynamicAabbTree.build(c, good, null, null, handles));
+        assertArrayEquals(new int[] {-1, -1, -1}, handles, "nothing written");
+        assertMessage("boxes", () -> DynamicAabbTree.build(c, nan, null, null, new int[2]));
+    }
+
+    @Test
+    void shouldBuildEmptyAndOneObjectTreesInTreeOrder() {
+        DynamicAabbTree empty = DynamicAabbTree.build(TreeConfig.defaults(), new double[0], null, null, new int[0]);
+        empty.validate();
+        assertEquals(0, empty.size());
+        int[] handle = {-1};
+        DynamicAabbTree one = DynamicAabbTree.build(TreeConfig.defaults(), new double[] {1, 2, 3, 4, 5, 6},
+                new long[] {9}, new long[] {2}, handle);
+        one.validate();
+        assertEquals(0, handle[0]);
+        assertEquals(9L, one.userValue(0));
+        assertEquals(2L, one.categoryBits(0));
     }
 
     private static void assertMessage(String argument, org.junit.jupiter.api.function.Executable call) {

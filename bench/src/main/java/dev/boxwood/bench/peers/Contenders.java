@@ -69,6 +69,6 @@ public final class Contenders {
      * @return the tree
      */
     public static DynamicAabbTree boxwoodTree(BoxSet boxes) {
-        return BoxwoodContender.bulkTree(boxes);
+        return BoxwoodContender.bulkTree(boxes, new int[boxes.size()]);
     }
 }
