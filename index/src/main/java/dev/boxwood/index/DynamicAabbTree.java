@@ -347,9 +347,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * {@code handles[i]} is the handle of box {@code i}. They are still {@code 0 .. n-1}, each once. The tree keeps
      * an object's tight box, user value and categories at its handle's slot, so here every subtree's objects lie
      * side by side in memory, and the objects one query reaches share cache lines instead of each costing a miss
-     * (box queries on a 1M-object world 1.17x faster, see {@code docs/tree.md}, Memory order). The hierarchy
-     * is the same as {@code build}'s; the extra cost is one more pass over the objects. Later adds, moves and
-     * removes keep every handle, so the order decays as objects move far.
+     * (box queries on a 1M-object world 1.11x to 1.17x faster, see {@code docs/tree.md}, Memory order). The
+     * hierarchy is the same as {@code build}'s; the extra cost is one more pass over the objects. The build for
+     * static worlds: objects moved in their input order run slower in this order (their slots come at random), and
+     * later adds, moves and removes keep every handle, so the order decays as objects move far.
      *
      * @param config the settings (the initial capacity is raised to the object count)
      * @param boxes the tight boxes, stride 6, as for {@code build}

@@ -17,7 +17,9 @@ import dev.boxwood.testkit.scenes.BoxSet;
 
 /**
  * Boxwood's {@link DynamicAabbTree}: 3D, boxes stored as floats relative to an origin placed at the centre of
- * the world, default margins. Built by the binned-SAH bulk build ({@code boxwood}) or by one insert per box
+ * the world, default margins. Built by the binned-SAH bulk build with handles in input order ({@code boxwood}), or
+ * in the hierarchy's depth-first order ({@code boxwood-ordered}: the build for a static world, whose queries then
+ * find their objects side by side; a world updated in input order moves slower with it), or by one insert per box
  * ({@code boxwood-insert}, the path of a world filled at run time). Also Boxwood's static world
  * ({@code boxwood-static}, {@link MappedWorld}): the boxes written once to a temporary file (format 2: leaves of up to
  * 8 objects, quantized nodes, no margins) and queried in place from the memory mapping; static, so it takes part in
@@ -30,6 +32,7 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
     private static final int BULK = 0;
     private static final int INSERT = 1;
     private static final int MAPPED = 2;
+    private static final int BULK_ORDERED = 3;
 
     private DynamicAabbTree tree = new DynamicAabbTree();
     /** What queries run on: the tree, or the mapped world. */
@@ -48,6 +51,10 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
         return new BoxwoodContender("boxwood", BULK);
     }
 
+    static BoxwoodContender bulkBuiltInTreeOrder() {
+        return new BoxwoodContender("boxwood-ordered", BULK_ORDERED);
+    }
+
     static BoxwoodContender insertBuilt() {
         return new BoxwoodContender("boxwood-insert", INSERT);
     }
@@ -64,8 +71,14 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
         }
         int n = scene.size();
         handles = new int[n];
-        if (kind == BULK) {
-            tree = bulkTree(scene, handles);
+        if (kind == BULK || kind == BULK_ORDERED) {
+            tree = bulkTree(scene, kind == BULK_ORDERED ? handles : null);
+            if (kind == BULK) {
+                for (int i = 0; i < n; i++) {
+                    // the input-order build gives box i the handle i
+                    handles[i] = i;
+                }
+            }
             index = tree;
             return;
         }
@@ -78,12 +91,13 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
     }
 
     /**
-     * The {@code boxwood} contender's tree: the boxes bulk-built with default margins, the origin at the centre of
-     * their bounds, the user value of box {@code i} being {@code i}, the handles given out in the hierarchy's
-     * depth-first order (so that the objects one query reaches lie side by side).
+     * The tree of the {@code boxwood} and {@code boxwood-ordered} contenders: the boxes bulk-built with default
+     * margins, the origin at the centre of their bounds, the user value of box {@code i} being {@code i}; handles
+     * in input order (box {@code i} has handle {@code i}), or given out in the hierarchy's depth-first order and
+     * written to {@code handles} (so that the objects one query reaches lie side by side).
      *
      * @param boxes the boxes
-     * @param handles receives the handle of each box
+     * @param handles null for handles in input order, else receives the handle of each box
      * @return the tree
      */
     static DynamicAabbTree bulkTree(BoxSet boxes, int[] handles) {
@@ -93,7 +107,8 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
             userValues[i] = i;
         }
         double[] bounds = n == 0 ? new double[6] : boxes.bounds();
-        return DynamicAabbTree.build(config(bounds, n), boxes.toInterleaved(), userValues, null, handles);
+        return handles == null ? DynamicAabbTree.build(config(bounds, n), boxes.toInterleaved(), userValues, null)
+                : DynamicAabbTree.build(config(bounds, n), boxes.toInterleaved(), userValues, null, handles);
     }
 
     /** Default settings with the origin at the centre of {@code b} and room for {@code n} objects. */

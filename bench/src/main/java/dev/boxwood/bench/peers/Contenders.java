@@ -10,8 +10,8 @@ public final class Contenders {
 
     /** Every contender name, the brute-force reference first. */
     public static final List<String> NAMES = List.of("brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree",
-            "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-insert",
-            "boxwood-static", "answer-table");
+            "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-ordered",
+            "boxwood-insert", "boxwood-static", "answer-table");
 
     private Contenders() {
     }
@@ -49,6 +49,8 @@ public final class Contenders {
                 return new JoltContender();
             case "boxwood":
                 return BoxwoodContender.bulkBuilt();
+            case "boxwood-ordered":
+                return BoxwoodContender.bulkBuiltInTreeOrder();
             case "boxwood-insert":
                 return BoxwoodContender.insertBuilt();
             case "boxwood-static":
@@ -69,6 +71,6 @@ public final class Contenders {
      * @return the tree
      */
     public static DynamicAabbTree boxwoodTree(BoxSet boxes) {
-        return BoxwoodContender.bulkTree(boxes, new int[boxes.size()]);
+        return BoxwoodContender.bulkTree(boxes, null);
     }
 }

@@ -35,7 +35,7 @@ public class PeerQueryBenchmark extends CycledQueryBenchmark {
 
     /** Which index. */
     @Param({"brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree", "jts-hprtree", "tinspin-rtree",
-            "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-static"})
+            "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-ordered", "boxwood-static"})
     public String contender;
 
     /** Number of boxes. */
