@@ -142,7 +142,7 @@ final class TreeBuild {
             long bits = categories == null ? -1L : categories[i];
             tree.objectCategories[k] = bits;
             unitMasks[k] = DynamicAabbTree.fold(bits);
-            tree.userValues[k] = userValues == null ? 0L : userValues[i];
+            tree.userValues[k] = userValueOrZero(userValues, i);
             unitRefs[k] = ~k;
             handlesOut[i] = k;
         }
@@ -155,6 +155,7 @@ final class TreeBuild {
     @SuppressWarnings("unused")
     private static volatile long aheadSink;
 
+    /** The user value of box {@code i}, 0 when none were given. */
     private static long userValueOrZero(long[] userValues, int i) {
         return userValues == null ? 0L : userValues[i];
     }
@@ -166,7 +167,7 @@ final class TreeBuild {
      *
      * @return element {@code k}: the object numbered {@code k}
      */
-    static int[] depthFirstObjects(int rootRef, int[] refs, int objects) {
+    private static int[] depthFirstObjects(int rootRef, int[] refs, int objects) {
         int[] order = new int[objects];
         if (rootRef < 0) {
             order[0] = ~rootRef;
