@@ -47,10 +47,19 @@ class TreeBuildTest {
         assertBuiltLikeAdded(70_000);
     }
 
+    /** A build's input: boxes with random user values and categories, all from one seed. */
+    private record Input(BoxSet boxes, long[] users, long[] categories) {
+        static Input of(int n, long seed) {
+            BoxSet boxes = world(n, seed);
+            return new Input(boxes, randomLongs(boxes.size(), seed + 1), randomLongs(boxes.size(), seed + 2));
+        }
+    }
+
     private static void assertBuiltLikeAdded(int n) {
-        BoxSet boxes = world(n, 1);
-        long[] users = randomLongs(boxes.size(), 2);
-        long[] categories = randomLongs(boxes.size(), 3);
+        Input input = Input.of(n, 1);
+        BoxSet boxes = input.boxes();
+        long[] users = input.users();
+        long[] categories = input.categories();
         DynamicAabbTree built = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories);
         built.validate();
         DynamicAabbTree added = new DynamicAabbTree(DENSE);
@@ -83,9 +92,10 @@ class TreeBuildTest {
     }
 
     private static void assertBuiltInTreeOrder(int n) {
-        BoxSet boxes = world(n, 21);
-        long[] users = randomLongs(boxes.size(), 22);
-        long[] categories = randomLongs(boxes.size(), 23);
+        Input input = Input.of(n, 21);
+        BoxSet boxes = input.boxes();
+        long[] users = input.users();
+        long[] categories = input.categories();
         DynamicAabbTree inInputOrder = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories);
         int[] handles = new int[boxes.size()];
         java.util.Arrays.fill(handles, -1);
