@@ -38,30 +38,10 @@ final class TreeBuild {
     static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories,
                                  int[] handlesOut) {
         Arguments.requireNonNull("config", config);
-        Arguments.requireNonNull("boxes", boxes);
-        if (boxes.length % DynamicAabbTree.BOX != 0) {
-            throw new IllegalArgumentException("boxes length must be a multiple of 6, got " + boxes.length);
-        }
-        int n = boxes.length / DynamicAabbTree.BOX;
-        // Every box finite, min <= max, before anything is allocated.
-        BinnedSahBuilder.checkBoxes(boxes, n, 0);
-        if (n > Handles.MAX_SLOTS - 1) {
-            throw new IllegalArgumentException("boxes holds " + n + " objects, more than the " + (Handles.MAX_SLOTS - 1)
-                    + " a tree supports");
-        }
-        if (userValues != null && userValues.length != n) {
-            throw new IllegalArgumentException("userValues length must be " + n + " (one per box), got "
-                    + userValues.length);
-        }
-        if (categories != null && categories.length != n) {
-            throw new IllegalArgumentException("categories length must be " + n + " (one per box), got "
-                    + categories.length);
-        }
-        if (handlesOut != null && handlesOut.length != n) {
-            throw new IllegalArgumentException("handles length must be " + n + " (one per box), got "
-                    + handlesOut.length);
-        }
-        DynamicAabbTree tree = new DynamicAabbTree(config.withInitialCapacity(Math.max(1, n)));
+        int n = checkObjects(boxes, userValues, categories, handlesOut, 0);
+        // room for the objects, or for more when the settings ask for it (objects to be added later)
+        int capacity = Math.max(config.initialCapacity(), Math.max(1, n));
+        DynamicAabbTree tree = new DynamicAabbTree(config.withInitialCapacity(capacity));
         if (n == 0) {
             return tree;
         }
@@ -94,6 +74,175 @@ final class TreeBuild {
         }
         adopt(tree, bvh, flatRefs, null, unitRefs, unitMasks);
         return tree;
+    }
+
+    /**
+     * How much looser than the tree's own nodes a piece of a batch may be and still go in whole: a piece of
+     * {@code c} objects is inserted as one subtree when its surface area is at most this times
+     * {@code c / n} of the tree root's (n objects held), the area a node of c objects has in a tree of
+     * uniform density. Below 1 because real worlds are clustered: a piece must be denser than the average.
+     */
+    static final double BATCH_LOOSENESS = 0.5;
+
+    /**
+     * See {@link DynamicAabbTree#addAll}. The batch's hierarchy is built by the binned SAH over the fat boxes
+     * {@code add} would give the objects. It is then inserted top down: a piece of the batch (a node of its
+     * hierarchy) whose box is about as tight as the tree's own nodes holding as many objects
+     * ({@link #BATCH_LOOSENESS}) is written into the tree as it was built and its root inserted like one object (a
+     * branch-and-bound sibling search, a new parent node, refits and rotations on the way up: Bittner et al. 2013,
+     * Kopta et al. 2012; Jolt inserts a batch of bodies as one prebuilt subtree); a looser piece is split into its
+     * two halves, down to single objects, which are inserted as {@code add} inserts them. A batch that lies
+     * together (a tile, a spawn wave, or anything added to an empty tree) goes in as one subtree; objects spread
+     * thinly over a world already full go in one by one, in the batch hierarchy's order, so that successive
+     * insertions descend the same paths. Spliced pieces would otherwise overlap everything around them: 4,000
+     * objects spread over a 20,000-object world as one subtree left the tree 1.6x the cost of a fresh build, 1.09x
+     * one-by-one adds with a looseness of 2, 1.03x with 1; 0.5 is within 2% (TreeAddAllTest).
+     */
+    static int[] addAll(DynamicAabbTree tree, double[] boxes, long[] userValues, long[] categories) {
+        int held = tree.size();
+        int n = checkObjects(boxes, userValues, categories, null, held);
+        int[] handles = new int[n];
+        if (n == 0) {
+            return handles;
+        }
+        for (int i = 0; i < n; i++) {
+            handles[i] = tree.handles.allocate();
+        }
+        if (tree.handles.capacity() > tree.userValues.length) {
+            tree.growObjects(tree.handles.capacity());
+        }
+        float[] fat = new float[n * DynamicAabbTree.BOX];
+        int[] unitRefs = new int[n];
+        int[] unitMasks = new int[n];
+        forSlices(n, (from, to) -> {
+            storeFatBoxes(tree, boxes, categories, fat, unitMasks, from, to);
+            for (int i = from; i < to; i++) {
+                int o = i * DynamicAabbTree.BOX;
+                int slot = handles[i] & Handles.SLOT_MASK;
+                tree.storeTight(slot, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5]);
+                tree.objectCategories[slot] = categories == null ? -1L : categories[i];
+                tree.userValues[slot] = userValueOrZero(userValues, i);
+                unitRefs[i] = ~handles[i];
+            }
+        });
+        for (int i = 0; i < n; i++) {
+            tree.moved.mark(handles[i] & Handles.SLOT_MASK);
+        }
+        FlatBvh bvh = BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ());
+        float[] rootBox = new float[DynamicAabbTree.BOX];
+        double areaPerObject = Double.POSITIVE_INFINITY;
+        if (held > 0) {
+            copyEntryBox(tree, 0, rootBox, 0);
+            areaPerObject = BATCH_LOOSENESS * FlatBvh.surfaceArea(rootBox, 0) / held;
+        }
+        insertPieces(tree, bvh, areaPerObject, unitRefs, unitMasks);
+        return handles;
+    }
+
+    /** The top-down insertion of {@link #addAll}: whole pieces where they are tight enough, else their halves. */
+    private static void insertPieces(DynamicAabbTree tree, FlatBvh bvh, double areaPerObject, int[] unitRefs,
+                                     int[] unitMasks) {
+        final float[] bounds = bvh.childBounds();
+        final int[] refs = bvh.childRefs();
+        int nodes = bvh.nodeCount();
+        // objects under each node: children follow their parents, so a backward pass sees them first
+        int[] objects = new int[nodes];
+        for (int k = nodes - 1; k >= 0; k--) {
+            int a = refs[2 * k];
+            int b = refs[2 * k + 1];
+            objects[k] = (a >= 0 ? objects[a] : 1) + (b >= 0 ? objects[b] : 1);
+        }
+        // pending pieces: a flat reference and its box; at most one waiting sibling per level
+        int[] pending = new int[64];
+        float[] pendingBoxes = new float[64 * DynamicAabbTree.BOX];
+        int size = 0;
+        pending[size++] = bvh.rootRef();
+        System.arraycopy(bvh.rootBounds(), 0, pendingBoxes, 0, DynamicAabbTree.BOX);
+        float[] box = new float[DynamicAabbTree.BOX];
+        while (size > 0) {
+            size--;
+            int ref = pending[size];
+            System.arraycopy(pendingBoxes, size * DynamicAabbTree.BOX, box, 0, DynamicAabbTree.BOX);
+            int pieceRoot;
+            int mask;
+            if (ref < 0) {
+                pieceRoot = unitRefs[~ref];
+                mask = unitMasks[~ref];
+            } else if (FlatBvh.surfaceArea(box, 0) <= areaPerObject * objects[ref]) {
+                pieceRoot = writePiece(tree, bounds, refs, ref, objects[ref] - 1, unitRefs, unitMasks);
+                mask = maskOfNode(tree, pieceRoot);
+            } else {
+                if (size + 2 > pending.length) {
+                    pending = Arrays.copyOf(pending, 2 * pending.length);
+                    pendingBoxes = Arrays.copyOf(pendingBoxes, 2 * pendingBoxes.length);
+                }
+                // side 1 below side 0, so the halves go in in the hierarchy's depth-first order
+                for (int side = 1; side >= 0; side--) {
+                    pending[size] = refs[2 * ref + side];
+                    System.arraycopy(bounds, 12 * ref + 6 * side, pendingBoxes, size * DynamicAabbTree.BOX,
+                            DynamicAabbTree.BOX);
+                    size++;
+                }
+                continue;
+            }
+            tree.insertReference(pieceRoot, mask, box[0], box[1], box[2], box[3], box[4], box[5]);
+        }
+    }
+
+    /**
+     * Writes the {@code count} internal nodes of the piece rooted at flat node {@code first} (nodes
+     * {@code first .. first + count - 1}: a subtree is one range in the builder's depth-first order) into new tree
+     * nodes, and returns the tree node of its root.
+     */
+    private static int writePiece(DynamicAabbTree tree, float[] bounds, int[] refs, int first, int count,
+                                  int[] unitRefs, int[] unitMasks) {
+        float[] pieceBounds = Arrays.copyOfRange(bounds, 12 * first, 12 * (first + count));
+        int[] pieceRefs = Arrays.copyOfRange(refs, 2 * first, 2 * (first + count));
+        for (int i = 0; i < pieceRefs.length; i++) {
+            if (pieceRefs[i] >= 0) {
+                pieceRefs[i] -= first;
+            }
+        }
+        return writeNodes(tree, count, pieceBounds, pieceRefs, 0, null, unitRefs, unitMasks);
+    }
+
+    /**
+     * Checks the arrays of a batch of objects before anything is allocated or changed: {@code boxes} non-null, a
+     * multiple of 6 long, every box finite with {@code min <= max}; the optional arrays one element per box; room
+     * for the batch beside the {@code held} objects a tree already holds.
+     *
+     * @return the number of objects in the batch
+     */
+    private static int checkObjects(double[] boxes, long[] userValues, long[] categories, int[] handlesOut,
+                                    int held) {
+        Arguments.requireNonNull("boxes", boxes);
+        if (boxes.length % DynamicAabbTree.BOX != 0) {
+            throw new IllegalArgumentException("boxes length must be a multiple of 6, got " + boxes.length);
+        }
+        int n = boxes.length / DynamicAabbTree.BOX;
+        BinnedSahBuilder.checkBoxes(boxes, n, 0);
+        if ((long) held + n > Handles.MAX_SLOTS - 1) {
+            throw new IllegalArgumentException("boxes holds " + n + " objects; with the " + held + " already held"
+                    + " that is more than the " + (Handles.MAX_SLOTS - 1) + " a tree supports");
+        }
+        checkPerObject(userValues, categories, n, "box");
+        if (handlesOut != null && handlesOut.length != n) {
+            throw new IllegalArgumentException("handles length must be " + n + " (one per box), got "
+                    + handlesOut.length);
+        }
+        return n;
+    }
+
+    /** Checks that the optional user values and categories hold one element per object ({@code per} names it). */
+    private static void checkPerObject(long[] userValues, long[] categories, int n, String per) {
+        if (userValues != null && userValues.length != n) {
+            throw new IllegalArgumentException("userValues length must be " + n + " (one per " + per + "), got "
+                    + userValues.length);
+        }
+        if (categories != null && categories.length != n) {
+            throw new IllegalArgumentException("categories length must be " + n + " (one per " + per + "), got "
+                    + categories.length);
+        }
     }
 
     /**
@@ -344,14 +493,7 @@ final class TreeBuild {
             throw new IllegalArgumentException("objectBoxes must hold 6 * " + n + " floats (one box per object of"
                     + " the subtree)");
         }
-        if (userValues != null && userValues.length != n) {
-            throw new IllegalArgumentException("userValues length must be " + n + " (one per object), got "
-                    + userValues.length);
-        }
-        if (categories != null && categories.length != n) {
-            throw new IllegalArgumentException("categories length must be " + n + " (one per object), got "
-                    + categories.length);
-        }
+        checkPerObject(userValues, categories, n, "object");
         if ((long) tree.size() + n > Handles.MAX_SLOTS - 1) {
             throw new IllegalArgumentException("objectBoxes: " + n + " more objects would exceed the "
                     + (Handles.MAX_SLOTS - 1) + " a tree supports (it holds " + tree.size() + ")");
@@ -491,14 +633,19 @@ final class TreeBuild {
      */
     private static int writeNodes(DynamicAabbTree tree, FlatBvh bvh, int[] flatRefs, int[] nodeMap,
                                   int[] unitRefs, int[] unitMasks) {
-        int nodeCount = bvh.nodeCount();
+        return writeNodes(tree, bvh.nodeCount(), bvh.childBounds(), flatRefs, bvh.rootRef(), nodeMap, unitRefs,
+                unitMasks);
+    }
+
+    /** {@link #writeNodes(DynamicAabbTree, FlatBvh, int[], int[], int[], int[])} from the flat arrays. */
+    private static int writeNodes(DynamicAabbTree tree, int nodeCount, float[] flatBounds, int[] flatRefs,
+                                  int rootRef, int[] nodeMap, int[] unitRefs, int[] unitMasks) {
         if (nodeMap == null) {
             nodeMap = new int[nodeCount];
             tree.allocateNodes(nodeMap);
         }
         // The arrays may have grown during allocation: read them afterwards.
         final int[] r = tree.records;
-        final float[] flatBounds = bvh.childBounds();
         final int[] map = nodeMap;
         // Each node writes its own record and its children's links back to it: slices never write the same place.
         forSlices(nodeCount, (from, to) ->
@@ -517,7 +664,6 @@ final class TreeBuild {
                     tree.heightOf(r[o + DynamicAabbTree.REF + 1]));
             tree.touched[node] = false;
         }
-        int rootRef = bvh.rootRef();
         return rootRef >= 0 ? nodeMap[rootRef] : unitRefs[~rootRef];
     }
 }

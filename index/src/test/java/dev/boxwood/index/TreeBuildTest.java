@@ -68,18 +68,10 @@ class TreeBuildTest {
                     boxes.maxZ[i], users[i], categories[i]));
         }
         assertEquals(boxes.size(), built.size());
-        double[] expected = new double[6];
-        double[] actual = new double[6];
         for (int i = 0; i < boxes.size(); i++) {
             assertTrue(built.contains(i));
             assertEquals(users[i], built.userValue(i));
-            assertEquals(categories[i], built.categoryBits(i));
-            added.getTightBox(i, expected);
-            built.getTightBox(i, actual);
-            assertArrayEquals(expected, actual, "tight box " + i);
-            added.getFatBox(i, expected);
-            built.getFatBox(i, actual);
-            assertArrayEquals(expected, actual, "fat box " + i);
+            assertSameObjectState(added, i, built, i, "box " + i);
         }
         assertFalse(built.contains(boxes.size()));
     }
@@ -103,20 +95,12 @@ class TreeBuildTest {
         tree.validate();
         assertEquals(boxes.size(), tree.size());
         boolean[] given = new boolean[boxes.size()];
-        double[] expected = new double[6];
-        double[] actual = new double[6];
         for (int i = 0; i < boxes.size(); i++) {
             int h = handles[i];
             assertTrue(h >= 0 && h < boxes.size() && !given[h], "handle " + h + " of box " + i);
             given[h] = true;
             assertEquals(users[i], tree.userValue(h));
-            assertEquals(categories[i], tree.categoryBits(h));
-            inInputOrder.getTightBox(i, expected);
-            tree.getTightBox(h, actual);
-            assertArrayEquals(expected, actual, "tight box " + i);
-            inInputOrder.getFatBox(i, expected);
-            tree.getFatBox(h, actual);
-            assertArrayEquals(expected, actual, "fat box " + i);
+            assertSameObjectState(inInputOrder, i, tree, h, "box " + i);
         }
         // the same hierarchy as the input-order build
         assertEquals(inInputOrder.areaRatio(), tree.areaRatio());
@@ -282,6 +266,21 @@ class TreeBuildTest {
     }
 
     @Test
+    void shouldKeepALargerInitialCapacityForObjectsAddedLater() {
+        BoxSet boxes = world(100, 12);
+        DynamicAabbTree tree = DynamicAabbTree.build(DENSE.withInitialCapacity(5000), boxes.toInterleaved(), null,
+                null);
+        DynamicAabbTree exact = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), null, null);
+        long reserved = tree.memoryBytes();
+        assertTrue(reserved > 20 * exact.memoryBytes(), reserved + " against " + exact.memoryBytes());
+        for (int i = 0; i < 4800; i++) {
+            tree.add(i, 0, 0, i + 1, 1, 1, i, -1L);
+        }
+        tree.validate();
+        assertEquals(reserved, tree.memoryBytes(), "no array grew");
+    }
+
+    @Test
     void shouldBuildPointAndCoincidentBoxes() {
         double[] boxes = new double[6 * 100];
         for (int i = 0; i < 100; i++) {
@@ -331,6 +330,23 @@ class TreeBuildTest {
         assertEquals(0, handle[0]);
         assertEquals(9L, one.userValue(0));
         assertEquals(2L, one.categoryBits(0));
+    }
+
+    /**
+     * Asserts that object {@code hb} of {@code b} has the user value, categories, tight and fat box of object
+     * {@code ha} of {@code a}.
+     */
+    static void assertSameObjectState(DynamicAabbTree a, int ha, DynamicAabbTree b, int hb, String what) {
+        assertEquals(a.userValue(ha), b.userValue(hb), "user value of " + what);
+        assertEquals(a.categoryBits(ha), b.categoryBits(hb), "categories of " + what);
+        double[] expected = new double[6];
+        double[] actual = new double[6];
+        a.getTightBox(ha, expected);
+        b.getTightBox(hb, actual);
+        assertArrayEquals(expected, actual, "tight box of " + what);
+        a.getFatBox(ha, expected);
+        b.getFatBox(hb, actual);
+        assertArrayEquals(expected, actual, "fat box of " + what);
     }
 
     private static void assertMessage(String argument, org.junit.jupiter.api.function.Executable call) {

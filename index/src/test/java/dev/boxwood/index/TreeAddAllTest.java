@@ -1,0 +1,285 @@
+package dev.boxwood.index;
+
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.TraversalStack;
+import dev.boxwood.testkit.BruteForceIndex;
+import dev.boxwood.testkit.scenes.BoxSet;
+import dev.boxwood.testkit.scenes.SyntheticWorld;
+import dev.boxwood.testkit.scenes.WorldFrame;
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Adding a batch of objects to a live tree ({@link DynamicAabbTree#addAll}). */
+class TreeAddAllTest {
+
+    private static final TreeConfig DENSE = TreeConfig.defaults().withMargin(0.05, 0.125);
+
+    /** A compact clustered world (100 m across, placed by {@code frame}'s origin) so objects overlap. */
+    private static BoxSet world(int n, long seed, double originX, double originY) {
+        return SyntheticWorld.clustered(n, seed, new WorldFrame(originX, originY, 0, 0.01)).boxes();
+    }
+
+    private static long[] randomLongs(int n, SplittableRandom random) {
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = random.nextInt(3) == 0 ? 1L << random.nextInt(64) : random.nextLong();
+        }
+        return values;
+    }
+
+    /** Boxes {@code [from, to)} of {@code boxes}, stride 6. */
+    private static double[] slice(BoxSet boxes, int from, int to) {
+        double[] out = new double[6 * (to - from)];
+        for (int i = from; i < to; i++) {
+            int o = 6 * (i - from);
+            out[o] = boxes.minX[i];
+            out[o + 1] = boxes.minY[i];
+            out[o + 2] = boxes.minZ[i];
+            out[o + 3] = boxes.maxX[i];
+            out[o + 4] = boxes.maxY[i];
+            out[o + 5] = boxes.maxZ[i];
+        }
+        return out;
+    }
+
+    @Test
+    void shouldGiveEveryObjectTheHandleAndStateAddWouldGiveIt() {
+        BoxSet boxes = world(3000, 1, 0, 0);
+        SplittableRandom random = new SplittableRandom(2);
+        long[] users = randomLongs(boxes.size(), random);
+        long[] categories = randomLongs(boxes.size(), random);
+        DynamicAabbTree batched = new DynamicAabbTree(DENSE);
+        DynamicAabbTree added = new DynamicAabbTree(DENSE);
+        for (int i = 0; i < 600; i++) {
+            for (DynamicAabbTree t : new DynamicAabbTree[] {batched, added}) {
+                t.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i],
+                        users[i], categories[i]);
+            }
+        }
+        // freed slots are taken first, with a new generation, as add takes them
+        for (int h = 0; h < 600; h += 3) {
+            batched.remove(h);
+            added.remove(h);
+        }
+        int from = 600;
+        int to = boxes.size();
+        long[] batchUsers = java.util.Arrays.copyOfRange(users, from, to);
+        long[] batchCategories = java.util.Arrays.copyOfRange(categories, from, to);
+        int[] handles = batched.addAll(slice(boxes, from, to), batchUsers, batchCategories);
+        batched.validate();
+        assertEquals(to - from, handles.length);
+        for (int i = from; i < to; i++) {
+            int h = added.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i],
+                    boxes.maxZ[i], users[i], categories[i]);
+            assertEquals(h, handles[i - from], "handle of box " + i);
+            assertEquals(users[i], batched.userValue(h));
+            TreeBuildTest.assertSameObjectState(added, h, batched, h, "box " + i);
+        }
+        assertEquals(added.size(), batched.size());
+        assertEquals(to - from + 400, PairQueries.movedCount(batched), "the batch counts as moved, like adds");
+    }
+
+    @Test
+    void shouldAnswerQueriesLikeBruteForceThroughBatchesAddsMovesAndRemoves() {
+        assertLikeBruteForce(0, 0, 3);
+    }
+
+    @Test
+    void shouldAnswerQueriesLikeBruteForceFarFromTheOrigin() {
+        assertLikeBruteForce(1e6, -2e6, 4);
+    }
+
+    /**
+     * Random batches (compact ones from one small cluster, spread ones from the whole world, single boxes), adds,
+     * moves, removes and partial rebuilds, {@code validate()} after each, and every few steps box queries and
+     * closest-hit rays compared with a brute-force index given the same objects in the same order (so handles
+     * agree).
+     */
+    private static void assertLikeBruteForce(double originX, double originY, long seed) {
+        TreeConfig config = DENSE.withOrigin(originX + 50, originY + 50, 1);
+        DynamicAabbTree tree = new DynamicAabbTree(config);
+        BruteForceIndex brute = new BruteForceIndex(originX + 50, originY + 50, 1);
+        SplittableRandom random = new SplittableRandom(seed);
+        BoxSet pool = world(20_000, seed, originX, originY);
+        int next = 3000;
+        java.util.List<Integer> live = new java.util.ArrayList<>();
+        for (int h : tree.addAll(slice(pool, 0, next), null, null)) {
+            int i = live.size();
+            assertEquals(h, brute.add(pool.minX[i], pool.minY[i], pool.minZ[i], pool.maxX[i], pool.maxY[i],
+                    pool.maxZ[i], 0L, -1L));
+            live.add(h);
+        }
+        tree.validate();
+        for (int step = 0; step < 120; step++) {
+            int kind = random.nextInt(6);
+            if (kind <= 1 && next < pool.size()) {
+                int count = Math.min(pool.size() - next, kind == 0 ? 1 + random.nextInt(3) : 1 + random.nextInt(600));
+                double[] batch = slice(pool, next, next + count);
+                if (random.nextBoolean()) {
+                    // a compact batch: every box pulled towards the first one's corner
+                    for (int i = 0; i < batch.length; i += 6) {
+                        for (int a = 0; a < 3; a++) {
+                            double shift = (batch[i + a] - batch[a]) * 0.9;
+                            batch[i + a] -= shift;
+                            batch[i + 3 + a] -= shift;
+                        }
+                    }
+                }
+                long[] users = randomLongs(count, random);
+                long[] categories = randomLongs(count, random);
+                int[] handles = tree.addAll(batch, users, categories);
+                for (int i = 0; i < count; i++) {
+                    int o = 6 * i;
+                    assertEquals(handles[i], brute.add(batch[o], batch[o + 1], batch[o + 2], batch[o + 3],
+                            batch[o + 4], batch[o + 5], users[i], categories[i]));
+                    live.add(handles[i]);
+                }
+                next += count;
+            } else if (kind == 2 && next < pool.size()) {
+                int h = tree.add(pool.minX[next], pool.minY[next], pool.minZ[next], pool.maxX[next], pool.maxY[next],
+                        pool.maxZ[next], next, -1L);
+                assertEquals(h, brute.add(pool.minX[next], pool.minY[next], pool.minZ[next], pool.maxX[next],
+                        pool.maxY[next], pool.maxZ[next], next, -1L));
+                live.add(h);
+                next++;
+            } else if (kind == 3 && !live.isEmpty()) {
+                for (int k = 0; k < 20 && !live.isEmpty(); k++) {
+                    int h = live.remove(random.nextInt(live.size()));
+                    tree.remove(h);
+                    brute.remove(h);
+                }
+            } else if (kind == 4 && !live.isEmpty()) {
+                double[] box = new double[6];
+                for (int k = 0; k < 40; k++) {
+                    int h = live.get(random.nextInt(live.size()));
+                    brute.getTightBox(h, box);
+                    double dx = (random.nextDouble() - 0.5) * 4;
+                    double dy = (random.nextDouble() - 0.5) * 4;
+                    tree.move(h, box[0] + dx, box[1] + dy, box[2], box[3] + dx, box[4] + dy, box[5], dx, dy, 0);
+                    brute.move(h, box[0] + dx, box[1] + dy, box[2], box[3] + dx, box[4] + dy, box[5]);
+                }
+            } else {
+                tree.rebuild(false);
+            }
+            tree.validate();
+            assertEquals(live.size(), tree.size());
+            if (step % 10 == 9) {
+                TreeBuildTest.compareQueries(tree, brute, world(150, seed, originX, originY), seed + step);
+            }
+        }
+        assertTrue(next > 5000, "the walk should have added many objects in batches: " + next);
+    }
+
+    @Test
+    void shouldAddASpreadBatchAboutAsWellAsOneByOne() {
+        // the next 4,000 boxes of the same world, spread thinly over all of it: inserted as one subtree, the batch
+        // would overlap the whole tree (1.6x the cost of a fresh build)
+        BoxSet boxes = SyntheticWorld.clustered(24_000, 5).boxes();
+        assertBatchAboutAsGoodAsOneByOne(slice(boxes, 0, 20_000), slice(boxes, 20_000, 24_000));
+    }
+
+    @Test
+    void shouldAddACompactBatchAboutAsWellAsOneByOne() {
+        BoxSet boxes = SyntheticWorld.clustered(24_000, 6).boxes();
+        double[] tile = slice(boxes, 20_000, 24_000);
+        for (int i = 0; i < tile.length; i += 6) {
+            for (int a = 0; a < 2; a++) {
+                // squeeze the batch into a 500 m square at the world's corner (a tile)
+                double shift = tile[i + a] - tile[i + a] * 0.05;
+                tile[i + a] -= shift;
+                tile[i + 3 + a] -= shift;
+            }
+        }
+        assertBatchAboutAsGoodAsOneByOne(slice(boxes, 0, 20_000), tile);
+    }
+
+    /** A tree of {@code rest} given {@code batch} by {@code addAll} ends within 2% of one given it by adds. */
+    private static void assertBatchAboutAsGoodAsOneByOne(double[] rest, double[] batch) {
+        DynamicAabbTree batched = DynamicAabbTree.build(TreeConfig.defaults(), rest, null, null);
+        DynamicAabbTree added = DynamicAabbTree.build(TreeConfig.defaults(), rest, null, null);
+        batched.addAll(batch, null, null);
+        for (int i = 0; i < batch.length; i += 6) {
+            added.add(batch[i], batch[i + 1], batch[i + 2], batch[i + 3], batch[i + 4], batch[i + 5], 0, -1L);
+        }
+        batched.validate();
+        added.validate();
+        assertTrue(batched.areaRatio() < 1.02 * added.areaRatio(), "batch " + batched.areaRatio()
+                + " against one by one " + added.areaRatio());
+    }
+
+    @Test
+    void shouldAddIntoAnEmptyTreeAndTakeEmptyAndSingleBatches() {
+        DynamicAabbTree tree = new DynamicAabbTree(DENSE);
+        assertEquals(0, tree.addAll(new double[0], null, null).length);
+        tree.validate();
+        assertEquals(0, tree.size());
+        int[] one = tree.addAll(new double[] {1, 2, 3, 4, 5, 6}, new long[] {9}, new long[] {2});
+        tree.validate();
+        assertEquals(1, tree.size());
+        assertEquals(9L, tree.userValue(one[0]));
+        assertEquals(2L, tree.categoryBits(one[0]));
+        BoxSet boxes = world(1000, 7, 0, 0);
+        int[] handles = tree.addAll(slice(boxes, 0, boxes.size()), null, null);
+        tree.validate();
+        assertEquals(1 + boxes.size(), tree.size());
+        assertEquals(0L, tree.userValue(handles[0]));
+        assertEquals(-1L, tree.categoryBits(handles[0]));
+        tree.remove(one[0]);
+        tree.validate();
+        int[] again = tree.addAll(new double[] {0, 0, 0, 0, 0, 0}, null, null);
+        tree.validate();
+        assertFalse(again[0] == one[0], "a reused slot gets a new generation");
+        assertFalse(tree.contains(one[0]));
+    }
+
+    @Test
+    void shouldRejectBadInputNamingTheArgumentAndChangeNothing() {
+        BoxSet boxes = world(500, 8, 0, 0);
+        DynamicAabbTree tree = DynamicAabbTree.build(DENSE, slice(boxes, 0, boxes.size()), null, null);
+        tree.remove(17);
+        AllOverlaps before = answers(tree);
+        double[] good = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+        assertMessage("boxes", () -> tree.addAll(null, null, null));
+        assertMessage("boxes", () -> tree.addAll(new double[7], null, null));
+        double[] nan = good.clone();
+        nan[4] = Double.NaN;
+        assertMessage("boxes", () -> tree.addAll(nan, null, null));
+        double[] infinite = good.clone();
+        infinite[9] = Double.NEGATIVE_INFINITY;
+        assertMessage("boxes", () -> tree.addAll(infinite, null, null));
+        double[] inverted = good.clone();
+        inverted[8] = 4;
+        assertMessage("boxes", () -> tree.addAll(inverted, null, null));
+        assertMessage("userValues", () -> tree.addAll(good, new long[3], null));
+        assertMessage("categories", () -> tree.addAll(good, null, new long[1]));
+        tree.validate();
+        assertEquals(boxes.size() - 1, tree.size());
+        assertEquals(0, PairQueries.movedCount(tree), "nothing marked moved");
+        AllOverlaps after = answers(tree);
+        assertEquals(before.count(), after.count());
+        for (int i = 0; i < before.count(); i++) {
+            assertEquals(before.handle(i), after.handle(i));
+        }
+        // the handle allocator is untouched: the next object takes the freed slot, as it would have before
+        int h = tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
+        assertEquals(17, h & dev.boxwood.query.Handles.SLOT_MASK);
+    }
+
+    private static AllOverlaps answers(DynamicAabbTree tree) {
+        AllOverlaps all = new AllOverlaps();
+        tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, all, new TraversalStack());
+        all.sort();
+        return all;
+    }
+
+    private static void assertMessage(String argument, org.junit.jupiter.api.function.Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().contains(argument), e.getMessage());
+    }
+}
