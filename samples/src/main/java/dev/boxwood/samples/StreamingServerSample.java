@@ -40,8 +40,9 @@ import dev.boxwood.serial.TiledWorld;
  *       The server just queries the whole world.</li>
  *   <li><b>Moving entities</b>: the people in a tile near a player live in a {@link DynamicAabbTree} for that
  *       tile (with its origin at the tile's centre, so the float storage keeps centimetre precision however large
- *       the world). A person walking into another active tile is handed over: removed from one tree, added to the
- *       other. People in tiles no player is near are frozen.</li>
+ *       the world). When a tile wakes up, the people standing in it go into its tree as one batch
+ *       ({@link DynamicAabbTree#addAll}). A person walking into another active tile is handed over: removed from
+ *       one tree, added to the other. People in tiles no player is near are frozen.</li>
  *   <li><b>Queries per tick</b>, for each player: the people in its area-of-interest box (the people trees of
  *       the tiles it overlaps), the static objects in that box and a look ray (closest hit) through the tiled
  *       world; the ray walks the tiles it crosses in order and stops at the first that cannot hold a nearer
@@ -505,12 +506,24 @@ public final class StreamingServerSample {
             DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(
                     (tile / settings.tiles() + 0.5) * size, 0, (tile % settings.tiles() + 0.5) * size));
             people[tile] = tree;
+            // everyone in the tile goes in as one batch (one hierarchy built for them, not one insertion each)
+            int[] waking = new int[walkers.size()];
+            int count = 0;
             for (int i = 0; i < walkers.size(); i++) {
                 if (peopleTile[i] < 0 && tileAt(walkers.x[i], walkers.z[i]) == tile) {
-                    double[] b = walkers.box(i, HALF_WIDTH, HEIGHT);
-                    peopleHandle[i] = tree.add(b[0], b[1], b[2], b[3], b[4], b[5], i, -1L);
-                    peopleTile[i] = tile;
+                    waking[count++] = i;
                 }
+            }
+            double[] boxes = new double[6 * count];
+            long[] ids = new long[count];
+            for (int k = 0; k < count; k++) {
+                System.arraycopy(walkers.box(waking[k], HALF_WIDTH, HEIGHT), 0, boxes, 6 * k, 6);
+                ids[k] = waking[k];
+            }
+            int[] handles = tree.addAll(boxes, ids, null);
+            for (int k = 0; k < count; k++) {
+                peopleHandle[waking[k]] = handles[k];
+                peopleTile[waking[k]] = tile;
             }
             active++;
             activations++;
