@@ -283,6 +283,33 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     /**
+     * Removes many objects at once, all or none: every handle is checked (live, and not listed twice) before the
+     * first object goes, so a stale handle in the middle of the list leaves the tree as it was instead of half
+     * emptied. Each object is then removed as {@link #remove} removes it (O(m log n) for m objects), in the
+     * order given.
+     *
+     * @param handles the handles of the objects to remove; may be empty
+     * @throws IllegalArgumentException naming the element, and removing nothing: {@code handles} null, an element
+     *         that is not a live handle of this tree, or one listed twice
+     */
+    public void removeAll(int[] handles) {
+        Arguments.requireNonNull("handles", handles);
+        for (int i = 0; i < handles.length; i++) {
+            this.handles.slotOf(handles[i], "handles[" + i + "]");
+        }
+        int[] sorted = handles.clone();
+        Arrays.sort(sorted);
+        for (int i = 1; i < sorted.length; i++) {
+            if (sorted[i] == sorted[i - 1]) {
+                throw new IllegalArgumentException("handles lists handle " + sorted[i] + " more than once");
+            }
+        }
+        for (int handle : handles) {
+            remove(handle);
+        }
+    }
+
+    /**
      * Replaces an object's user value. O(1).
      *
      * @param handle a live handle

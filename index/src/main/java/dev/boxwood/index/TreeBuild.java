@@ -96,7 +96,7 @@ final class TreeBuild {
      * thinly over a world already full go in one by one, in the batch hierarchy's order, so that successive
      * insertions descend the same paths. Spliced pieces would otherwise overlap everything around them: 4,000
      * objects spread over a 20,000-object world as one subtree left the tree 1.6x the cost of a fresh build, 1.09x
-     * one-by-one adds with a looseness of 2, 1.03x with 1; 0.5 is within 2% (TreeAddAllTest).
+     * one-by-one adds with a looseness of 2, 1.03x with 1; 0.5 is within 2% (TreeBatchTest).
      */
     static int[] addAll(DynamicAabbTree tree, double[] boxes, long[] userValues, long[] categories) {
         int held = tree.size();

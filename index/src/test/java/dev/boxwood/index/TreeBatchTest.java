@@ -15,8 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Adding a batch of objects to a live tree ({@link DynamicAabbTree#addAll}). */
-class TreeAddAllTest {
+/**
+ * Adding and removing batches of objects in a live tree ({@link DynamicAabbTree#addAll},
+ * {@link DynamicAabbTree#removeAll}).
+ */
+class TreeBatchTest {
 
     private static final TreeConfig DENSE = TreeConfig.defaults().withMargin(0.05, 0.125);
 
@@ -269,6 +272,44 @@ class TreeAddAllTest {
         // the handle allocator is untouched: the next object takes the freed slot, as it would have before
         int h = tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
         assertEquals(17, h & dev.boxwood.query.Handles.SLOT_MASK);
+    }
+
+    @Test
+    void shouldRemoveABatchAllOrNone() {
+        BoxSet boxes = world(2000, 9, 0, 0);
+        DynamicAabbTree tree = new DynamicAabbTree(DENSE);
+        BruteForceIndex brute = new BruteForceIndex();
+        int[] handles = tree.addAll(slice(boxes, 0, boxes.size()), null, null);
+        for (int i = 0; i < boxes.size(); i++) {
+            brute.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i], 0L,
+                    -1L);
+        }
+        int[] half = new int[boxes.size() / 2];
+        for (int i = 0; i < half.length; i++) {
+            half[i] = handles[2 * i + 1];
+        }
+        int[] stale = half.clone();
+        tree.remove(stale[700]);
+        brute.remove(stale[700]);
+        AllOverlaps before = answers(tree);
+        // a removed handle late in the list, a handle listed twice, a null list: nothing removed
+        assertMessage("handles[700]", () -> tree.removeAll(stale));
+        int[] twice = {half[0], half[1], half[0]};
+        assertMessage("more than once", () -> tree.removeAll(twice));
+        assertMessage("handles", () -> tree.removeAll(null));
+        tree.validate();
+        AllOverlaps after = answers(tree);
+        assertEquals(before.count(), after.count(), "nothing removed");
+        tree.removeAll(new int[0]);
+        int[] rest = java.util.Arrays.stream(half).filter(h -> h != stale[700]).toArray();
+        tree.removeAll(rest);
+        tree.validate();
+        for (int h : rest) {
+            assertFalse(tree.contains(h));
+            brute.remove(h);
+        }
+        assertEquals(boxes.size() - half.length, tree.size());
+        TreeBuildTest.compareQueries(tree, brute, world(200, 9, 0, 0), 10);
     }
 
     private static AllOverlaps answers(DynamicAabbTree tree) {
