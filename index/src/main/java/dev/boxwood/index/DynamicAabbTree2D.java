@@ -1,5 +1,6 @@
 package dev.boxwood.index;
 
+import dev.boxwood.query.Arguments;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.TraversalStack;
@@ -99,6 +100,52 @@ public final class DynamicAabbTree2D {
      */
     public void remove(int handle) {
         tree.remove(handle);
+    }
+
+    /**
+     * Adds many rectangles at once: {@link DynamicAabbTree#addAll} in the plane (one hierarchy built for the batch
+     * and inserted whole where it is as dense as the tree, else split down to single rectangles).
+     *
+     * @param rectangles stride 4: rectangle {@code i} is {@code minX, minY, maxX, maxY} at {@code 4 i}; finite,
+     *                   {@code min <= max}
+     * @param userValues one user value per rectangle, or {@code null} for all 0
+     * @param categories one set of category bits per rectangle, or {@code null} for all categories ({@code -1L})
+     * @return the handles: element {@code i} is the handle of rectangle {@code i}
+     * @throws IllegalArgumentException naming the argument, and adding nothing: {@code rectangles} null, not a
+     *         multiple of 4 long, a non-finite or inverted rectangle, {@code userValues} or {@code categories} not
+     *         one per rectangle, or too many objects
+     */
+    public int[] addAll(double[] rectangles, long[] userValues, long[] categories) {
+        Arguments.requireNonNull("rectangles", rectangles);
+        if (rectangles.length % 4 != 0) {
+            throw new IllegalArgumentException("rectangles length must be a multiple of 4, got " + rectangles.length);
+        }
+        int n = rectangles.length / 4;
+        double[] boxes = new double[6 * n];
+        for (int i = 0; i < n; i++) {
+            for (int a = 0; a < 2; a++) {
+                double lo = rectangles[4 * i + a];
+                double hi = rectangles[4 * i + 2 + a];
+                if (!Double.isFinite(lo) || !Double.isFinite(hi) || lo > hi) {
+                    throw new IllegalArgumentException("rectangles: rectangle " + i + " is not finite or inverted ("
+                            + (a == 0 ? "x" : "y") + " from " + lo + " to " + hi + ")");
+                }
+                boxes[6 * i + a] = lo;
+                boxes[6 * i + 3 + a] = hi;
+            }
+        }
+        return tree.addAll(boxes, userValues, categories);
+    }
+
+    /**
+     * Removes many rectangles at once, all or none ({@link DynamicAabbTree#removeAll}).
+     *
+     * @param handles live handles, none listed twice
+     * @throws IllegalArgumentException naming the element, and removing nothing, for a null list, a stale
+     *         handle or a handle listed twice
+     */
+    public void removeAll(int[] handles) {
+        tree.removeAll(handles);
     }
 
     /**

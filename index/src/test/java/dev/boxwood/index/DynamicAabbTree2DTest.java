@@ -18,6 +18,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DynamicAabbTree2DTest {
 
     @Test
+    void shouldRejectBadRectangleBatchesNamingTheArgument() {
+        DynamicAabbTree2D tree = new DynamicAabbTree2D();
+        tree.add(0, 0, 1, 1, 7, -1L);
+        for (double[] bad : new double[][] {null, {0, 0, 1}, {0, 0, Double.NaN, 1}, {2, 0, 1, 1},
+                {0, Double.NEGATIVE_INFINITY, 1, 1}}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalArgumentException.class, () -> tree.addAll(bad, null, null));
+            assertTrue(e.getMessage().contains("rectangles"), e.getMessage());
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> tree.addAll(new double[] {0, 0, 1, 1}, new long[2], null));
+        tree.validate();
+        assertEquals(1, tree.size());
+    }
+
+    @Test
     void shouldAnswerLikeBruteForceInThePlane() {
         DynamicAabbTree2D tree = new DynamicAabbTree2D();
         BruteForceIndex brute = new BruteForceIndex();
@@ -42,10 +58,39 @@ class DynamicAabbTree2DTest {
                 int handle = tree.add(x, y, x + w, y + h, op, 1);
                 assertEquals(brute.add(x, y, 0, x + w, y + h, 0, op, 1), handle);
                 live.add(handle);
-            } else if (kind < 8) {
+            } else if (kind < 7) {
                 int handle = live.get(random.nextInt(live.size()));
                 tree.move(handle, x, y, x + w, y + h, random.nextDouble(), -random.nextDouble());
                 brute.move(handle, x, y, 0, x + w, y + h, 0);
+            } else if (kind == 7) {
+                // a batch near (x, y), as the rectangles of a tile come in
+                int count = 1 + random.nextInt(40);
+                double[] rectangles = new double[4 * count];
+                long[] users = new long[count];
+                for (int i = 0; i < count; i++) {
+                    double rx = x + random.nextDouble() * 10;
+                    double ry = y + random.nextDouble() * 10;
+                    double rw = random.nextInt(4) == 0 ? 0 : random.nextDouble() * 3;
+                    rectangles[4 * i] = rx;
+                    rectangles[4 * i + 1] = ry;
+                    rectangles[4 * i + 2] = rx + rw;
+                    rectangles[4 * i + 3] = ry + random.nextDouble() * 3;
+                    users[i] = -op - i;
+                }
+                int[] handles = tree.addAll(rectangles, users, null);
+                for (int i = 0; i < count; i++) {
+                    int o = 4 * i;
+                    assertEquals(brute.add(rectangles[o], rectangles[o + 1], 0, rectangles[o + 2], rectangles[o + 3],
+                            0, users[i], -1L), handles[i]);
+                    live.add(handles[i]);
+                }
+            } else if (kind == 8 && live.size() > 10) {
+                int[] batch = new int[1 + random.nextInt(10)];
+                for (int i = 0; i < batch.length; i++) {
+                    batch[i] = live.remove(random.nextInt(live.size()));
+                    brute.remove(batch[i]);
+                }
+                tree.removeAll(batch);
             } else {
                 int handle = live.remove(random.nextInt(live.size()));
                 tree.remove(handle);
