@@ -429,12 +429,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     /**
-     * Adds a prebuilt hierarchy as one subtree (for example a static world tile read back with
-     * {@code MappedWorld.readTree()} and {@code readObjectBoxes()}): its internal nodes are copied as they are
-     * (O(n), no rebuild) and its root is inserted like a single object, by the branch-and-bound sibling search,
-     * with a new parent node joining it to the tree and refits and rotations on the way up (Bittner et al. 2013,
-     * Kopta et al. 2012). Only the subtree's references are used: its boxes are recomputed from
-     * {@code objectBoxes}.
+     * Adds a prebuilt hierarchy (for example a static world tile read back with {@code MappedWorld.readTree()} and
+     * {@code readObjectBoxes()}) without rebuilding it, the way {@link #addAll} adds the hierarchy it builds: where
+     * the hierarchy is as dense as this tree (the usual case: a tile spliced into a tree of moving entities) its
+     * internal nodes are copied as they are (O(n)) and its root is inserted like a single object, by the
+     * branch-and-bound sibling search, with a new parent node joining it to the tree and refits and rotations on
+     * the way up (Bittner et al. 2013, Kopta et al. 2012); a part looser than the tree's own nodes is split into
+     * its halves, down to single objects, so that a hierarchy spread thinly over a full tree does not overlap all
+     * of it. Only the subtree's references are used: its boxes are recomputed from {@code objectBoxes}.
      *
      * <p>Frames: {@code objectBoxes} are floats relative to the subtree's origin. When it differs from this tree's
      * origin, each box is taken in world coordinates ({@code subtree origin + float}, in double) and stored

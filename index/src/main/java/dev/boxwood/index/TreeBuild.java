@@ -129,14 +129,21 @@ final class TreeBuild {
             tree.moved.mark(handles[i] & Handles.SLOT_MASK);
         }
         FlatBvh bvh = BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ());
-        float[] rootBox = new float[DynamicAabbTree.BOX];
-        double areaPerObject = Double.POSITIVE_INFINITY;
-        if (held > 0) {
-            copyEntryBox(tree, 0, rootBox, 0);
-            areaPerObject = BATCH_LOOSENESS * FlatBvh.surfaceArea(rootBox, 0) / held;
-        }
-        insertPieces(tree, bvh, areaPerObject, unitRefs, unitMasks);
+        insertPieces(tree, bvh, areaPerObject(tree, held), unitRefs, unitMasks);
         return handles;
+    }
+
+    /**
+     * The surface area a node of the tree has per object it holds, times {@link #BATCH_LOOSENESS}: a piece of a
+     * batch may go in whole when its area is at most this times its objects. Infinite for an empty tree.
+     */
+    private static double areaPerObject(DynamicAabbTree tree, int held) {
+        if (held == 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        float[] rootBox = new float[DynamicAabbTree.BOX];
+        copyEntryBox(tree, 0, rootBox, 0);
+        return BATCH_LOOSENESS * FlatBvh.surfaceArea(rootBox, 0) / held;
     }
 
     /** The top-down insertion of {@link #addAll}: whole pieces where they are tight enough, else their halves. */
@@ -481,9 +488,9 @@ final class TreeBuild {
 
     /**
      * See {@link DynamicAabbTree#spliceSubtree}. The hierarchy's topology is kept as built; its boxes are recomputed
-     * bottom-up from the object boxes moved into the tree's frame, so nothing but the references is trusted. The
-     * subtree root is then inserted like a detached subtree (branch-and-bound sibling, new parent, refit and
-     * rotations on the way up: Bittner et al. 2013, Kopta et al. 2012), which costs O(height) beyond the O(n) copy.
+     * bottom-up from the object boxes moved into the tree's frame, so nothing but the references is trusted. It
+     * then goes in as a batch does ({@link #insertPieces}): whole where it is as dense as the tree (a tile spliced
+     * into a tree of moving entities: one insertion beyond the O(n) copy), else split down to parts that are.
      */
     static int[] splice(DynamicAabbTree tree, FlatBvh bvh, float[] objectBoxes, long[] userValues,
                         long[] categories) {
@@ -510,6 +517,7 @@ final class TreeBuild {
         if (n == 0) {
             return new int[0];
         }
+        int held = tree.size();
         float[] local = toTreeFrame(tree, bvh, objectBoxes);
         int nodes = bvh.nodeCount();
         int[] refs = bvh.childRefs();
@@ -552,10 +560,7 @@ final class TreeBuild {
             unitMasks[i] = DynamicAabbTree.fold(tree.objectCategories[slot]);
             tree.moved.mark(slot);
         }
-        int subtreeRoot = writeNodes(tree, framed, framed.childRefs(), null, unitRefs, unitMasks);
-        int mask = subtreeRoot >= 0 ? maskOfNode(tree, subtreeRoot) : unitMasks[0];
-        tree.insertReference(subtreeRoot, mask, rootBox[0], rootBox[1], rootBox[2], rootBox[3], rootBox[4],
-                rootBox[5]);
+        insertPieces(tree, framed, areaPerObject(tree, held), unitRefs, unitMasks);
         return handles;
     }
 

@@ -188,6 +188,22 @@ class TreeBatchTest {
     }
 
     @Test
+    void shouldSpliceASpreadPrebuiltHierarchyWithoutOverlappingTheWholeTree() {
+        BoxSet boxes = SyntheticWorld.clustered(24_000, 7).boxes();
+        double[] rest = slice(boxes, 0, 20_000);
+        double[] spread = slice(boxes, 20_000, 24_000);
+        dev.boxwood.index.build.FlatBvh subtree = dev.boxwood.index.build.BinnedSahBuilder.defaults().build(spread);
+        float[] local = dev.boxwood.index.build.BinnedSahBuilder.toFloatBoxes(spread, subtree.originX(),
+                subtree.originY(), subtree.originZ());
+        DynamicAabbTree tree = DynamicAabbTree.build(TreeConfig.defaults(), rest, null, null);
+        tree.spliceSubtree(subtree, local, null, null);
+        tree.validate();
+        DynamicAabbTree fresh = DynamicAabbTree.build(TreeConfig.defaults(), slice(boxes, 0, 24_000), null, null);
+        // whole, the spread hierarchy would put the tree at about 1.6x a fresh build
+        assertTrue(tree.areaRatio() < 1.10 * fresh.areaRatio(), tree.areaRatio() + " against " + fresh.areaRatio());
+    }
+
+    @Test
     void shouldAddACompactBatchAboutAsWellAsOneByOne() {
         BoxSet boxes = SyntheticWorld.clustered(24_000, 6).boxes();
         double[] tile = slice(boxes, 20_000, 24_000);
