@@ -412,7 +412,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * <p>Each object gets the handle, fat box (margin, no displacement), tight box, user value and categories that
      * {@code add} would give it, in order (freed slots are reused first), and is marked moved for
      * {@link PairQueries#movedPairs}; every query answers as if the objects had been added one by one. The call
-     * does not run the optimisation steps or the renumbering that {@code add} runs from time to time.
+     * does not run the optimisation steps or the renumbering that {@code add} runs from time to time. Large
+     * batches are built on the common fork/join pool, as by {@code build}; the arrays passed in are only read, and
+     * only during the call.
      *
      * @param boxes the tight boxes, stride 6: object {@code i} is {@code minX, minY, minZ, maxX, maxY, maxZ} at
      *              {@code 6 i}; finite, {@code min <= max} (closed boxes, zero extent allowed)
