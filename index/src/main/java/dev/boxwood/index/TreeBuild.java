@@ -154,6 +154,7 @@ final class TreeBuild {
         int nodes = bvh.nodeCount();
         // objects under each node: children follow their parents, so a backward pass sees them first
         int[] objects = new int[nodes];
+        int[] local = new int[nodes];
         for (int k = nodes - 1; k >= 0; k--) {
             int a = refs[2 * k];
             int b = refs[2 * k + 1];
@@ -176,7 +177,7 @@ final class TreeBuild {
                 pieceRoot = unitRefs[~ref];
                 mask = unitMasks[~ref];
             } else if (FlatBvh.surfaceArea(box, 0) <= areaPerObject * objects[ref]) {
-                pieceRoot = writePiece(tree, bounds, refs, ref, objects[ref] - 1, unitRefs, unitMasks);
+                pieceRoot = writePiece(tree, bounds, refs, ref, objects[ref] - 1, local, unitRefs, unitMasks);
                 mask = maskOfNode(tree, pieceRoot);
             } else {
                 if (size + 2 > pending.length) {
@@ -197,17 +198,36 @@ final class TreeBuild {
     }
 
     /**
-     * Writes the {@code count} internal nodes of the piece rooted at flat node {@code first} (nodes
-     * {@code first .. first + count - 1}: a subtree is one range in the builder's depth-first order) into new tree
-     * nodes, and returns the tree node of its root.
+     * Writes the {@code count} internal nodes of the piece rooted at flat node {@code root} into new tree nodes, in
+     * depth-first order (a prebuilt hierarchy need not be: {@code FlatBvh.of} only asks for children after their
+     * parents), and returns the tree node of its root. {@code local} is scratch of one element per flat node.
      */
-    private static int writePiece(DynamicAabbTree tree, float[] bounds, int[] refs, int first, int count,
-                                  int[] unitRefs, int[] unitMasks) {
-        float[] pieceBounds = Arrays.copyOfRange(bounds, 12 * first, 12 * (first + count));
-        int[] pieceRefs = Arrays.copyOfRange(refs, 2 * first, 2 * (first + count));
-        for (int i = 0; i < pieceRefs.length; i++) {
-            if (pieceRefs[i] >= 0) {
-                pieceRefs[i] -= first;
+    private static int writePiece(DynamicAabbTree tree, float[] bounds, int[] refs, int root, int count,
+                                  int[] local, int[] unitRefs, int[] unitMasks) {
+        int[] order = new int[count];
+        int taken = 0;
+        int[] pending = new int[count];
+        int size = 0;
+        pending[size++] = root;
+        while (size > 0) {
+            int k = pending[--size];
+            local[k] = taken;
+            order[taken++] = k;
+            for (int side = 1; side >= 0; side--) {
+                int ref = refs[2 * k + side];
+                if (ref >= 0) {
+                    pending[size++] = ref;
+                }
+            }
+        }
+        float[] pieceBounds = new float[12 * count];
+        int[] pieceRefs = new int[2 * count];
+        for (int l = 0; l < count; l++) {
+            int k = order[l];
+            System.arraycopy(bounds, 12 * k, pieceBounds, 12 * l, 12);
+            for (int side = 0; side < 2; side++) {
+                int ref = refs[2 * k + side];
+                pieceRefs[2 * l + side] = ref >= 0 ? local[ref] : ref;
             }
         }
         return writeNodes(tree, count, pieceBounds, pieceRefs, 0, null, unitRefs, unitMasks);

@@ -204,6 +204,83 @@ class TreeBatchTest {
     }
 
     @Test
+    void shouldSplicePartsOfAHierarchyWhateverItsNodeOrder() {
+        // two dense clusters far apart over a sparse tree: each cluster goes in whole, the hierarchy's root does not
+        SplittableRandom random = new SplittableRandom(11);
+        double[] sparse = new double[6 * 5000];
+        for (int i = 0; i < sparse.length; i += 6) {
+            double x = random.nextDouble() * 1000;
+            double y = random.nextDouble() * 1000;
+            double[] box = {x, y, 0, x + 1, y + 1, 1};
+            System.arraycopy(box, 0, sparse, i, 6);
+        }
+        double[] clusters = new double[6 * 1000];
+        for (int i = 0; i < clusters.length; i += 6) {
+            double c = i < clusters.length / 2 ? 50 : 950;
+            double x = c + random.nextDouble() * 10;
+            double y = c + random.nextDouble() * 10;
+            double[] box = {x, y, 0, x + 0.5, y + 0.5, 1};
+            System.arraycopy(box, 0, clusters, i, 6);
+        }
+        dev.boxwood.index.build.FlatBvh built = dev.boxwood.index.build.BinnedSahBuilder.defaults().build(clusters);
+        float[] local = dev.boxwood.index.build.BinnedSahBuilder.toFloatBoxes(clusters, built.originX(),
+                built.originY(), built.originZ());
+        for (dev.boxwood.index.build.FlatBvh subtree : new dev.boxwood.index.build.FlatBvh[] {built,
+                breadthFirst(built)}) {
+            DynamicAabbTree tree = DynamicAabbTree.build(TreeConfig.defaults(), sparse, null, null);
+            int[] handles = tree.spliceSubtree(subtree, local, null, null);
+            tree.validate();
+            assertEquals(6000, tree.size());
+            AllOverlaps hits = new AllOverlaps();
+            TraversalStack stack = new TraversalStack();
+            double[] box = new double[6];
+            for (int h : handles) {
+                tree.getTightBox(h, box);
+                hits.reset();
+                tree.queryAabb(box[0], box[1], box[2], box[3], box[4], box[5], -1L, hits, stack);
+                boolean found = false;
+                for (int i = 0; i < hits.count(); i++) {
+                    found |= hits.handle(i) == h;
+                }
+                assertTrue(found, "spliced object " + h + " is found at its own box");
+            }
+        }
+    }
+
+    /** The same hierarchy with its internal nodes renumbered breadth first (children still after parents). */
+    private static dev.boxwood.index.build.FlatBvh breadthFirst(dev.boxwood.index.build.FlatBvh bvh) {
+        int nodes = bvh.nodeCount();
+        int[] order = new int[nodes];
+        int[] number = new int[nodes];
+        int head = 0;
+        int tail = 0;
+        order[tail++] = 0;
+        while (head < tail) {
+            int k = order[head];
+            number[k] = head++;
+            for (int side = 0; side < 2; side++) {
+                int ref = bvh.childRefs()[2 * k + side];
+                if (ref >= 0) {
+                    order[tail++] = ref;
+                }
+            }
+        }
+        float[] bounds = new float[12 * nodes];
+        int[] refs = new int[2 * nodes];
+        for (int k = 0; k < nodes; k++) {
+            int n = number[k];
+            System.arraycopy(bvh.childBounds(), 12 * k, bounds, 12 * n, 12);
+            for (int side = 0; side < 2; side++) {
+                int ref = bvh.childRefs()[2 * k + side];
+                refs[2 * n + side] = ref >= 0 ? number[ref] : ref;
+            }
+        }
+        assertTrue(refs[0] >= 0 && refs[1] >= 0 && refs[0] + 1 == refs[1], "breadth first: the root's children");
+        return dev.boxwood.index.build.FlatBvh.of(bvh.objectCount(), bvh.originX(), bvh.originY(), bvh.originZ(),
+                bounds, refs, bvh.rootBounds());
+    }
+
+    @Test
     void shouldAddACompactBatchAboutAsWellAsOneByOne() {
         BoxSet boxes = SyntheticWorld.clustered(24_000, 6).boxes();
         double[] tile = slice(boxes, 20_000, 24_000);
