@@ -396,18 +396,18 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     /**
      * Adds many objects to this tree at once (a streaming server adding the entities of a tile, a game a wave of
-     * spawns). The batch's own hierarchy is built by the binned surface area heuristic (Wald 2007), like
-     * {@link #build}, and inserted top down: a part of it whose box is about as tight as the tree's own nodes that
-     * hold as many objects goes in whole, its root placed like a single object by the branch-and-bound sibling
-     * search with refits and rotations on the way up (Bittner et al. 2013, Kopta et al. 2012; Jolt inserts a
-     * batch of bodies as one prebuilt subtree); a looser part is split in two, down to single objects, which go in
-     * as {@link #add} puts them. So a batch that lies together (or any batch added to an empty tree) costs one
-     * build of m objects and one insertion, and a batch spread thinly over a full world goes in object by object,
-     * in the batch hierarchy's order, leaving the tree as good as one-by-one adds would (inserted whole, 4,000
-     * objects spread over a 20,000-object world left the tree at 1.6x the cost of a fresh build). Measured in a
-     * tree of 1M objects ({@code docs/benchmarks.md}, Batch adds), against adding the same objects one by one:
-     * 10,000 objects of one 500 m tile 1.36x faster, 100,000 2.5x; spread over the world, 10,000 objects 0.92x
-     * (no part is dense enough to go in whole), 100,000 1.27x.
+     * spawns). The batch is split top down at the object median of each part's longest axis; a part whose box is
+     * about as tight as the tree's own nodes that hold as many objects goes in whole: its hierarchy is built by the
+     * binned surface area heuristic (Wald 2007), like {@link #build}, and its root placed like a single object by the
+     * branch-and-bound sibling search with refits and rotations on the way up (Bittner et al. 2013, Kopta et al.
+     * 2012; Jolt inserts a batch of bodies as one prebuilt subtree). A looser part is split again, down to single
+     * objects, which go in as {@link #add} puts them, in the split's order. So a batch that lies together (or any
+     * batch added to an empty tree) costs one build of m objects and one insertion, and a batch spread thinly over
+     * a full world goes in object by object, leaving the tree as good as one-by-one adds would (inserted whole,
+     * 4,000 objects spread over a 20,000-object world left the tree at 1.6x the cost of a fresh build). Measured in
+     * a tree of 1M objects ({@code docs/benchmarks.md}, Batch adds), against adding the same objects one by one:
+     * the objects of one 500 m tile 1.3x to 1.6x faster (10,000) and 2.0x to 2.4x (100,000); objects spread over
+     * the world about level (0.92x to 1.16x).
      *
      * <p>Each object gets the handle, fat box (margin, no displacement), tight box, user value and categories that
      * {@code add} would give it, in order (freed slots are reused first), and is marked moved for

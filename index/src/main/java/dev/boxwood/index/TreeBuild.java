@@ -85,18 +85,18 @@ final class TreeBuild {
     static final double BATCH_LOOSENESS = 0.5;
 
     /**
-     * See {@link DynamicAabbTree#addAll}. The batch's hierarchy is built by the binned SAH over the fat boxes
-     * {@code add} would give the objects. It is then inserted top down: a piece of the batch (a node of its
-     * hierarchy) whose box is about as tight as the tree's own nodes holding as many objects
-     * ({@link #BATCH_LOOSENESS}) is written into the tree as it was built and its root inserted like one object (a
-     * branch-and-bound sibling search, a new parent node, refits and rotations on the way up: Bittner et al. 2013,
-     * Kopta et al. 2012; Jolt inserts a batch of bodies as one prebuilt subtree); a looser piece is split into its
-     * two halves, down to single objects, which are inserted as {@code add} inserts them. A batch that lies
-     * together (a tile, a spawn wave, or anything added to an empty tree) goes in as one subtree; objects spread
-     * thinly over a world already full go in one by one, in the batch hierarchy's order, so that successive
-     * insertions descend the same paths. Spliced pieces would otherwise overlap everything around them: 4,000
-     * objects spread over a 20,000-object world as one subtree left the tree 1.6x the cost of a fresh build, 1.09x
-     * one-by-one adds with a looseness of 2, 1.03x with 1; 0.5 is within 2% (TreeBatchTest).
+     * See {@link DynamicAabbTree#addAll}. The batch is split top down at the object median of each part's longest
+     * centroid axis ({@link BinnedSahBuilder#selectByCentroid}, in place). A part whose box is about as tight as the
+     * tree's own nodes holding as many objects ({@link #BATCH_LOOSENESS}) gets its hierarchy built by the binned
+     * SAH over the fat boxes {@code add} would give its objects, written into the tree as built, and its root
+     * inserted like one object (a branch-and-bound sibling search, a new parent node, refits and rotations on the
+     * way up: Bittner et al. 2013, Kopta et al. 2012; Jolt inserts a batch of bodies as one prebuilt subtree); a
+     * looser part is split again, down to single objects, which are inserted as {@code add} inserts them, in the
+     * split's order, so that successive insertions descend neighbouring paths. A batch spread thinly over a full
+     * world then costs the median splits (O(m log m), no hierarchy built) and one insertion per object. Inserted
+     * whole, a spread batch would overlap everything around it: 4,000 objects spread over a 20,000-object world as
+     * one subtree left the tree 1.6x the cost of a fresh build; split with a looseness of 2, 1.071x one-by-one adds,
+     * 1.025x with 1, 1.008x with 0.5 (TreeBatchTest).
      */
     static int[] addAll(DynamicAabbTree tree, double[] boxes, long[] userValues, long[] categories) {
         int held = tree.size();
@@ -128,9 +128,114 @@ final class TreeBuild {
         for (int i = 0; i < n; i++) {
             tree.moved.mark(handles[i] & Handles.SLOT_MASK);
         }
-        FlatBvh bvh = BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ());
-        insertPieces(tree, bvh, areaPerObject(tree, held), unitRefs, unitMasks);
+        new BatchSplit(tree, fat, unitRefs, unitMasks, areaPerObject(tree, held)).run();
         return handles;
+    }
+
+    /**
+     * The top-down split of {@link #addAll}: the batch's fat boxes and their unit numbers are reordered in place,
+     * each part being a range of positions.
+     */
+    private static final class BatchSplit {
+        private final DynamicAabbTree tree;
+        private final float[] fat;
+        private final int[] units;
+        private final int[] unitRefs;
+        private final int[] unitMasks;
+        private final double areaPerObject;
+        private final float[] box = new float[DynamicAabbTree.BOX];
+        /** Centroid bounds of the part {@link #bounds} last measured (min x, y, z, max x, y, z). */
+        private final float[] centroids = new float[DynamicAabbTree.BOX];
+
+        BatchSplit(DynamicAabbTree tree, float[] fat, int[] unitRefs, int[] unitMasks, double areaPerObject) {
+            this.tree = tree;
+            this.fat = fat;
+            this.unitRefs = unitRefs;
+            this.unitMasks = unitMasks;
+            this.areaPerObject = areaPerObject;
+            units = new int[unitRefs.length];
+            for (int i = 0; i < units.length; i++) {
+                units[i] = i;
+            }
+        }
+
+        void run() {
+            // pending ranges [from, to), the lower half on top: at most one waiting half per level
+            int[] pending = new int[128];
+            int size = 0;
+            pending[size++] = 0;
+            pending[size++] = units.length;
+            while (size > 0) {
+                int to = pending[--size];
+                int from = pending[--size];
+                if (to - from == 1) {
+                    int o = from * DynamicAabbTree.BOX;
+                    tree.insertReference(unitRefs[units[from]], unitMasks[units[from]], fat[o], fat[o + 1],
+                            fat[o + 2], fat[o + 3], fat[o + 4], fat[o + 5]);
+                    continue;
+                }
+                int axis = bounds(from, to);
+                if (FlatBvh.surfaceArea(box, 0) <= areaPerObject * (to - from)) {
+                    insertWhole(from, to);
+                    continue;
+                }
+                int middle = (from + to) >>> 1;
+                BinnedSahBuilder.selectByCentroid(fat, units, from, to, middle, axis);
+                if (size + 4 > pending.length) {
+                    pending = Arrays.copyOf(pending, 2 * pending.length);
+                }
+                pending[size++] = middle;
+                pending[size++] = to;
+                pending[size++] = from;
+                pending[size++] = middle;
+            }
+        }
+
+        /**
+         * Writes the union of the boxes at positions {@code [from, to)} into {@link #box}; returns the longest axis
+         * of their centroids.
+         */
+        private int bounds(int from, int to) {
+            final float[] b = box;
+            final float[] f = fat;
+            System.arraycopy(f, from * DynamicAabbTree.BOX, b, 0, DynamicAabbTree.BOX);
+            final float[] c = centroids;
+            for (int a = 0; a < 3; a++) {
+                c[a] = Float.POSITIVE_INFINITY;
+                c[a + 3] = Float.NEGATIVE_INFINITY;
+            }
+            for (int o = from * DynamicAabbTree.BOX, end = to * DynamicAabbTree.BOX; o < end; o += DynamicAabbTree.BOX) {
+                for (int a = 0; a < 3; a++) {
+                    b[a] = Math.min(b[a], f[o + a]);
+                    b[a + 3] = Math.max(b[a + 3], f[o + a + 3]);
+                    // doubled centroids: only the order of their extents matters
+                    float centroid = f[o + a] + f[o + a + 3];
+                    c[a] = Math.min(c[a], centroid);
+                    c[a + 3] = Math.max(c[a + 3], centroid);
+                }
+            }
+            float e0 = c[3] - c[0];
+            float e1 = c[4] - c[1];
+            float e2 = c[5] - c[2];
+            return e0 >= e1 && e0 >= e2 ? 0 : e1 >= e2 ? 1 : 2;
+        }
+
+        /** Builds the hierarchy of positions {@code [from, to)} by the binned SAH and inserts it as one subtree. */
+        private void insertWhole(int from, int to) {
+            int count = to - from;
+            float[] part = Arrays.copyOfRange(fat, from * DynamicAabbTree.BOX, to * DynamicAabbTree.BOX);
+            int[] refs = new int[count];
+            int[] masks = new int[count];
+            for (int k = 0; k < count; k++) {
+                refs[k] = unitRefs[units[from + k]];
+                masks[k] = unitMasks[units[from + k]];
+            }
+            FlatBvh bvh = BUILDER.buildInPlace(part, tree.originX(), tree.originY(), tree.originZ());
+            int root = writeNodes(tree, bvh, bvh.childRefs(), null, refs, masks);
+            float[] rb = bvh.rootBounds();
+            tree.insertReference(root, root >= 0 ? maskOfNode(tree, root) : masks[0], rb[0], rb[1], rb[2], rb[3],
+                    rb[4], rb[5]);
+        }
     }
 
     /**
@@ -146,7 +251,10 @@ final class TreeBuild {
         return BATCH_LOOSENESS * FlatBvh.surfaceArea(rootBox, 0) / held;
     }
 
-    /** The top-down insertion of {@link #addAll}: whole pieces where they are tight enough, else their halves. */
+    /**
+     * The top-down insertion of {@link #splice}: whole pieces of the given hierarchy where they are tight enough
+     * ({@link #BATCH_LOOSENESS}), else their halves, down to single objects (as {@link #addAll} splits a batch).
+     */
     private static void insertPieces(DynamicAabbTree tree, FlatBvh bvh, double areaPerObject, int[] unitRefs,
                                      int[] unitMasks) {
         final float[] bounds = bvh.childBounds();

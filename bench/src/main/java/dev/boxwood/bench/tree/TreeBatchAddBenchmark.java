@@ -55,26 +55,52 @@ public class TreeBatchAddBenchmark {
     @Setup
     public void setUp() {
         BoxSet world = PeerWorkload.of(n + m, 1).boxes();
-        double[] all = world.toInterleaved();
+        boxes = batch(world, n, m, batch);
+        tree = tree(world, n, m);
+        handles = new int[m];
+    }
+
+    /**
+     * The batch: boxes {@code n .. n + m - 1} of {@code world}, as they are ({@code spread}) or squeezed towards
+     * the world's minimum corner to 1/20 of their distance from it, sizes unchanged ({@code tile}).
+     *
+     * @param world the boxes
+     * @param n     boxes before the batch
+     * @param m     boxes in the batch
+     * @param kind  {@code spread} or {@code tile}
+     * @return the batch, stride 6
+     */
+    public static double[] batch(BoxSet world, int n, int m, String kind) {
         double[] bounds = world.bounds();
-        double[] rest = java.util.Arrays.copyOf(all, 6 * n);
-        boxes = java.util.Arrays.copyOfRange(all, 6 * n, 6 * (n + m));
-        if ("tile".equals(batch)) {
+        double[] boxes = java.util.Arrays.copyOfRange(world.toInterleaved(), 6 * n, 6 * (n + m));
+        if ("tile".equals(kind)) {
             for (int i = 0; i < boxes.length; i += 6) {
                 for (int a = 0; a < 2; a++) {
-                    // 1/20 of the distance from the world's corner, size unchanged
                     double shift = (boxes[i + a] - bounds[a]) * 0.95;
                     boxes[i + a] -= shift;
                     boxes[i + 3 + a] -= shift;
                 }
             }
-        } else if (!"spread".equals(batch)) {
-            throw new IllegalArgumentException("batch: " + batch);
+        } else if (!"spread".equals(kind)) {
+            throw new IllegalArgumentException("batch: " + kind);
         }
-        tree = DynamicAabbTree.build(TreeConfig.defaults().withOrigin(0.5 * (bounds[0] + bounds[3]),
-                0.5 * (bounds[1] + bounds[4]), 0.5 * (bounds[2] + bounds[5])).withInitialCapacity(n + m), rest,
-                null, null);
-        handles = new int[m];
+        return boxes;
+    }
+
+    /**
+     * The tree: boxes {@code 0 .. n - 1} of {@code world} bulk-built, origin at the world's centre, room for
+     * {@code m} more.
+     *
+     * @param world the boxes
+     * @param n     boxes in the tree
+     * @param m     room for this many more
+     * @return the tree
+     */
+    public static DynamicAabbTree tree(BoxSet world, int n, int m) {
+        double[] bounds = world.bounds();
+        return DynamicAabbTree.build(TreeConfig.defaults().withOrigin(0.5 * (bounds[0] + bounds[3]),
+                0.5 * (bounds[1] + bounds[4]), 0.5 * (bounds[2] + bounds[5])).withInitialCapacity(n + m),
+                java.util.Arrays.copyOf(world.toInterleaved(), 6 * n), null, null);
     }
 
     /** Takes the batch out again, so that the next shot starts from the same tree. */

@@ -375,17 +375,7 @@ public final class BinnedSahBuilder {
 
         /** Swaps positions i and j of idx and of the box copy. */
         void swap(int i, int j) {
-            int t = idx[i];
-            idx[i] = idx[j];
-            idx[j] = t;
-            float[] b = boxes;
-            int oi = 6 * i;
-            int oj = 6 * j;
-            for (int k = 0; k < 6; k++) {
-                float f = b[oi + k];
-                b[oi + k] = b[oj + k];
-                b[oj + k] = f;
-            }
+            swapBoxes(boxes, idx, i, j);
         }
 
         /** Union of the boxes of idx[s..e) into dest[off..off+6). */
@@ -783,38 +773,8 @@ public final class BinnedSahBuilder {
                 }
             }
             int k = s + ((e - s) >>> 1);
-            int lo = s;
-            int hi = e - 1;
-            while (hi > lo) {
-                float pivot = median3(key(lo, axis), key(lo + ((hi - lo) >>> 1), axis), key(hi, axis));
-                int lt = lo;
-                int i = lo;
-                int gt = hi;
-                while (i <= gt) {
-                    float c = key(i, axis);
-                    if (c < pivot) {
-                        swap(lt++, i++);
-                    } else if (c > pivot) {
-                        swap(gt--, i);
-                    } else {
-                        i++;
-                    }
-                }
-                if (k < lt) {
-                    hi = lt - 1;
-                } else if (k > gt) {
-                    lo = gt + 1;
-                } else {
-                    break;
-                }
-            }
+            selectByCentroid(boxes, idx, s, e, k, axis);
             return k;
-        }
-
-        /** Doubled centroid coordinate of the box at position {@code i}. */
-        private float key(int i, int axis) {
-            int o = 6 * i;
-            return boxes[o + axis] + boxes[o + 3 + axis];
         }
 
         void addPlaced(Scratch sc, int leaves) {
@@ -869,6 +829,69 @@ public final class BinnedSahBuilder {
         dest[3] = x1;
         dest[4] = y1;
         dest[5] = z1;
+    }
+
+    /**
+     * Reorders the boxes {@code [from, to)} (stride 6) and their {@code ids} together so that position {@code nth}
+     * holds the box it would hold if they were sorted by centroid on {@code axis}, with no centroid before it
+     * larger and none after it smaller: Hoare's selection, median-of-three pivot, three-way partition (so equal
+     * centroids cannot make it quadratic). O(to - from) expected, deterministic. The object-median split of
+     * {@link SplitMethod#MEDIAN}; the dynamic tree's batch adds split batches with it too.
+     *
+     * @param boxes boxes, stride 6
+     * @param ids   one id per box, moved with it
+     * @param from  first position
+     * @param to    end position (exclusive)
+     * @param nth   the position to settle, in {@code [from, to)}
+     * @param axis  0, 1 or 2
+     */
+    public static void selectByCentroid(float[] boxes, int[] ids, int from, int to, int nth, int axis) {
+        int lo = from;
+        int hi = to - 1;
+        while (hi > lo) {
+            float pivot = median3(centroid(boxes, lo, axis), centroid(boxes, lo + ((hi - lo) >>> 1), axis),
+                    centroid(boxes, hi, axis));
+            int lt = lo;
+            int i = lo;
+            int gt = hi;
+            while (i <= gt) {
+                float c = centroid(boxes, i, axis);
+                if (c < pivot) {
+                    swapBoxes(boxes, ids, lt++, i++);
+                } else if (c > pivot) {
+                    swapBoxes(boxes, ids, gt--, i);
+                } else {
+                    i++;
+                }
+            }
+            if (nth < lt) {
+                hi = lt - 1;
+            } else if (nth > gt) {
+                lo = gt + 1;
+            } else {
+                return;
+            }
+        }
+    }
+
+    /** Doubled centroid coordinate of the box at position {@code i} (only the order matters). */
+    private static float centroid(float[] boxes, int i, int axis) {
+        int o = 6 * i;
+        return boxes[o + axis] + boxes[o + 3 + axis];
+    }
+
+    /** Swaps the boxes at positions {@code i} and {@code j} and their ids. */
+    private static void swapBoxes(float[] boxes, int[] ids, int i, int j) {
+        int t = ids[i];
+        ids[i] = ids[j];
+        ids[j] = t;
+        int oi = 6 * i;
+        int oj = 6 * j;
+        for (int k = 0; k < 6; k++) {
+            float f = boxes[oi + k];
+            boxes[oi + k] = boxes[oj + k];
+            boxes[oj + k] = f;
+        }
     }
 
     private static float median3(float a, float b, float c) {
