@@ -218,13 +218,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
         insertLeaf(slot, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, 1.0);
         moved.mark(slot);
-        if (addsPerOptimization > 0 && ++addsSinceOptimization >= addsPerOptimization) {
-            // Amortised repair of what a greedy order of insertions leaves behind (Bullet's broad phase likewise
-            // runs an incremental optimisation every step): with the default of one re-insertion per 64 adds, a
-            // million one-by-one insertions end at 1.09x a fresh build instead of 1.11x, for about 1% more time.
-            addsSinceOptimization = 0;
-            optimizeStep(1);
-        }
+        // Amortised repair of what a greedy order of insertions leaves behind (Bullet's broad phase likewise runs an
+        // incremental optimisation every step): with the default of one re-insertion per 64 adds, a million
+        // one-by-one insertions end at 1.09x a fresh build instead of 1.11x, for about 1% more time.
+        countAdd();
         return handle;
     }
 
@@ -396,23 +393,27 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     /**
      * Adds many objects to this tree at once (a streaming server adding the entities of a tile, a game a wave of
-     * spawns). The batch is split top down at the object median of each part's longest axis; a part whose box is
-     * about as tight as the tree's own nodes that hold as many objects goes in whole: its hierarchy is built by the
-     * binned surface area heuristic (Wald 2007), like {@link #build}, and its root placed like a single object by the
-     * branch-and-bound sibling search with refits and rotations on the way up (Bittner et al. 2013, Kopta et al.
-     * 2012; Jolt inserts a batch of bodies as one prebuilt subtree). A looser part is split again, down to single
-     * objects, which go in as {@link #add} puts them, in the split's order. So a batch that lies together (or any
-     * batch added to an empty tree) costs one build of m objects and one insertion, and a batch spread thinly over
-     * a full world goes in object by object, leaving the tree as good as one-by-one adds would (inserted whole,
-     * 4,000 objects spread over a 20,000-object world left the tree at 1.6x the cost of a fresh build). Measured in
-     * a tree of 1M objects ({@code docs/benchmarks.md}, Batch adds), against adding the same objects one by one:
-     * the objects of one 500 m tile 1.3x to 1.6x faster (10,000) and 2.0x to 2.4x (100,000); objects spread over
-     * the world about level (0.92x to 1.16x).
+     * spawns). A batch much denser than the tree (a part of {@code c} objects whose box has at most a tenth of the
+     * surface area the tree's own nodes have for {@code c} objects on average), or any batch added to an empty
+     * tree, goes in whole: its hierarchy is built by the binned surface area heuristic (Wald 2007), like
+     * {@link #build}, and its root placed like a single object by the branch-and-bound sibling search with refits
+     * and rotations on the way up (Bittner et al. 2013, Kopta et al. 2012; Jolt inserts a batch of bodies as one
+     * prebuilt subtree). A batch that is not but holds at least an eighth as many objects as the tree is split at
+     * object medians in search of parts that are, the rest going in one by one; a smaller one is added object by
+     * object, exactly as by {@link #add}. Dense parts only, because clustered worlds are far denser in their
+     * clusters than on average and a part no denser than the objects already where it goes overlaps their
+     * subtrees: 4,000 objects spread over a 20,000-object world inserted whole left the tree at 1.6x the cost of a
+     * fresh build, and a clustered world filled in batches ends as good as one filled one by one. Measured in a
+     * tree of 1M objects ({@code docs/benchmarks.md}, Batch adds), against adding the same objects one by one:
+     * 100,000 objects of one 500 m tile 2.6x to 3.5x faster; batches of 10,000 such objects (four times the
+     * world's mean density, not dense enough) and batches spread over the world level with the loop.
      *
      * <p>Each object gets the handle, fat box (margin, no displacement), tight box, user value and categories that
      * {@code add} would give it, in order (freed slots are reused first), and is marked moved for
-     * {@link PairQueries#movedPairs}; every query answers as if the objects had been added one by one. The call
-     * does not run the optimisation steps or the renumbering that {@code add} runs from time to time. Large
+     * {@link PairQueries#movedPairs}; every query answers as if the objects had been added one by one. Like
+     * {@code add}, the call then renumbers the nodes when they have grown enough, and runs the optimisation steps
+     * that the objects it inserted one by one would have run (one per {@link TreeConfig#addsPerOptimization()};
+     * parts that went in whole were built by the SAH and need none). Large
      * batches are built on the common fork/join pool, as by {@code build}; the arrays passed in are only read, and
      * only during the call.
      *
@@ -428,6 +429,25 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     public int[] addAll(double[] boxes, long[] userValues, long[] categories) {
         return TreeBuild.addAll(this, boxes, userValues, categories);
+    }
+
+    /**
+     * The optimisation step one add runs every {@link TreeConfig#addsPerOptimization()} adds, for an object a batch
+     * inserted by itself.
+     */
+    void countAdd() {
+        if (addsPerOptimization > 0 && ++addsSinceOptimization >= addsPerOptimization) {
+            addsSinceOptimization = 0;
+            optimizeStep(1);
+        }
+    }
+
+    /** The renumbering adds do when the nodes have grown enough, after a batch. */
+    void renumberIfGrown() {
+        if (addRenumbering && nodeHighWater >= renumberMark) {
+            renumberDepthFirst();
+            markDepthFirst();
+        }
     }
 
     /**

@@ -80,42 +80,62 @@ final class TreeBuild {
      * How much looser than the tree's own nodes a piece of a batch may be and still go in whole: a piece of
      * {@code c} objects is inserted as one subtree when its surface area is at most this times
      * {@code c / n} of the tree root's (n objects held), the area a node of c objects has in a tree of
-     * uniform density. Below 1 because real worlds are clustered: a piece must be denser than the average.
+     * uniform density. Far below 1 because real worlds are clustered, many times denser in their clusters than on
+     * average, and a piece no denser than the objects already where it goes overlaps their subtrees: a clustered
+     * world of 100k filled in batches of 1,000 ended 1.104x a fresh build with 0.5, 1.062x with 0.25, 1.051x with
+     * 0.1 (one by one: 1.055x; {@code bench/results/jdk17/batch-add-ab.txt}).
      */
-    static final double BATCH_LOOSENESS = 0.5;
+    static final double BATCH_LOOSENESS = 0.1;
+    /**
+     * A part of a batch is split in search of dense parts only while it holds at least this fraction
+     * ({@code 1 / SPLIT_FRACTION}) of the objects the tree held: the median splits cost about a fifth of inserting
+     * the part object by object (a profile of 10,000 objects of a tile four times the world's mean density), which
+     * smaller parts seldom win back, and inserting the singles in the split's order instead of input order saved
+     * nothing there.
+     */
+    static final int SPLIT_FRACTION = 8;
 
     /**
-     * See {@link DynamicAabbTree#addAll}. The batch is split top down at the object median of each part's longest
-     * centroid axis ({@link BinnedSahBuilder#selectByCentroid}, in place). A part whose box is about as tight as the
-     * tree's own nodes holding as many objects ({@link #BATCH_LOOSENESS}) gets its hierarchy built by the binned
-     * SAH over the fat boxes {@code add} would give its objects, written into the tree as built, and its root
-     * inserted like one object (a branch-and-bound sibling search, a new parent node, refits and rotations on the
-     * way up: Bittner et al. 2013, Kopta et al. 2012; Jolt inserts a batch of bodies as one prebuilt subtree); a
-     * looser part is split again, down to single objects, which are inserted as {@code add} inserts them, in the
-     * split's order, so that successive insertions descend neighbouring paths. A batch spread thinly over a full
-     * world then costs the median splits (O(m log m), no hierarchy built) and one insertion per object. Inserted
-     * whole, a spread batch would overlap everything around it: 4,000 objects spread over a 20,000-object world as
-     * one subtree left the tree 1.6x the cost of a fresh build; split with a looseness of 2, 1.071x one-by-one adds,
-     * 1.025x with 1, 1.008x with 0.5 (TreeBatchTest).
+     * See {@link DynamicAabbTree#addAll}. A batch whose box is about as tight as the tree's own nodes holding as
+     * many objects ({@link #BATCH_LOOSENESS}) gets its hierarchy built by the binned SAH over the fat boxes
+     * {@code add} would give its objects, written into the tree as built, and its root inserted like one object (a
+     * branch-and-bound sibling search, a new parent node, refits and rotations on the way up: Bittner et al. 2013,
+     * Kopta et al. 2012; Jolt inserts a batch of bodies as one prebuilt subtree). A looser batch holding at least
+     * {@code 1 / }{@link #SPLIT_FRACTION} as many objects as the tree is split top down at the object median of each
+     * part's longest centroid axis ({@link BinnedSahBuilder#selectByCentroid}, in place), parts tight enough going in
+     * whole, the rest down to single objects inserted as {@code add} inserts them; any other batch is added object
+     * by object, by {@code add} itself. Inserted whole, a spread batch would overlap everything around it: 4,000
+     * objects spread over a 20,000-object world as one subtree left the tree 1.6x the cost of a fresh build.
      */
     static int[] addAll(DynamicAabbTree tree, double[] boxes, long[] userValues, long[] categories) {
         int held = tree.size();
         int n = checkObjects(boxes, userValues, categories, null, held);
-        int[] handles = new int[n];
         if (n == 0) {
+            return new int[0];
+        }
+        double areaPerObject = areaPerObject(tree, held);
+        if (n < held / SPLIT_FRACTION && surfaceAreaOfUnion(boxes) > areaPerObject * n) {
+            // neither dense nor large enough to hold a dense part: exactly the adds, one by one, in input order
+            int[] handles = new int[n];
+            for (int i = 0; i < n; i++) {
+                int o = i * DynamicAabbTree.BOX;
+                handles[i] = tree.add(boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5],
+                        userValueOrZero(userValues, i), categories == null ? -1L : categories[i]);
+            }
             return handles;
         }
+        float[] fat = new float[n * DynamicAabbTree.BOX];
+        int[] unitMasks = new int[n];
+        forSlices(n, (from, to) -> storeFatBoxes(tree, boxes, categories, fat, unitMasks, from, to));
+        int[] handles = new int[n];
         for (int i = 0; i < n; i++) {
             handles[i] = tree.handles.allocate();
         }
         if (tree.handles.capacity() > tree.userValues.length) {
             tree.growObjects(tree.handles.capacity());
         }
-        float[] fat = new float[n * DynamicAabbTree.BOX];
         int[] unitRefs = new int[n];
-        int[] unitMasks = new int[n];
         forSlices(n, (from, to) -> {
-            storeFatBoxes(tree, boxes, categories, fat, unitMasks, from, to);
             for (int i = from; i < to; i++) {
                 int o = i * DynamicAabbTree.BOX;
                 int slot = handles[i] & Handles.SLOT_MASK;
@@ -128,7 +148,8 @@ final class TreeBuild {
         for (int i = 0; i < n; i++) {
             tree.moved.mark(handles[i] & Handles.SLOT_MASK);
         }
-        new BatchSplit(tree, fat, unitRefs, unitMasks, areaPerObject(tree, held)).run();
+        new BatchSplit(tree, fat, unitRefs, unitMasks, areaPerObject, held).run();
+        tree.renumberIfGrown();
         return handles;
     }
 
@@ -144,11 +165,15 @@ final class TreeBuild {
         private final int[] unitMasks;
         private final double areaPerObject;
         private final float[] box = new float[DynamicAabbTree.BOX];
+        /** Parts with fewer objects than this are not split: they go in one by one. */
+        private final int splitBelow;
         /** Centroid bounds of the part {@link #bounds} last measured (min x, y, z, max x, y, z). */
         private final float[] centroids = new float[DynamicAabbTree.BOX];
 
-        BatchSplit(DynamicAabbTree tree, float[] fat, int[] unitRefs, int[] unitMasks, double areaPerObject) {
+        BatchSplit(DynamicAabbTree tree, float[] fat, int[] unitRefs, int[] unitMasks, double areaPerObject,
+                   int held) {
             this.tree = tree;
+            this.splitBelow = held / SPLIT_FRACTION;
             this.fat = fat;
             this.unitRefs = unitRefs;
             this.unitMasks = unitMasks;
@@ -169,14 +194,19 @@ final class TreeBuild {
                 int to = pending[--size];
                 int from = pending[--size];
                 if (to - from == 1) {
-                    int o = from * DynamicAabbTree.BOX;
-                    tree.insertReference(unitRefs[units[from]], unitMasks[units[from]], fat[o], fat[o + 1],
-                            fat[o + 2], fat[o + 3], fat[o + 4], fat[o + 5]);
+                    insertSingle(from);
                     continue;
                 }
                 int axis = bounds(from, to);
                 if (FlatBvh.surfaceArea(box, 0) <= areaPerObject * (to - from)) {
                     insertWhole(from, to);
+                    continue;
+                }
+                if (to - from < splitBelow) {
+                    // too small a part of the tree to hold a part dense enough: one by one, in input order
+                    for (int k = from; k < to; k++) {
+                        insertSingle(k);
+                    }
                     continue;
                 }
                 int middle = (from + to) >>> 1;
@@ -189,6 +219,14 @@ final class TreeBuild {
                 pending[size++] = from;
                 pending[size++] = middle;
             }
+        }
+
+        /** Inserts the object at position {@code k} as {@code add} would, optimisation step included. */
+        private void insertSingle(int k) {
+            int o = k * DynamicAabbTree.BOX;
+            tree.insertReference(unitRefs[units[k]], unitMasks[units[k]], fat[o], fat[o + 1], fat[o + 2], fat[o + 3],
+                    fat[o + 4], fat[o + 5]);
+            tree.countAdd();
         }
 
         /**
@@ -236,6 +274,19 @@ final class TreeBuild {
             tree.insertReference(root, root >= 0 ? maskOfNode(tree, root) : masks[0], rb[0], rb[1], rb[2], rb[3],
                     rb[4], rb[5]);
         }
+    }
+
+    /**
+     * The surface area of the union of the tight boxes (stride 6, at least one): no larger than that of their fat
+     * boxes, so a batch whose tight boxes are already too spread out is too spread out with its margins.
+     */
+    private static double surfaceAreaOfUnion(double[] boxes) {
+        double[] b = BinnedSahBuilder.emptyBounds();
+        BinnedSahBuilder.growBounds(boxes, boxes.length / DynamicAabbTree.BOX, b);
+        double dx = b[3] - b[0];
+        double dy = b[4] - b[1];
+        double dz = b[5] - b[2];
+        return 2.0 * (dx * dy + dy * dz + dz * dx);
     }
 
     /**

@@ -34,6 +34,17 @@ class TreeQualityTest {
     }
 
     @Test
+    void shouldStayNearAFreshBuildWhenFilledInBatchesOf100kObjects() {
+        addInBatches(100_000, 1_000);
+    }
+
+    @Test
+    @Tag("long")
+    void shouldStayNearAFreshBuildWhenFilledInBatchesOf1mObjects() {
+        addInBatches(1_000_000, 10_000);
+    }
+
+    @Test
     void shouldStayNearAFreshBuildThrough200TicksOf10kMovingObjects() {
         moveAround(10_000, 200, TICK_BUDGET_PER_100K);
     }
@@ -95,6 +106,27 @@ class TreeQualityTest {
         System.out.println(report);
         assertTrue(defaultRatio <= GOAL, report);
         assertTrue(optimizedRatio <= defaultRatio && defaultRatio < plainRatio, report);
+    }
+
+    /**
+     * The world added in batches of {@code batch} consecutive boxes ({@link DynamicAabbTree#addAll}; each batch is
+     * spread over the world like the whole, and goes in split, mostly object by object, without the optimisation
+     * steps of {@code add}): the tree must meet the goal all the same.
+     */
+    private static void addInBatches(int n, int batch) {
+        BoxSet boxes = SyntheticWorld.clustered(n, 43).boxes();
+        double fresh = freshRatio(boxes);
+        double[] all = boxes.toInterleaved();
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int from = 0; from < n; from += batch) {
+            tree.addAll(java.util.Arrays.copyOfRange(all, 6 * from, 6 * Math.min(n, from + batch)), null, null);
+        }
+        tree.validate();
+        double ratio = tree.areaRatio() / fresh;
+        String report = String.format("%d objects in batches of %d: fresh build %.4f; batches %.4f (%.4fx)", n, batch,
+                fresh, tree.areaRatio(), ratio);
+        System.out.println(report);
+        assertTrue(ratio <= GOAL, report);
     }
 
     /**
