@@ -410,12 +410,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      *
      * <p>Each object gets the handle, fat box (margin, no displacement), tight box, user value and categories that
      * {@code add} would give it, in order (freed slots are reused first), and is marked moved for
-     * {@link PairQueries#movedPairs}; every query answers as if the objects had been added one by one. Like
-     * {@code add}, the call then renumbers the nodes when they have grown enough, and runs the optimisation steps
-     * that the objects it inserted one by one would have run (one per {@link TreeConfig#addsPerOptimization()};
-     * parts that went in whole were built by the SAH and need none). Large
-     * batches are built on the common fork/join pool, as by {@code build}; the arrays passed in are only read, and
-     * only during the call.
+     * {@link PairQueries#movedPairs}; every query answers as if the objects had been added one by one. Objects
+     * inserted one by one get the optimisation steps of {@code add} (one per
+     * {@link TreeConfig#addsPerOptimization()}; parts that go in whole are built by the SAH and need none), and
+     * the nodes are renumbered at the end when they have grown enough, as adds do. Large batches are built on the
+     * common fork/join pool, as by {@code build}; the arrays passed in are only read, and only during the call.
      *
      * @param boxes the tight boxes, stride 6: object {@code i} is {@code minX, minY, minZ, maxX, maxY, maxZ} at
      *              {@code 6 i}; finite, {@code min <= max} (closed boxes, zero extent allowed)

@@ -103,8 +103,8 @@ public final class DynamicAabbTree2D {
     }
 
     /**
-     * Adds many rectangles at once: {@link DynamicAabbTree#addAll} in the plane (one hierarchy built for the batch
-     * and inserted whole where it is as dense as the tree, else split down to single rectangles).
+     * Adds many rectangles at once: {@link DynamicAabbTree#addAll} in the plane (a batch much denser than the tree,
+     * or added to an empty tree, goes in as one prebuilt hierarchy; other rectangles go in one by one).
      *
      * @param rectangles stride 4: rectangle {@code i} is {@code minX, minY, maxX, maxY} at {@code 4 i}; finite,
      *                   {@code min <= max}
