@@ -148,8 +148,15 @@ final class TreeBuild {
         for (int i = 0; i < n; i++) {
             tree.moved.mark(handles[i] & Handles.SLOT_MASK);
         }
+        // into an empty tree with no free nodes the batch goes in whole, its nodes taken from the end in the
+        // builder's depth-first order: laid out as a bulk build lays them out, nothing to renumber
+        boolean laidOutLikeABuild = held == 0 && tree.freeNodeCount == 0;
         new BatchSplit(tree, fat, unitRefs, unitMasks, areaPerObject, held).run();
-        tree.renumberIfGrown();
+        if (laidOutLikeABuild) {
+            tree.markDepthFirst();
+        } else {
+            tree.renumberIfGrown();
+        }
         return handles;
     }
 
