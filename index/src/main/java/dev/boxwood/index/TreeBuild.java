@@ -210,7 +210,7 @@ final class TreeBuild {
                     continue;
                 }
                 if (to - from < splitBelow) {
-                    // too small a part of the tree to hold a part dense enough: one by one, in input order
+                    // too small a share of the tree to be worth splitting for dense parts: one by one
                     for (int k = from; k < to; k++) {
                         insertSingle(k);
                     }
