@@ -388,15 +388,24 @@ final class TreeBuild {
         }
         float[] pieceBounds = new float[12 * count];
         int[] pieceRefs = new int[2 * count];
-        for (int l = 0; l < count; l++) {
+        copyInOrder(bounds, refs, order, local, pieceBounds, pieceRefs);
+        return writeNodes(tree, count, pieceBounds, pieceRefs, 0, null, unitRefs, unitMasks);
+    }
+
+    /**
+     * Copies the flat nodes {@code order[0], order[1], ...} (child boxes and references, 12 floats and 2 ints each)
+     * to positions 0, 1, ... of {@code toBounds} and {@code toRefs}, renaming node references by {@code number}
+     * (flat node to new position); object references are kept.
+     */
+    static void copyInOrder(float[] bounds, int[] refs, int[] order, int[] number, float[] toBounds, int[] toRefs) {
+        for (int l = 0; l < order.length; l++) {
             int k = order[l];
-            System.arraycopy(bounds, 12 * k, pieceBounds, 12 * l, 12);
+            System.arraycopy(bounds, 12 * k, toBounds, 12 * l, 12);
             for (int side = 0; side < 2; side++) {
                 int ref = refs[2 * k + side];
-                pieceRefs[2 * l + side] = ref >= 0 ? local[ref] : ref;
+                toRefs[2 * l + side] = ref >= 0 ? number[ref] : ref;
             }
         }
-        return writeNodes(tree, count, pieceBounds, pieceRefs, 0, null, unitRefs, unitMasks);
     }
 
     /**

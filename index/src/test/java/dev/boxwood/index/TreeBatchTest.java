@@ -267,14 +267,7 @@ class TreeBatchTest {
         }
         float[] bounds = new float[12 * nodes];
         int[] refs = new int[2 * nodes];
-        for (int k = 0; k < nodes; k++) {
-            int n = number[k];
-            System.arraycopy(bvh.childBounds(), 12 * k, bounds, 12 * n, 12);
-            for (int side = 0; side < 2; side++) {
-                int ref = bvh.childRefs()[2 * k + side];
-                refs[2 * n + side] = ref >= 0 ? number[ref] : ref;
-            }
-        }
+        TreeBuild.copyInOrder(bvh.childBounds(), bvh.childRefs(), order, number, bounds, refs);
         assertTrue(refs[0] >= 0 && refs[1] >= 0 && refs[0] + 1 == refs[1], "breadth first: the root's children");
         return dev.boxwood.index.build.FlatBvh.of(bvh.objectCount(), bvh.originX(), bvh.originY(), bvh.originZ(),
                 bounds, refs, bvh.rootBounds());

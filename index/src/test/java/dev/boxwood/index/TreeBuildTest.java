@@ -53,6 +53,11 @@ class TreeBuildTest {
             BoxSet boxes = world(n, seed);
             return new Input(boxes, randomLongs(boxes.size(), seed + 1), randomLongs(boxes.size(), seed + 2));
         }
+
+        /** The bulk build of this input, handles in input order. */
+        DynamicAabbTree buildInInputOrder() {
+            return DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories);
+        }
     }
 
     private static void assertBuiltLikeAdded(int n) {
@@ -60,7 +65,7 @@ class TreeBuildTest {
         BoxSet boxes = input.boxes();
         long[] users = input.users();
         long[] categories = input.categories();
-        DynamicAabbTree built = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories);
+        DynamicAabbTree built = input.buildInInputOrder();
         built.validate();
         DynamicAabbTree added = new DynamicAabbTree(DENSE);
         for (int i = 0; i < boxes.size(); i++) {
@@ -88,7 +93,7 @@ class TreeBuildTest {
         BoxSet boxes = input.boxes();
         long[] users = input.users();
         long[] categories = input.categories();
-        DynamicAabbTree inInputOrder = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories);
+        DynamicAabbTree inInputOrder = input.buildInInputOrder();
         int[] handles = new int[boxes.size()];
         java.util.Arrays.fill(handles, -1);
         DynamicAabbTree tree = DynamicAabbTree.build(DENSE, boxes.toInterleaved(), users, categories, handles);
