@@ -211,11 +211,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         storeTight(slot, minX, minY, minZ, maxX, maxY, maxZ);
         userValues[slot] = userValue;
         objectCategories[slot] = categoryBits;
-        if (addRenumbering && nodeHighWater >= renumberMark) {
-            // Before the search, which holds node numbers.
-            renumberDepthFirst();
-            markDepthFirst();
-        }
+        // Before the search, which holds node numbers.
+        renumberIfGrown();
         insertLeaf(slot, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, 1.0);
         moved.mark(slot);
         // Amortised repair of what a greedy order of insertions leaves behind (Bullet's broad phase likewise runs an
@@ -441,7 +438,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
     }
 
-    /** The renumbering adds do when the nodes have grown enough, after a batch. */
+    /** The renumbering adds do when the nodes have grown enough (before each add, and after a batch). */
     void renumberIfGrown() {
         if (addRenumbering && nodeHighWater >= renumberMark) {
             renumberDepthFirst();
