@@ -75,6 +75,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     static final int BASE = 12;
     /** Height mark of a node on the free list. */
     private static final int FREE = -1;
+    /** The farthest a fat box reaches from the origin: twice the tight boxes' {@link OutwardFloat#MAX_OFFSET}. */
+    private static final double FAT_LIMIT = 2 * OutwardFloat.MAX_OFFSET;
     /** Re-insert a leaf whose fat box exceeds the tight box grown by this many margins and displacements. */
     private static final double SHRINK_FACTOR = 4.0;
     /**
@@ -202,7 +204,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     @Override
     public int add(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                    long userValue, long categoryBits) {
-        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireStorableBox(originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
         int handle = handles.allocate();
         int slot = handle & Handles.SLOT_MASK;
         if (handles.capacity() > userValues.length) {
@@ -237,7 +239,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     @Override
     public void move(int handle, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                      double displacementX, double displacementY, double displacementZ) {
-        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireStorableBox(originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
         Arguments.requireDisplacement(displacementX, displacementY, displacementZ);
         int slot = handles.slotOf(handle, "handle");
         storeTight(slot, minX, minY, minZ, maxX, maxY, maxZ);
@@ -355,8 +357,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @param categories one set of category bits per object, or {@code null} for all categories ({@code -1L})
      * @return the new tree, valid ({@link #validate()}) and holding {@code boxes.length / 6} objects
      * @throws IllegalArgumentException naming the argument, and building nothing: {@code config} or {@code boxes}
-     *         null, a length of {@code boxes} not a multiple of 6, a non-finite or inverted box, {@code userValues}
-     *         or {@code categories} not one per box, more objects than {@link Handles#MAX_SLOTS}{@code  - 1}
+     *         null, a length of {@code boxes} not a multiple of 6, a non-finite or inverted box or one reaching more
+     *         than {@link OutwardFloat#MAX_OFFSET} from the configured origin, {@code userValues} or
+     *         {@code categories} not one per box, more objects than {@link Handles#MAX_SLOTS}{@code  - 1}
      */
     public static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories) {
         return TreeBuild.build(config, boxes, userValues, categories, null);
@@ -419,9 +422,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @param categories one set of category bits per object, or {@code null} for all categories ({@code -1L})
      * @return the handles of the new objects: element {@code i} is the handle of box {@code i}
      * @throws IllegalArgumentException naming the argument, and changing nothing: {@code boxes} null, a length of
-     *         {@code boxes} not a multiple of 6, a non-finite or inverted box, {@code userValues} or
-     *         {@code categories} not one per box, or more objects in all than {@link Handles#MAX_SLOTS}
-     *         {@code - 1}
+     *         {@code boxes} not a multiple of 6, a non-finite or inverted box or one reaching more than
+     *         {@link OutwardFloat#MAX_OFFSET} from the tree's origin, {@code userValues} or {@code categories} not
+     *         one per box, or more objects in all than {@link Handles#MAX_SLOTS}{@code - 1}
      */
     public int[] addAll(double[] boxes, long[] userValues, long[] categories) {
         return TreeBuild.addAll(this, boxes, userValues, categories);
@@ -470,9 +473,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @param categories one set of category bits per object, or {@code null} for all categories ({@code -1L})
      * @return the handles of the new objects: element {@code i} is object {@code i} of the subtree
      * @throws IllegalArgumentException naming the argument, and changing nothing: {@code subtree} null,
-     *         {@code objectBoxes} not 6 finite, non-inverted floats per object, {@code userValues} or
-     *         {@code categories} not one per object, or more objects in all than {@link Handles#MAX_SLOTS}
-     *         {@code - 1}
+     *         {@code objectBoxes} not 6 finite, non-inverted floats per object or a box reaching more than
+     *         {@link OutwardFloat#MAX_OFFSET} from the tree's origin, {@code userValues} or {@code categories} not
+     *         one per object, or more objects in all than {@link Handles#MAX_SLOTS}{@code - 1}
      */
     public int[] spliceSubtree(FlatBvh subtree, float[] objectBoxes, long[] userValues,
                                long[] categories) {
@@ -611,12 +614,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         double m = margin(minX, minY, minZ, maxX, maxY, maxZ);
         double mz = planar ? 0 : m;
         double szPlanar = planar ? 0 : sz;
-        dest[offset] = OutwardFloat.down(minX - originX - m + Math.min(sx, 0));
-        dest[offset + 1] = OutwardFloat.down(minY - originY - m + Math.min(sy, 0));
-        dest[offset + 2] = OutwardFloat.down(minZ - originZ - mz + Math.min(szPlanar, 0));
-        dest[offset + 3] = OutwardFloat.up(maxX - originX + m + Math.max(sx, 0));
-        dest[offset + 4] = OutwardFloat.up(maxY - originY + m + Math.max(sy, 0));
-        dest[offset + 5] = OutwardFloat.up(maxZ - originZ + mz + Math.max(szPlanar, 0));
+        // Clamped: a huge margin or displacement must not round to an infinite bound (the tight box, within
+        // MAX_OFFSET of the origin, stays inside).
+        dest[offset] = OutwardFloat.down(Math.max(-FAT_LIMIT, minX - originX - m + Math.min(sx, 0)));
+        dest[offset + 1] = OutwardFloat.down(Math.max(-FAT_LIMIT, minY - originY - m + Math.min(sy, 0)));
+        dest[offset + 2] = OutwardFloat.down(Math.max(-FAT_LIMIT, minZ - originZ - mz + Math.min(szPlanar, 0)));
+        dest[offset + 3] = OutwardFloat.up(Math.min(FAT_LIMIT, maxX - originX + m + Math.max(sx, 0)));
+        dest[offset + 4] = OutwardFloat.up(Math.min(FAT_LIMIT, maxY - originY + m + Math.max(sy, 0)));
+        dest[offset + 5] = OutwardFloat.up(Math.min(FAT_LIMIT, maxZ - originZ + mz + Math.max(szPlanar, 0)));
     }
 
     /**

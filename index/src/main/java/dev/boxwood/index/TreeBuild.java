@@ -38,7 +38,8 @@ final class TreeBuild {
     static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories,
                                  int[] handlesOut) {
         Arguments.requireNonNull("config", config);
-        int n = checkObjects(boxes, userValues, categories, handlesOut, 0);
+        int n = checkObjects(boxes, userValues, categories, handlesOut, 0, config.originX(), config.originY(),
+                config.originZ());
         // room for the objects, or for more when the settings ask for it (objects to be added later)
         int capacity = Math.max(config.initialCapacity(), Math.max(1, n));
         DynamicAabbTree tree = new DynamicAabbTree(config.withInitialCapacity(capacity));
@@ -109,7 +110,8 @@ final class TreeBuild {
      */
     static int[] addAll(DynamicAabbTree tree, double[] boxes, long[] userValues, long[] categories) {
         int held = tree.size();
-        int n = checkObjects(boxes, userValues, categories, null, held);
+        int n = checkObjects(boxes, userValues, categories, null, held, tree.originX(), tree.originY(),
+                tree.originZ());
         if (n == 0) {
             return new int[0];
         }
@@ -410,19 +412,19 @@ final class TreeBuild {
 
     /**
      * Checks the arrays of a batch of objects before anything is allocated or changed: {@code boxes} non-null, a
-     * multiple of 6 long, every box finite with {@code min <= max}; the optional arrays one element per box; room
-     * for the batch beside the {@code held} objects a tree already holds.
+     * multiple of 6 long, every box finite with {@code min <= max} and storable relative to the tree's origin; the
+     * optional arrays one element per box; room for the batch beside the {@code held} objects a tree already holds.
      *
      * @return the number of objects in the batch
      */
     private static int checkObjects(double[] boxes, long[] userValues, long[] categories, int[] handlesOut,
-                                    int held) {
+                                    int held, double originX, double originY, double originZ) {
         Arguments.requireNonNull("boxes", boxes);
         if (boxes.length % DynamicAabbTree.BOX != 0) {
             throw new IllegalArgumentException("boxes length must be a multiple of 6, got " + boxes.length);
         }
         int n = boxes.length / DynamicAabbTree.BOX;
-        BinnedSahBuilder.checkBoxes(boxes, n, 0);
+        BinnedSahBuilder.checkBoxes(boxes, n, 0, originX, originY, originZ);
         if ((long) held + n > Handles.MAX_SLOTS - 1) {
             throw new IllegalArgumentException("boxes holds " + n + " objects; with the " + held + " already held"
                     + " that is more than the " + (Handles.MAX_SLOTS - 1) + " a tree supports");
@@ -700,12 +702,20 @@ final class TreeBuild {
             throw new IllegalArgumentException("objectBoxes: " + n + " more objects would exceed the "
                     + (Handles.MAX_SLOTS - 1) + " a tree supports (it holds " + tree.size() + ")");
         }
+        double[] bvhOrigin = {bvh.originX(), bvh.originY(), bvh.originZ()};
+        double[] treeOrigin = {tree.originX(), tree.originY(), tree.originZ()};
         for (int i = 0; i < 6 * n; i += 6) {
             for (int a = 0; a < 3; a++) {
                 float lo = objectBoxes[i + a];
                 float hi = objectBoxes[i + 3 + a];
                 if (!Float.isFinite(lo) || !Float.isFinite(hi) || lo > hi) {
                     throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " is not finite or inverted");
+                }
+                if (!OutwardFloat.withinStoredRange(bvhOrigin[a] + lo - treeOrigin[a])
+                        || !OutwardFloat.withinStoredRange(bvhOrigin[a] + hi - treeOrigin[a])) {
+                    throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " reaches more than "
+                            + OutwardFloat.MAX_OFFSET + " from the tree's origin on axis " + a
+                            + " (the float storage range)");
                 }
             }
         }

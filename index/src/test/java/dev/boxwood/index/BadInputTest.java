@@ -79,6 +79,51 @@ class BadInputTest {
     }
 
     @Test
+    void shouldRejectBoxesBeyondTheFloatStorageRange() {
+        assertRejected("minX", () -> tree.add(1.5e18, 0, 0, 1.6e18, 1, 1, 0, 1));
+        assertRejected("maxY", () -> tree.add(0, 0, 0, 1, 1e19, 1, 0, 1));
+        assertRejected("minZ", () -> tree.add(0, 0, -1e300, 1, 1, 1, 0, 1));
+        assertRejected("minX", () -> tree.move(live, -1e39, 0, 0, 1, 1, 1));
+        assertRejected("maxZ", () -> tree.move(live, 0, 0, 0, 1, 1, 2e18, 0, 0, 0));
+    }
+
+    @Test
+    void shouldAcceptBoxesUpToTheStorageRangeAndKeepCostsFinite() {
+        // the widest storable box, and fat boxes pushed to the limit by a huge margin and displacement: every stored
+        // bound stays finite, so the costs and the area ratio do too
+        DynamicAabbTree wide = new DynamicAabbTree(TreeConfig.defaults().withMargin(1e300, 1e300)
+                .withPrediction(1e300));
+        wide.add(-1e18, -1e18, -1e18, 1e18, 1e18, 1e18, 1, -1L);
+        int small = wide.add(0, 0, 0, 1, 1, 1, 2, -1L);
+        for (int i = 0; i < 50; i++) {
+            wide.add(i, i, i, i + 1, i + 1, i + 1, 3 + i, -1L);
+        }
+        wide.move(small, 5, 5, 5, 6, 6, 6, 1e300, -1e300, 0);
+        wide.validate();
+        double[] fat = new double[6];
+        wide.getFatBox(small, fat);
+        for (double v : fat) {
+            assertTrue(Double.isFinite(v), "fat bound " + v);
+        }
+        assertTrue(Double.isFinite(wide.areaRatio()), "area ratio " + wide.areaRatio());
+        AllOverlaps all = new AllOverlaps();
+        wide.queryAabb(5.5, 5.5, 5.5, 5.5, 5.5, 5.5, -1L, all, stack);
+        all.sort();
+        // the wide box, the moved one and the one of the row around the point
+        assertEquals(3, all.count());
+        ClosestHit closest = new ClosestHit();
+        wide.rayCast(-9e17, 0.5, 0.5, 1.8e18, 0, 0, 1, -1L, closest, stack);
+        assertEquals(0, closest.handle(), "the wide box, entered at the start");
+        DynamicAabbTree far = new DynamicAabbTree(TreeConfig.defaults().withOrigin(1e30, 0, 0));
+        far.add(1e30, 0, 0, 1e30 + 1, 1, 1, 0, -1L);
+        far.validate();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> far.add(0, 0, 0, 1, 1, 1, 0, -1L));
+        assertTrue(e.getMessage().contains("minX"), e.getMessage());
+        assertEquals(1, far.size());
+    }
+
+    @Test
     void shouldRejectBadMovesAndStaleHandles() {
         assertRejected("maxX", () -> tree.move(live, 0, 0, 0, NAN, 1, 1));
         assertRejected("minY", () -> tree.move(live, 0, 3, 0, 1, 1, 1));

@@ -345,6 +345,9 @@ class TreeBatchTest {
         double[] inverted = good.clone();
         inverted[8] = 4;
         assertMessage("boxes", () -> tree.addAll(inverted, null, null));
+        double[] beyondStorage = good.clone();
+        beyondStorage[10] = 2e18;
+        assertMessage("reaches more than", () -> tree.addAll(beyondStorage, null, null));
         assertMessage("userValues", () -> tree.addAll(good, new long[3], null));
         assertMessage("categories", () -> tree.addAll(good, null, new long[1]));
         tree.validate();

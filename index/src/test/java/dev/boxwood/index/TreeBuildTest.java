@@ -314,6 +314,10 @@ class TreeBuildTest {
         double[] inverted = good.clone();
         inverted[8] = 4;
         assertMessage("boxes", () -> DynamicAabbTree.build(c, inverted, null, null));
+        // storable relative to the configured origin, not to zero
+        double[] far = {1e30, 0, 0, 1e30 + 1e15, 1, 1};
+        assertMessage("reaches more than", () -> DynamicAabbTree.build(c, far, null, null));
+        DynamicAabbTree.build(c.withOrigin(1e30, 0, 0), far, null, null).validate();
         assertMessage("userValues", () -> DynamicAabbTree.build(c, good, new long[3], null));
         assertMessage("categories", () -> DynamicAabbTree.build(c, good, null, new long[1]));
         assertMessage("handles", () -> DynamicAabbTree.build(c, good, null, null, null));

@@ -61,6 +61,47 @@ public final class Arguments {
     }
 
     /**
+     * Requires a box an index can store relative to its origin: a valid box ({@link #requireBox}) whose every
+     * coordinate lies within {@link OutwardFloat#MAX_OFFSET} of the origin on its axis.
+     *
+     * @param originX the index's origin x
+     * @param originY the index's origin y
+     * @param originZ the index's origin z
+     * @param minX min x
+     * @param minY min y
+     * @param minZ min z
+     * @param maxX max x
+     * @param maxY max y
+     * @param maxZ max z
+     * @throws IllegalArgumentException naming the first bad coordinate, or the inverted axis
+     */
+    public static void requireStorableBox(double originX, double originY, double originZ, double minX, double minY,
+                                          double minZ, double maxX, double maxY, double maxZ) {
+        requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        requireStorable("minX", minX, originX);
+        requireStorable("minY", minY, originY);
+        requireStorable("minZ", minZ, originZ);
+        requireStorable("maxX", maxX, originX);
+        requireStorable("maxY", maxY, originY);
+        requireStorable("maxZ", maxZ, originZ);
+    }
+
+    /**
+     * Requires a coordinate an index can store relative to its origin ({@link OutwardFloat#storable}).
+     *
+     * @param name the argument's name for the message
+     * @param value the coordinate
+     * @param origin the index's origin on the same axis
+     * @throws IllegalArgumentException if NaN, infinite or more than {@link OutwardFloat#MAX_OFFSET} from the origin
+     */
+    public static void requireStorable(String name, double value, double origin) {
+        if (!OutwardFloat.storable(value, origin)) {
+            throw new IllegalArgumentException(name + " must lie within " + OutwardFloat.MAX_OFFSET
+                    + " of the origin " + origin + " (the float storage range): " + value);
+        }
+    }
+
+    /**
      * Requires a valid segment: finite origin and translation, finite {@code maxFraction >= 0}.
      *
      * @param originX origin x

@@ -10,10 +10,48 @@ package dev.boxwood.query;
  * the same origin in double and are answered exactly against the stored float boxes; translation is monotonic, so
  * a query that touches a given box touches its stored box. Two indexes with the same origin store the same boxes,
  * which makes them comparable bit for bit.
+ *
+ * <p>A stored coordinate must lie within {@link #MAX_OFFSET} of its origin: every index rejects a box beyond it
+ * ({@link Arguments#requireStorableBox}). Without the limit a coordinate beyond the float range would be stored as
+ * an infinity, and the differences, areas and margins the indexes compute from stored boxes would turn into
+ * infinities and NaNs that silently corrupt the hierarchy's costs.
  */
 public final class OutwardFloat {
 
+    /**
+     * The largest distance a stored coordinate may have from its origin on each axis, 1e18. Floats are 6.9e10 apart
+     * there (precision comes from the origin, not from the range), and sums and products of coordinates up to
+     * twice this far (fat bounds are clamped there) stay far inside the float range.
+     */
+    public static final double MAX_OFFSET = 1e18;
+
+    /** The largest magnitude a stored coordinate can have: {@link #MAX_OFFSET} rounded outward to a float. */
+    public static final float MAX_STORED = up(MAX_OFFSET);
+
     private OutwardFloat() {
+    }
+
+    /**
+     * Whether a coordinate already relative to its origin (a stored float, or one moved into another origin's
+     * frame) lies within the stored range, {@code |relative| <= }{@link #MAX_STORED}.
+     *
+     * @param relative the coordinate minus its origin
+     * @return false beyond the range, and for NaN
+     */
+    public static boolean withinStoredRange(double relative) {
+        return relative >= -MAX_STORED && relative <= MAX_STORED;
+    }
+
+    /**
+     * Whether a coordinate can be stored relative to an origin: {@code |value - origin| <= }{@link #MAX_OFFSET}.
+     *
+     * @param value a coordinate (world frame)
+     * @param origin the storage origin on the same axis
+     * @return false for a coordinate beyond the limit, and for NaN
+     */
+    public static boolean storable(double value, double origin) {
+        double d = value - origin;
+        return d >= -MAX_OFFSET && d <= MAX_OFFSET;
     }
 
     /**

@@ -21,7 +21,8 @@ public interface SpatialIndex extends SpatialQueries {
      * @param userValue an opaque value handed back by queries (for example an index into the caller's tables)
      * @param categoryBits the object's categories, tested against query masks
      * @return the new object's handle
-     * @throws IllegalArgumentException for a non-finite or inverted box
+     * @throws IllegalArgumentException for a non-finite or inverted box, or one reaching more than
+     *                                  {@link OutwardFloat#MAX_OFFSET} from the index's origin
      */
     int add(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
             long userValue, long categoryBits);

@@ -73,4 +73,19 @@ class OutwardFloatTest {
             }
         }
     }
+
+    @Test
+    void storableMeansWithinTheLimitOfTheOrigin() {
+        assertTrue(OutwardFloat.storable(1e18, 0));
+        assertTrue(OutwardFloat.storable(-1e18, 0));
+        assertTrue(!OutwardFloat.storable(Math.nextUp(1e18), 0));
+        assertTrue(!OutwardFloat.storable(-1.5e18, 0));
+        assertTrue(OutwardFloat.storable(1e30 + 5e17, 1e30), "relative to the origin");
+        assertTrue(!OutwardFloat.storable(0, 1e30));
+        assertTrue(!OutwardFloat.storable(Double.NaN, 0));
+        assertTrue(!OutwardFloat.storable(Double.POSITIVE_INFINITY, 0));
+        // the limit keeps stored bounds finite: the largest storable coordinate, rounded outward
+        assertTrue(Float.isFinite(OutwardFloat.up(OutwardFloat.MAX_OFFSET)));
+        assertTrue(Float.isFinite(OutwardFloat.down(-OutwardFloat.MAX_OFFSET)));
+    }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.boxwood.index.build.BinnedSahBuilder;
 import dev.boxwood.query.Arguments;
 
 /**
@@ -62,13 +63,27 @@ public final class TileSetWriter {
             cells[i] = cellKey(boxes, i, cellSize);
         }
         int[] order = sortByCell(cells);
+        // every tile checked before the first file is written: its boxes must be storable relative to the origin
+        // its file will get (the centre of its bounds)
+        double[] one = new double[6];
+        for (int start = 0; start < n; ) {
+            int end = tileEnd(cells, order, start);
+            double[] bounds = BinnedSahBuilder.emptyBounds();
+            for (int k = start; k < end; k++) {
+                System.arraycopy(boxes, 6 * order[k], one, 0, 6);
+                BinnedSahBuilder.growBounds(one, 1, bounds);
+            }
+            double[] origin = BinnedSahBuilder.originOf(bounds);
+            for (int k = start; k < end; k++) {
+                System.arraycopy(boxes, 6 * order[k], one, 0, 6);
+                BinnedSahBuilder.checkBoxes(one, 1, order[k], origin[0], origin[1], origin[2]);
+            }
+            start = end;
+        }
         List<Path> files = new ArrayList<>();
         for (int start = 0; start < n; ) {
             long cell = cells[order[start]];
-            int end = start;
-            while (end < n && cells[order[end]] == cell) {
-                end++;
-            }
+            int end = tileEnd(cells, order, start);
             int m = end - start;
             double[] tileBoxes = new double[6 * m];
             long[] tileCategories = categoryBits == null ? null : new long[m];
@@ -87,6 +102,16 @@ public final class TileSetWriter {
             start = end;
         }
         return files;
+    }
+
+    /** The end of the run of objects (in {@code order}) that share the cell of the object at {@code start}. */
+    private static int tileEnd(long[] cells, int[] order, int start) {
+        long cell = cells[order[start]];
+        int end = start;
+        while (end < cells.length && cells[order[end]] == cell) {
+            end++;
+        }
+        return end;
     }
 
     private static final int CELL_BITS = 21;

@@ -456,6 +456,22 @@ class TiledWorldTest {
         assertThrows(IllegalStateException.class, () -> tiled.querySphere(0, 0, 0, 1, m, -1L, null, v, scratch));
     }
 
+    @Test
+    void shouldWriteNoTileWhenOneBoxCannotBeStored() throws IOException {
+        Path empty = Files.createDirectory(dir.resolve("rejected"));
+        // the last box reaches 1e19 from its centre, beyond the float storage range of any origin its tile can get
+        double[] boxes = Arrays.copyOf(world.boxes, world.boxes.length + 6);
+        int last = world.boxes.length;
+        double[] wide = {5e6, 5e6, 0, 5e6 + 1, 5e6 + 1, 1};
+        System.arraycopy(wide, 0, boxes, last, 6);
+        boxes[last] -= 1e19;
+        boxes[last + 3] += 1e19;
+        assertBad("box " + last / 6, () -> TileSetWriter.writeGrid(empty, "tile", boxes, null, null, 2500));
+        try (var listing = Files.list(empty)) {
+            assertEquals(0, listing.count(), "no tile written");
+        }
+    }
+
     private static void assertBad(String argument, org.junit.jupiter.api.function.Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(argument), e.getMessage());

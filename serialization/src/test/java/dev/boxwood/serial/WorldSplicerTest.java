@@ -188,6 +188,12 @@ class WorldSplicerTest {
             nan[6 * 9 + 4] = Float.NaN;
             assertThrows(IllegalArgumentException.class,
                     () -> scene.tree.spliceSubtree(mapped.readTree(), nan, null, null));
+            // finite floats in the world's frame, but beyond the float storage range of the tree's origin
+            float[] far = boxes.clone();
+            far[6 * 11 + 3] = 3e18f;
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> scene.tree.spliceSubtree(mapped.readTree(), far, null, null));
+            assertTrue(e.getMessage().contains("box 11"), e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> WorldSplicer.splice(mapped, null));
             assertThrows(IllegalArgumentException.class, () -> WorldSplicer.splice(null, scene.tree));
             assertEquals(size, scene.tree.size());

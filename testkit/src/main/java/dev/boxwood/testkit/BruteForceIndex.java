@@ -68,7 +68,7 @@ public final class BruteForceIndex implements SpatialIndex {
     @Override
     public int add(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                    long userValue, long categories) {
-        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireStorableBox(originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
         int handle = handles.allocate();
         int slot = handle & Handles.SLOT_MASK;
         if (handles.capacity() > userValues.length) {
@@ -91,7 +91,7 @@ public final class BruteForceIndex implements SpatialIndex {
     @Override
     public void move(int handle, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                      double displacementX, double displacementY, double displacementZ) {
-        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireStorableBox(originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
         Arguments.requireDisplacement(displacementX, displacementY, displacementZ);
         store(handles.slotOf(handle, "handle"), minX, minY, minZ, maxX, maxY, maxZ);
     }

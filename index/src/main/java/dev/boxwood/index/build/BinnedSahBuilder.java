@@ -211,11 +211,13 @@ public final class BinnedSahBuilder {
      * @param originY origin y (finite)
      * @param originZ origin z (finite)
      * @return a new float array of the same length
-     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input or a non-finite origin
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, a box reaching more than
+     *                                  {@link OutwardFloat#MAX_OFFSET} from the origin, or a non-finite origin
      */
     public static float[] toFloatBoxes(double[] boxes, double originX, double originY, double originZ) {
         BoxValidation.checkDoubleBoxes(boxes, "boxes");
         checkOrigin(originX, originY, originZ);
+        BoxValidation.checkStorable(boxes, boxes.length / 6, 0, new double[] {originX, originY, originZ}, "boxes");
         float[] out = new float[boxes.length];
         storeBoxes(boxes, boxes.length / 6, 0, originX, originY, originZ, out);
         return out;
@@ -246,6 +248,26 @@ public final class BinnedSahBuilder {
     }
 
     /**
+     * {@link #checkBoxes(double[], int, int)}, and also that every box can be stored relative to the given origin:
+     * no coordinate more than {@link OutwardFloat#MAX_OFFSET} from it, as every index of the library requires.
+     *
+     * @param chunk       boxes, stride 6; the first {@code 6 * count} values are checked
+     * @param count       boxes in the chunk, at least 0
+     * @param firstObject index of the chunk's first box in the whole input, at least 0
+     * @param originX     origin x (finite)
+     * @param originY     origin y (finite)
+     * @param originZ     origin z (finite)
+     * @throws IllegalArgumentException as {@link #checkBoxes(double[], int, int)}, on a non-finite origin, or for a
+     *                                  box beyond the storage range (the message names it)
+     */
+    public static void checkBoxes(double[] chunk, int count, int firstObject, double originX, double originY,
+                                  double originZ) {
+        checkBoxes(chunk, count, firstObject);
+        checkOrigin(originX, originY, originZ);
+        BoxValidation.checkStorable(chunk, count, firstObject, new double[] {originX, originY, originZ}, "boxes");
+    }
+
+    /**
      * {@link #toFloatBoxes(double[], double, double, double)} for one chunk of a larger input: checks the chunk with
      * {@link #checkBoxes}, then stores its boxes by the same rule at their place in the whole input's float array,
      * {@code dest[6 * firstObject .. 6 * (firstObject + count))}. Converting every chunk of an input in turn gives
@@ -258,16 +280,15 @@ public final class BinnedSahBuilder {
      * @param originY     origin y (finite)
      * @param originZ     origin z (finite)
      * @param dest        the whole input's float boxes, stride 6
-     * @throws IllegalArgumentException as {@link #checkBoxes}, or on a non-finite origin, or if {@code dest} is null
-     *                                  or shorter than {@code 6 * (firstObject + count)}
+     * @throws IllegalArgumentException as {@link #checkBoxes(double[], int, int, double, double, double)}, or if
+     *                                  {@code dest} is null or shorter than {@code 6 * (firstObject + count)}
      */
     public static void toFloatBoxes(double[] chunk, int count, int firstObject, double originX, double originY,
                                     double originZ, float[] dest) {
-        checkBoxes(chunk, count, firstObject);
+        checkBoxes(chunk, count, firstObject, originX, originY, originZ);
         if (dest == null || 6L * ((long) firstObject + count) > dest.length) {
             throw new IllegalArgumentException("dest must hold 6 * (" + firstObject + " + " + count + ") floats");
         }
-        checkOrigin(originX, originY, originZ);
         storeBoxes(chunk, count, firstObject, originX, originY, originZ, dest);
     }
 

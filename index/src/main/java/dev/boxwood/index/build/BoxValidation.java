@@ -1,5 +1,7 @@
 package dev.boxwood.index.build;
 
+import dev.boxwood.query.OutwardFloat;
+
 /** Argument checks shared by the bulk-build entry points; messages name the argument. */
 final class BoxValidation {
 
@@ -30,13 +32,42 @@ final class BoxValidation {
         }
     }
 
+    /**
+     * Checks that the first {@code count} boxes of a chunk (already checked as above) can be stored relative to
+     * the origin ({@link OutwardFloat#storable}); messages name the object as {@link #checkDoubleBoxes} does.
+     */
+    static void checkStorable(double[] chunk, int count, int firstObject, double[] origin, String name) {
+        for (int j = 0; j < count; j++) {
+            int i = 6 * j;
+            for (int a = 0; a < 3; a++) {
+                if (!OutwardFloat.storable(chunk[i + a], origin[a])
+                        || !OutwardFloat.storable(chunk[i + 3 + a], origin[a])) {
+                    throw beyondStorage(name, firstObject + j, a, chunk[i + a], chunk[i + 3 + a],
+                            "the origin " + origin[a]);
+                }
+            }
+        }
+    }
+
+    /** Checks float boxes relative to their origin: finite, ordered and within {@link OutwardFloat#MAX_STORED}. */
     static void checkFloatBoxes(float[] boxes, String name) {
         checkShape(boxes == null ? -1 : boxes.length, name);
         for (int i = 0; i < boxes.length; i += 6) {
             for (int a = 0; a < 3; a++) {
                 checkInterval(boxes[i + a], boxes[i + 3 + a], i / 6, a, name);
+                if (!OutwardFloat.withinStoredRange(boxes[i + a])
+                        || !OutwardFloat.withinStoredRange(boxes[i + 3 + a])) {
+                    throw beyondStorage(name, i / 6, a, boxes[i + a], boxes[i + 3 + a], "its origin");
+                }
             }
         }
+    }
+
+    private static IllegalArgumentException beyondStorage(String name, int object, int axis, double lo, double hi,
+                                                          String origin) {
+        return new IllegalArgumentException(name + ": box " + object + " reaches more than " + OutwardFloat.MAX_OFFSET
+                + " from " + origin + " on axis " + axis + " (the float storage range): [" + lo + ", "
+                + hi + "]");
     }
 
     private static void checkShape(int length, String name) {

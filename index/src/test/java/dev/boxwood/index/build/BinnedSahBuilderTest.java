@@ -301,6 +301,23 @@ class BinnedSahBuilderTest {
         float[] badCopy = bad.clone();
         assertThrows(IllegalArgumentException.class, () -> BinnedSahBuilder.defaults().buildInPlace(bad, 0, 0, 0));
         assertArrayEquals(badCopy, bad, "rejected input is left as it was");
+        float[] far = original.clone();
+        far[6 * 700 + 3] = 2e18f;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BinnedSahBuilder.defaults().buildInPlace(far, 0, 0, 0));
+        assertTrue(e.getMessage().contains("box 700"), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectBoxesBeyondTheStorageRangeOfTheChosenOrigin() {
+        // the origin is the centre of the bounds: 1.5e18 from either box
+        double[] apart = {0, 0, 0, 1, 1, 1, 3e18, 0, 0, 3e18, 1, 1};
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BinnedSahBuilder.defaults().build(apart));
+        assertTrue(e.getMessage().contains("box 0") && e.getMessage().contains("axis 0"), e.getMessage());
+        double[] near = {-1e18, 0, 0, -1e18, 1, 1, 1e18, 0, 0, 1e18, 1, 1};
+        assertEquals(2, BinnedSahBuilder.defaults().build(near).objectCount());
+        assertThrows(IllegalArgumentException.class, () -> BinnedSahBuilder.toFloatBoxes(near, 1e18, 0, 0));
     }
 
     /** The boxes of a stride-6 array as sortable strings, in order. */
