@@ -55,7 +55,8 @@ public final class DynamicAabbTree2D {
      * @param userValue opaque value handed back by queries
      * @param categoryBits the object's categories
      * @return its handle
-     * @throws IllegalArgumentException for a non-finite or inverted rectangle
+     * @throws IllegalArgumentException for a non-finite or inverted rectangle, or one reaching more than
+     *                                  {@link dev.boxwood.query.OutwardFloat#MAX_OFFSET} from the origin
      */
     public int add(double minX, double minY, double maxX, double maxY, long userValue, long categoryBits) {
         return tree.add(minX, minY, 0, maxX, maxY, 0, userValue, categoryBits);
