@@ -75,6 +75,23 @@ class EdgeCaseTest {
 
     @ParameterizedTest(name = "brute force: {0}")
     @ValueSource(booleans = {false, true})
+    void shouldCollectEveryObjectAroundAPointProbe(boolean brute) {
+        // maxFraction 0, and a zero translation: every box containing the start is entered at 0, and all of them
+        // are collected (a collector continuing with "maxFraction" would stop the cast after the first)
+        SpatialIndex tree = cubeTree(brute, TreeConfig.defaults(), 0);
+        tree.add(0.5, 0.5, 0.5, 2, 2, 2, 200, 1);
+        tree.add(-1, -1, -1, 0.5, 0.5, 0.5, 300, 1);
+        validate(tree);
+        tree.rayCast(0.5, 0.5, 0.5, 4, 0, 0, 0.0, -1L, all, stack);
+        assertEquals(3, all.count());
+        tree.rayCast(0.5, 0.5, 0.5, 0, 0, 0, 1.0, -1L, all, stack);
+        assertEquals(3, all.count());
+        all.sort();
+        assertEquals(0.0, all.fraction(2));
+    }
+
+    @ParameterizedTest(name = "brute force: {0}")
+    @ValueSource(booleans = {false, true})
     void shouldReturnZeroForStartsInsideOrOnTheBoundary(boolean brute) {
         SpatialIndex tree = cubeTree(brute, TreeConfig.defaults(), 0);
         assertEquals(0.0, closestFraction(tree, 0.5, 0.5, 0.5, 4, 0, 0));

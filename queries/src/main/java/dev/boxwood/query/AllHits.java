@@ -26,7 +26,8 @@ public final class AllHits extends SegmentCollector {
     @Override
     double accept(int handle, long userValue, double fraction) {
         hits.add(handle, userValue, fraction);
-        return maxFraction;
+        // Not maxFraction: a cast with maxFraction 0 would read it as 0, "stop", and lose every other hit at 0.
+        return Double.POSITIVE_INFINITY;
     }
 
     /** Sorts the hits by fraction, ties by lower handle (in place, no allocation). */

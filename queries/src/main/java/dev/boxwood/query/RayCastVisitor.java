@@ -18,6 +18,9 @@ package dev.boxwood.query;
  *       everything visited afterwards (objects entered at exactly {@code v} are still reported);</li>
  *   <li>the current maximum (or anything larger, or NaN): continue unchanged.</li>
  * </ul>
+ * To continue unconditionally return {@link Double#POSITIVE_INFINITY}, not the maximum fraction: a cast whose
+ * maximum is 0 (a point probe) would read that 0 as "stop". Likewise a visitor that clips to a hit at fraction 0
+ * returns {@link Double#MIN_VALUE} to keep finding other objects entered at 0, as {@link ClosestHit} does.
  * Indexes visit near objects first where they cheaply can, but the order is not part of the contract: a
  * visitor that wants the closest hit must compare fractions itself (see {@link ClosestHit}).
  */
