@@ -73,13 +73,22 @@ public final class BatchQueries implements AutoCloseable {
      * @param count number of queries
      * @param categoryMask categories that block sight
      * @param visible receives the answers
-     * @throws IllegalArgumentException for null or short arrays, or a bad segment (naming its index)
+     * @throws IllegalArgumentException for a negative count, null or short arrays, or a bad segment (a non-finite
+     *                                  coordinate, or an end so far from its start that the difference overflows),
+     *                                  naming its index; all checked before any query runs, so nothing is written
      */
     public void lineOfSight(SpatialQueries tree, double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
                             int count, long categoryMask, boolean[] visible) {
         Arguments.requireNonNull("tree", tree);
-        requireLength("from", from, 3 * count);
-        requireLength("to", to, 3 * count);
+        requireCount(count);
+        requireLength("from", from, 3L * count);
+        requireLength("to", to, 3L * count);
+        for (int i = 0; i < 3 * count; i++) {
+            if (!Double.isFinite(to[i] - from[i])) {
+                throw new IllegalArgumentException("segment " + i / 3 + " is not finite: from " + from[i] + " to "
+                        + to[i] + " on axis " + i % 3);
+            }
+        }
         if (ignoreFirst != null && ignoreFirst.length < count || ignoreSecond != null && ignoreSecond.length < count) {
             throw new IllegalArgumentException("ignore arrays must hold " + count + " handles");
         }
@@ -107,13 +116,18 @@ public final class BatchQueries implements AutoCloseable {
      * @param categoryMask categories of interest
      * @param handles receives the hit handles
      * @param fractions receives the hit fractions
-     * @throws IllegalArgumentException for null or short arrays or a bad segment
+     * @throws IllegalArgumentException for a negative count, null or short arrays, a bad {@code maxFraction} or a
+     *                                  non-finite origin or translation (naming the ray); all checked before any
+     *                                  query runs, so nothing is written
      */
     public void closestRays(SpatialQueries tree, double[] origins, double[] translations, int count,
                             double maxFraction, long categoryMask, int[] handles, double[] fractions) {
         Arguments.requireNonNull("tree", tree);
-        requireLength("origins", origins, 3 * count);
-        requireLength("translations", translations, 3 * count);
+        requireCount(count);
+        requireLength("origins", origins, 3L * count);
+        requireLength("translations", translations, 3L * count);
+        requireFinite("origins", origins, 3 * count, 3, "ray");
+        requireFinite("translations", translations, 3 * count, 3, "ray");
         Arguments.requireFiniteNonNegative("maxFraction", maxFraction);
         Arguments.requireNonNull("handles", handles);
         requireLength("fractions", fractions, count);
@@ -141,13 +155,23 @@ public final class BatchQueries implements AutoCloseable {
      * @param maxPerQuery result slots per query, {@code >= 0}
      * @param handles receives the handles, {@code count * maxPerQuery} slots
      * @param counts receives the number found per query
-     * @throws IllegalArgumentException for null or short arrays or a bad sphere
+     * @throws IllegalArgumentException for a negative count, null or short arrays, or a bad sphere (a non-finite
+     *                                  centre or radius, or a negative radius), naming its index; all checked
+     *                                  before any query runs, so nothing is written
      */
     public void spheres(ShapeQueries tree, double[] spheres, int count, RegionMode mode, long categoryMask,
                         int maxPerQuery, int[] handles, int[] counts) {
         Arguments.requireNonNull("tree", tree);
         Arguments.requireNonNull("mode", mode);
-        requireLength("spheres", spheres, 4 * count);
+        requireCount(count);
+        requireLength("spheres", spheres, 4L * count);
+        requireFinite("spheres", spheres, 4 * count, 4, "sphere");
+        for (int i = 0; i < count; i++) {
+            if (spheres[4 * i + 3] < 0) {
+                throw new IllegalArgumentException("spheres: sphere " + i + " has a negative radius: "
+                        + spheres[4 * i + 3]);
+            }
+        }
         if (maxPerQuery < 0) {
             throw new IllegalArgumentException("maxPerQuery must be >= 0: " + maxPerQuery);
         }
@@ -190,10 +214,29 @@ public final class BatchQueries implements AutoCloseable {
         return index;
     }
 
-    private static void requireLength(String name, double[] array, int length) {
+    private static void requireCount(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must be >= 0: " + count);
+        }
+    }
+
+    private static void requireLength(String name, double[] array, long length) {
         Arguments.requireNonNull(name, array);
         if (array.length < length) {
             throw new IllegalArgumentException(name + " must hold " + length + " values, has " + array.length);
+        }
+    }
+
+    /**
+     * Every one of the first {@code length} values finite; the message names the query ({@code index / stride})
+     * so a caller finds the bad one in a batch of thousands.
+     */
+    private static void requireFinite(String name, double[] array, int length, int stride, String query) {
+        for (int i = 0; i < length; i++) {
+            if (!Double.isFinite(array[i])) {
+                throw new IllegalArgumentException(name + ": " + query + " " + i / stride + " is not finite: "
+                        + array[i] + " at " + i);
+            }
         }
     }
 

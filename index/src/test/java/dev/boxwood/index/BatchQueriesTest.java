@@ -6,12 +6,17 @@ import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.Arrays;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Batched line of sight, closest rays and sphere queries on several threads, against the brute-force oracle. */
@@ -89,5 +94,70 @@ class BatchQueriesTest {
                 }
             }
         }
+    }
+
+    @Test
+    void shouldRejectABadQueryByItsIndexBeforeAnsweringAny() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < 100; i++) {
+            tree.add(i, 0, 0, i + 1, 1, 1, i, -1L);
+        }
+        int n = 40;
+        double[] from = new double[3 * n];
+        double[] to = new double[3 * n];
+        double[] spheres = new double[4 * n];
+        for (int i = 0; i < n; i++) {
+            from[3 * i] = -5;
+            from[3 * i + 1] = 0.5;
+            to[3 * i] = 200;
+            to[3 * i + 1] = 0.5;
+            spheres[4 * i] = i;
+            spheres[4 * i + 3] = 1;
+        }
+        boolean[] visible = new boolean[n];
+        int[] handles = new int[n];
+        double[] fractions = new double[n];
+        int[] found = new int[n];
+        int[] counts = new int[n];
+        Arrays.fill(handles, 7);
+        Arrays.fill(counts, 7);
+        try (BatchQueries batch = new BatchQueries(2)) {
+            double[] nanFrom = from.clone();
+            nanFrom[3 * 31 + 2] = Double.NaN;
+            assertNamed("segment 31", () -> batch.lineOfSight(tree, nanFrom, to, null, null, n, -1L, visible));
+            double[] farTo = to.clone();
+            farTo[3 * 12] = Double.MAX_VALUE;
+            double[] farFrom = from.clone();
+            farFrom[3 * 12] = -Double.MAX_VALUE;
+            assertNamed("segment 12", () -> batch.lineOfSight(tree, farFrom, farTo, null, null, n, -1L, visible));
+            double[] infinite = to.clone();
+            infinite[3 * 25 + 1] = Double.POSITIVE_INFINITY;
+            assertNamed("ray 25", () -> batch.closestRays(tree, from, infinite, n, 1, -1L, handles, fractions));
+            double[] negative = spheres.clone();
+            negative[4 * 9 + 3] = -1;
+            assertNamed("sphere 9", () -> batch.spheres(tree, negative, n, RegionMode.CROSSING, -1L, 1, found,
+                    counts));
+            double[] nanSphere = spheres.clone();
+            nanSphere[4 * 33 + 1] = Double.NaN;
+            assertNamed("sphere 33", () -> batch.spheres(tree, nanSphere, n, RegionMode.CROSSING, -1L, 1, found,
+                    counts));
+            assertNamed("count", () -> batch.closestRays(tree, from, to, -1, 1, -1L, handles, fractions));
+            assertNamed("origins", () -> batch.closestRays(tree, from, to, Integer.MAX_VALUE, 1, -1L, handles,
+                    fractions));
+            boolean[] none = new boolean[n];
+            assertArrayEquals(none, visible, "no line of sight answered");
+            int[] untouched = new int[n];
+            Arrays.fill(untouched, 7);
+            assertArrayEquals(untouched, handles, "no ray answered");
+            assertArrayEquals(untouched, counts, "no sphere answered");
+            // and the same batch object still answers good input
+            batch.lineOfSight(tree, from, to, null, null, n, -1L, visible);
+            assertTrue(!visible[0]);
+        }
+    }
+
+    private static void assertNamed(String what, Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().contains(what), e.getMessage());
     }
 }
