@@ -1,6 +1,7 @@
 package dev.boxwood.index;
 
 import dev.boxwood.query.Arguments;
+import dev.boxwood.query.Handles;
 
 /**
  * Immutable settings of a {@link DynamicAabbTree}. Start from {@link #defaults()} and change what you need:
@@ -126,13 +127,14 @@ public final class TreeConfig {
     }
 
     /**
-     * @param objects objects the arrays hold before they first grow, {@code >= 1}
+     * @param objects objects the arrays hold before they first grow, {@code 1 ..} {@link Handles#MAX_SLOTS}
+     *                {@code - 1} (the most a tree holds)
      * @return a copy with this capacity
-     * @throws IllegalArgumentException if {@code objects < 1}
+     * @throws IllegalArgumentException if {@code objects} is outside that range
      */
     public TreeConfig withInitialCapacity(int objects) {
-        if (objects < 1) {
-            throw new IllegalArgumentException("objects must be >= 1: " + objects);
+        if (objects < 1 || objects > Handles.MAX_SLOTS - 1) {
+            throw new IllegalArgumentException("objects must be in 1 .. " + (Handles.MAX_SLOTS - 1) + ": " + objects);
         }
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations,
                 addsPerOptimization, objects, addRenumbering);

@@ -160,6 +160,9 @@ class BadInputTest {
         assertThrows(IllegalArgumentException.class, () -> TreeConfig.defaults().withMargin(-1, 0.1));
         assertThrows(IllegalArgumentException.class, () -> TreeConfig.defaults().withMargin(0.1, INF));
         assertThrows(IllegalArgumentException.class, () -> TreeConfig.defaults().withInitialCapacity(0));
+        // more than a tree can hold: the node arrays' int indices would overflow
+        assertThrows(IllegalArgumentException.class,
+                () -> TreeConfig.defaults().withInitialCapacity(dev.boxwood.query.Handles.MAX_SLOTS));
         assertThrows(IllegalArgumentException.class, () -> new DynamicAabbTree(null));
     }
 }
