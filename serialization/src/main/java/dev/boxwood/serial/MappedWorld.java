@@ -170,7 +170,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * Checks every section checksum (CRC32C), the zero padding and the structure: each internal node but the root
      * referenced by exactly one parent of smaller index (child A being the next node), the leaf runs partitioning
      * the objects in depth-first order, every quantized box the writer's code for the objects below (so decoded
-     * boxes contain them), category summaries, palette, flags, height and root bounds. Reads the whole file.
+     * boxes contain them), object boxes (as {@link #readObjectBoxes()} checks them), category summaries, palette,
+     * flags, height and root bounds. Reads the whole file.
      *
      * @throws CorruptWorldFileException naming the first problem found
      * @throws IllegalStateException     if the world is closed
@@ -366,7 +367,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     /**
      * The category records: palette entries strictly ascending and each used, indices in range, object boxes
-     * finite and not inverted, and the no-zero flag set exactly when no object has category bits 0.
+     * as a writer stores them (finite, not inverted, within the float storage range), and the no-zero flag set
+     * exactly when no object has category bits 0.
      */
     private void verifyCategories() throws CorruptWorldFileException {
         boolean anyZero = false;
@@ -398,15 +400,26 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             throw corrupt("the no-zero-category flag is " + (noZeroCategory ? "set" : "missing")
                     + " but " + (anyZero ? "an" : "no") + " object has category bits 0");
         }
+        float[] box = new float[6];
         for (int o = 0; o < objectCount; o++) {
-            long b = boxBase(o);
-            for (int a = 0; a < 3; a++) {
-                float min = readFloat(b + 4L * a);
-                float max = readFloat(b + 12 + 4L * a);
-                if (!Float.isFinite(min) || !Float.isFinite(max) || min > max) {
-                    throw corrupt("the box of object " + o + " is not finite or inverted");
-                }
-            }
+            readBox(o, box, 0);
+            checkStoredBox(o, box, 0);
+        }
+    }
+
+    /** Copies the stored box of an object into {@code dest[at .. at + 5]}. */
+    private void readBox(int object, float[] dest, int at) {
+        long b = boxBase(object);
+        for (int a = 0; a < 6; a++) {
+            dest[at + a] = readFloat(b + 4L * a);
+        }
+    }
+
+    /** A box no writer stores ({@link WorldLayout#storedBoxProblem}) is corruption. */
+    private void checkStoredBox(int object, float[] box, int at) throws CorruptWorldFileException {
+        String problem = WorldLayout.storedBoxProblem(box, at);
+        if (problem != null) {
+            throw corrupt("the box of object " + object + " " + problem);
         }
     }
 
@@ -598,18 +611,22 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     /**
      * Copies the stored object boxes (floats relative to the origin, stride 6) into a heap array, as the
-     * companion of {@link #readTree()}.
+     * companion of {@link #readTree()}, checking each as {@link #verify()} does: finite, {@code min <= max}, and
+     * within {@link dev.boxwood.query.OutwardFloat#MAX_STORED} of the origin (no writer stores more). So a damaged
+     * box section is reported here as corruption, not later as a bad argument of
+     * {@link dev.boxwood.index.DynamicAabbTree#spliceSubtree}, which accepts these boxes into a tree of the same
+     * origin. Checksums are not read ({@link #verify()} reads them).
      *
      * @return the boxes of handles {@code 0 .. size() - 1}
+     * @throws CorruptWorldFileException naming the file and the first object whose stored box breaks those rules
+     * @throws IllegalStateException     if the world is closed
      */
-    public float[] readObjectBoxes() {
+    public float[] readObjectBoxes() throws CorruptWorldFileException {
         checkOpen();
         float[] boxes = new float[6 * objectCount];
         for (int i = 0; i < objectCount; i++) {
-            long o = boxBase(i);
-            for (int a = 0; a < 6; a++) {
-                boxes[6 * i + a] = readFloat(o + 4L * a);
-            }
+            readBox(i, boxes, 6 * i);
+            checkStoredBox(i, boxes, 6 * i);
         }
         return boxes;
     }
@@ -640,6 +657,11 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             values[i] = userValueAt(i);
         }
         return values;
+    }
+
+    /** The header's root bounds, relative to the origin: shared, for readers in this package that only compare. */
+    float[] storedRootBounds() {
+        return rootBounds;
     }
 
     /** @return the length of the user payload in bytes (0 if none) */

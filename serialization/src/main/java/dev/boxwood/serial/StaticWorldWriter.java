@@ -176,9 +176,16 @@ public final class StaticWorldWriter {
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails
-     * @throws IllegalArgumentException if an array length does not match the tree's object count, a leaf box of
-     *                                  the tree differs from its object box, or the world's extent on an axis
-     *                                  overflows a float
+     * @throws IllegalArgumentException if an array length does not match the tree's object count; an object box is
+     *                                  not finite, is inverted or reaches more than
+     *                                  {@link dev.boxwood.query.OutwardFloat#MAX_OFFSET} from the origin; or a box
+     *                                  of the tree is not the exact union of the object boxes below it, as the
+     *                                  builder makes it ({@link FlatBvh#of} does not check boxes): a leaf box that
+     *                                  differs from its object box, or an internal child box or the root bounds
+     *                                  that do not contain the boxes below them, or contain them without being
+     *                                  their union (the message names the node and child, or the root bounds).
+     *                                  All of this is checked in O(n) before anything is written: the target is
+     *                                  then untouched
      */
     public static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
                                      long[] userValues, byte[] payload) throws IOException {
@@ -203,6 +210,8 @@ public final class StaticWorldWriter {
             throw new IllegalArgumentException("objectBoxes must hold 6 * " + n + " floats");
         }
         checkPerObjectArrays(n, categoryBits, userValues);
+        checkObjectBoxes(objectBoxes, n);
+        checkInternalBoxes(tree);
         float[] root = tree.rootBounds();
         for (int a = 0; a < 3; a++) {
             if (!Float.isFinite(WorldLayout.scale(root[a], root[3 + a]))) {
@@ -566,6 +575,71 @@ public final class StaticWorldWriter {
             if (Float.floatToRawIntBits(bounds[offset + a]) != Float.floatToRawIntBits(objectBoxes[6 * object + a])) {
                 throw new IllegalArgumentException("tree leaf box of object " + object
                         + " differs from objectBoxes: the tree was not built from these boxes");
+            }
+        }
+    }
+
+    /** Boxes a reader would report as corrupt must not be written (see {@link WorldLayout#storedBoxProblem}). */
+    private static void checkObjectBoxes(float[] objectBoxes, int n) {
+        for (int i = 0; i < n; i++) {
+            String problem = WorldLayout.storedBoxProblem(objectBoxes, 6 * i);
+            if (problem != null) {
+                throw new IllegalArgumentException("objectBoxes: box " + i + " " + problem);
+            }
+        }
+    }
+
+    /**
+     * Every internal child box must be bit for bit the union of the two child boxes of the node it refers to, and
+     * the root bounds that of the root's children: the file stores the codes of exact unions and the exact root
+     * bounds ({@link MappedWorld#verify()} recomputes both), and a box that does not contain its subtree would hide
+     * objects from every query. With the leaf boxes equal to the object boxes ({@link #checkLeafBox}), every box is
+     * then the union of the objects below it. One pass over the nodes, no allocation beyond one box.
+     */
+    private static void checkInternalBoxes(FlatBvh tree) {
+        int nodes = tree.nodeCount();
+        if (nodes == 0) {
+            // a root leaf: its bounds are compared with its object's box
+            return;
+        }
+        float[] bounds = tree.childBounds();
+        int[] refs = tree.childRefs();
+        float[] union = new float[6];
+        for (int k = 0; k < nodes; k++) {
+            for (int c = 0; c < 2; c++) {
+                int ref = refs[2 * k + c];
+                if (ref >= 0) {
+                    unionOfChildren(bounds, ref, union);
+                    checkUnion(bounds, 12 * k + 6 * c, union, "the box of child " + c + " of node " + k + " (node "
+                            + ref + ")");
+                }
+            }
+        }
+        unionOfChildren(bounds, 0, union);
+        checkUnion(tree.rootBounds(), 0, union, "the root bounds");
+    }
+
+    private static void unionOfChildren(float[] bounds, int node, float[] dest) {
+        for (int a = 0; a < 3; a++) {
+            dest[a] = Math.min(bounds[12 * node + a], bounds[12 * node + 6 + a]);
+            dest[3 + a] = Math.max(bounds[12 * node + 3 + a], bounds[12 * node + 9 + a]);
+        }
+    }
+
+    private static void checkUnion(float[] box, int at, float[] union, String what) {
+        for (int a = 0; a < 3; a++) {
+            // negated so that a NaN fails too
+            if (!(box[at + a] <= union[a]) || !(box[at + 3 + a] >= union[3 + a])) {
+                throw new IllegalArgumentException("tree: " + what + " must contain every box below; on axis " + a
+                        + " [" + box[at + a] + ", " + box[at + 3 + a] + "] does not contain their union ["
+                        + union[a] + ", " + union[3 + a] + "]: the tree was not built from these boxes");
+            }
+        }
+        for (int a = 0; a < 6; a++) {
+            if (Float.floatToRawIntBits(box[at + a]) != Float.floatToRawIntBits(union[a])) {
+                throw new IllegalArgumentException("tree: " + what + " must be the exact union of the boxes below,"
+                        + " which the file stores; coordinate " + a + " is " + box[at + a] + ", the union's "
+                        + union[a]);
             }
         }
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.boxwood.geom.FrustumAabb;
@@ -39,6 +40,16 @@ import dev.boxwood.query.TraversalStack;
  * the use counts that keep a tile mapped while a thread reads it are guarded by this object's lock (taken twice
  * per visited tile per query). The budget is soft: tiles in use are never unmapped, so it can be exceeded while
  * many threads read many tiles. {@link #close()} must come after every query has returned.
+ *
+ * <p>Tiles must not be replaced on disk while the tiled world is open (unlike a single {@link MappedWorld}, which
+ * keeps reading the file it mapped): the origin, bounds and object count of each tile are read once, by
+ * {@link #open}, and decide which tiles a query visits and in which frame. Every time a tile is mapped, the first
+ * time or again after the budget unmapped it, its header is compared with what {@code open} read (origin, root
+ * bounds, object count and file length); if the tile changed, the query fails with an
+ * {@link UncheckedIOException} naming the tile and its file and saying that it changed on disk since open, rather
+ * than mix the old frame with the new contents. A replaced tile is only noticed when a query reaches its old
+ * bounds and maps it: objects of the new file outside those bounds are not found until then. Open a new tiled
+ * world to see replaced tiles.
  */
 public final class TiledWorld implements AutoCloseable {
 
@@ -52,6 +63,7 @@ public final class TiledWorld implements AutoCloseable {
 
     /** One tile: header data, and its mapping while mapped. */
     private static final class Tile {
+        final int index;
         final Path file;
         final long length;
         final int objects;
@@ -63,7 +75,8 @@ public final class TiledWorld implements AutoCloseable {
         int users;
         long lastUse;
 
-        Tile(Path file, long length, MappedWorld.Header h) {
+        Tile(int index, Path file, long length, MappedWorld.Header h) {
+            this.index = index;
             this.file = file;
             this.length = length;
             this.objects = h.objectCount;
@@ -128,7 +141,7 @@ public final class TiledWorld implements AutoCloseable {
             Path file = tileFiles.get(i);
             Arguments.requireNonNull("tileFiles[" + i + "]", file);
             long length = Files.size(file);
-            tiles[i] = new Tile(file, length, MappedWorld.Header.read(file, length));
+            tiles[i] = new Tile(i, file, length, MappedWorld.Header.read(file, length));
         }
         return new TiledWorld(tiles, budgetBytes);
     }
@@ -148,8 +161,12 @@ public final class TiledWorld implements AutoCloseable {
     }
 
     /**
+     * The number of objects in a tile, as its header said when {@link #open} read it. The file is not read again:
+     * a tile replaced on disk since (which it must not be, see the class comment) is reported by the next query
+     * that maps it, not here.
+     *
      * @param tile a tile index, in {@code [0, tileCount())}
-     * @return the number of objects in the tile
+     * @return the number of objects in the tile, read by {@link #open}
      * @throws IllegalArgumentException if the tile index is out of range
      */
     public int tileSize(int tile) {
@@ -491,7 +508,8 @@ public final class TiledWorld implements AutoCloseable {
      * Verifies every tile ({@link MappedWorld#verify()}), mapping each in turn within the budget.
      *
      * @throws CorruptWorldFileException naming the first corrupt tile and its problem
-     * @throws IOException               if a tile cannot be mapped
+     * @throws IOException               if a tile cannot be mapped, or changed on disk since {@link #open} (the
+     *                                   message names the tile)
      */
     public void verify() throws IOException {
         checkOpen();
@@ -514,7 +532,7 @@ public final class TiledWorld implements AutoCloseable {
         checkOpen();
         if (t.world == null) {
             try {
-                t.world = MappedWorld.open(t.file);
+                t.world = openUnchanged(t);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -525,6 +543,32 @@ public final class TiledWorld implements AutoCloseable {
         t.lastUse = ++clock;
         evictOverBudget();
         return t.world;
+    }
+
+    /**
+     * Maps a tile whose header still says what {@link #open} read: the queries cull and translate by those values,
+     * and the budget counts that length, so a tile replaced since must fail rather than answer in the wrong frame.
+     */
+    private static MappedWorld openUnchanged(Tile t) throws IOException {
+        MappedWorld world = MappedWorld.open(t.file);
+        String change = null;
+        if (world.size() != t.objects) {
+            change = "it holds " + world.size() + " objects, not " + t.objects;
+        } else if (world.originX() != t.originX || world.originY() != t.originY || world.originZ() != t.originZ) {
+            change = "its origin is (" + world.originX() + ", " + world.originY() + ", " + world.originZ()
+                    + "), not (" + t.originX + ", " + t.originY + ", " + t.originZ + ")";
+        } else if (!Arrays.equals(world.storedRootBounds(), t.bounds)) {
+            change = "its bounds are " + Arrays.toString(world.storedRootBounds()) + ", not "
+                    + Arrays.toString(t.bounds);
+        } else if (world.fileLength() != t.length) {
+            change = "it is " + world.fileLength() + " bytes long, not " + t.length;
+        }
+        if (change != null) {
+            world.close();
+            throw new IOException("tile " + t.index + " (" + t.file + ") changed on disk since the tiled world was"
+                    + " opened: " + change + " (tiles must not be replaced while it is open)");
+        }
+        return world;
     }
 
     private synchronized void release(Tile t) {

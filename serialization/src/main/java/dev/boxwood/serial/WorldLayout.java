@@ -1,5 +1,7 @@
 package dev.boxwood.serial;
 
+import dev.boxwood.query.OutwardFloat;
+
 /**
  * Byte layout of a static world file, format version {@value #FORMAT_VERSION} (described in full in
  * {@code docs/format.md}). All values are little-endian; every offset and length is a 64-bit byte count, so
@@ -287,6 +289,34 @@ public final class WorldLayout {
      */
     static int leafCount(int ref) {
         return (~ref & 7) + 1;
+    }
+
+    /**
+     * What is wrong with a stored object box, or {@code null} if it is one a writer stores: on every axis finite,
+     * {@code min <= max}, and within {@link OutwardFloat#MAX_STORED} of the origin (the rule every index stores
+     * boxes by). The writer refuses such a box and the reader reports it as corruption: one rule on both sides, so
+     * the writer never writes a box the reader rejects.
+     *
+     * @param boxes float boxes, stride 6
+     * @param at    index of the box's {@code minX}
+     * @return the problem, as a predicate of "the box" (for example {@code "is inverted on axis 0: [2.0, 1.0]"})
+     */
+    static String storedBoxProblem(float[] boxes, int at) {
+        for (int a = 0; a < 3; a++) {
+            float lo = boxes[at + a];
+            float hi = boxes[at + 3 + a];
+            if (!Float.isFinite(lo) || !Float.isFinite(hi)) {
+                return "is not finite on axis " + a + ": [" + lo + ", " + hi + "]";
+            }
+            if (lo > hi) {
+                return "is inverted on axis " + a + ": [" + lo + ", " + hi + "]";
+            }
+            if (!OutwardFloat.withinStoredRange(lo) || !OutwardFloat.withinStoredRange(hi)) {
+                return "reaches more than " + OutwardFloat.MAX_OFFSET + " from the origin on axis " + a
+                        + " (the float storage range): [" + lo + ", " + hi + "]";
+            }
+        }
+        return null;
     }
 
     static long alignUp(long offset) {

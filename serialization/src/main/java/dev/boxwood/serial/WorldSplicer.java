@@ -16,6 +16,11 @@ import dev.boxwood.index.build.FlatBvh;
  * relative to the tree's origin exactly as {@link DynamicAabbTree#add} would store the world box
  * {@link MappedWorld#getTightBox} reports (rounded outward); with the same origin the floats are copied unchanged,
  * so both answer queries identically.
+ *
+ * <p>The stored tree is checked as {@link MappedWorld#readTree()} checks it and every object box as
+ * {@link MappedWorld#readObjectBoxes()} does, both before the tree is touched: a damaged tree or box section is
+ * reported as a {@link CorruptWorldFileException} and adds nothing. Checksums are not read
+ * ({@link MappedWorld#verify()} reads them).
  */
 public final class WorldSplicer {
 
@@ -29,10 +34,14 @@ public final class WorldSplicer {
      * @param world an open world
      * @param tree  the tree to add to
      * @return the tree handle of each world object: element {@code i} is the handle of world handle {@code i}
-     * @throws IllegalArgumentException  for null arguments, or if the tree cannot hold that many more objects (the
-     *                                   tree is then unchanged)
+     * @throws IllegalArgumentException  for null arguments, if the tree cannot hold that many more objects, or if a
+     *                                   box of the world reaches more than
+     *                                   {@link dev.boxwood.query.OutwardFloat#MAX_OFFSET} from the tree's origin
+     *                                   (the two origins are too far apart); the tree is then unchanged
      * @throws IllegalStateException     if the world is closed
-     * @throws CorruptWorldFileException if the stored tree is invalid (nothing is added)
+     * @throws CorruptWorldFileException if the stored tree or a stored object box is invalid (a box not finite,
+     *                                   inverted, or beyond the float storage range of the world's own origin);
+     *                                   nothing is added
      */
     public static int[] splice(MappedWorld world, DynamicAabbTree tree) throws CorruptWorldFileException {
         requireArguments(world, tree);
@@ -47,10 +56,14 @@ public final class WorldSplicer {
      * @param tree         the tree to add to
      * @param categoryBits the category bits of every spliced object
      * @return the tree handle of each world object: element {@code i} is the handle of world handle {@code i}
-     * @throws IllegalArgumentException  for null arguments, or if the tree cannot hold that many more objects (the
-     *                                   tree is then unchanged)
+     * @throws IllegalArgumentException  for null arguments, if the tree cannot hold that many more objects, or if a
+     *                                   box of the world reaches more than
+     *                                   {@link dev.boxwood.query.OutwardFloat#MAX_OFFSET} from the tree's origin
+     *                                   (the two origins are too far apart); the tree is then unchanged
      * @throws IllegalStateException     if the world is closed
-     * @throws CorruptWorldFileException if the stored tree is invalid (nothing is added)
+     * @throws CorruptWorldFileException if the stored tree or a stored object box is invalid (a box not finite,
+     *                                   inverted, or beyond the float storage range of the world's own origin);
+     *                                   nothing is added
      */
     public static int[] splice(MappedWorld world, DynamicAabbTree tree, long categoryBits)
             throws CorruptWorldFileException {
@@ -63,7 +76,10 @@ public final class WorldSplicer {
     private static int[] splice(MappedWorld world, DynamicAabbTree tree, long[] categories)
             throws CorruptWorldFileException {
         FlatBvh bvh = world.readTree();
-        return tree.spliceSubtree(bvh, world.readObjectBoxes(), world.readUserValues(), categories);
+        // checked by the reader, so that spliceSubtree's own box checks can only fail on the distance between the
+        // two origins, an argument problem, and never report a damaged file as one
+        float[] boxes = world.readObjectBoxes();
+        return tree.spliceSubtree(bvh, boxes, world.readUserValues(), categories);
     }
 
     private static void requireArguments(MappedWorld world, DynamicAabbTree tree) {

@@ -28,6 +28,7 @@ import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.OutwardFloat;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.scenes.LevelScenes;
@@ -330,6 +331,83 @@ class MappedWorldTest {
         }
         assertThrows(IllegalArgumentException.class,
                 () -> StaticWorldWriter.write(file, new double[] {0, 0, 0, 1, 1, 1}, new long[2], null, null));
+    }
+
+    @Test
+    void shouldRejectATreeWhoseBoxesAreNotTheUnionsOfItsObjectsAndLeaveTheTargetUntouched() throws IOException {
+        // 12 half-unit boxes along x: more than one leaf, so the stored tree has internal nodes
+        float[] boxes = new float[6 * 12];
+        for (int i = 0; i < 12; i++) {
+            boxes[6 * i] = i;
+            boxes[6 * i + 3] = i + 0.5f;
+            boxes[6 * i + 4] = 1;
+            boxes[6 * i + 5] = 1;
+        }
+        FlatBvh good = BinnedSahBuilder.defaults().build(boxes, 0, 0, 0);
+        Path file = dir.resolve("tree.bxw");
+        StaticWorldWriter.write(file, good, boxes, null, null, null);
+        byte[] before = Files.readAllBytes(file);
+
+        // root bounds that miss objects 5 to 11 (FlatBvh.of does not check boxes)
+        FlatBvh shortRoot = FlatBvh.of(12, 0, 0, 0, good.childBounds().clone(), good.childRefs().clone(),
+                new float[] {0, 0, 0, 5, 1, 1});
+        assertRejectedTree(file, before, shortRoot, boxes, "the root bounds must contain every box below");
+
+        // an internal node's box, shrunk so that it misses the last object below it
+        int[] refs = good.childRefs();
+        int k = 0;
+        int c = refs[0] >= 0 ? 0 : 1;
+        assertTrue(refs[c] >= 0, "a root child over more than one object is an internal node");
+        float[] shrunk = good.childBounds().clone();
+        shrunk[12 * k + 6 * c + 3] -= 0.25f;
+        FlatBvh shrunkNode = FlatBvh.of(12, 0, 0, 0, shrunk, refs.clone(), good.rootBounds().clone());
+        assertRejectedTree(file, before, shrunkNode, boxes, "child " + c + " of node " + k + " (node " + refs[c]
+                + ") must contain every box below");
+
+        // a box that still contains its objects but is not their union: its quantized codes would not be the
+        // writer's, and the file would fail verify()
+        float[] grown = good.childBounds().clone();
+        grown[12 * k + 6 * c + 4] += 1;
+        FlatBvh grownNode = FlatBvh.of(12, 0, 0, 0, grown, refs.clone(), good.rootBounds().clone());
+        assertRejectedTree(file, before, grownNode, boxes, "child " + c + " of node " + k + " (node " + refs[c]
+                + ") must be the exact union");
+
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            mapped.verify();
+            AllOverlaps overlaps = new AllOverlaps();
+            mapped.queryAabb(10.1, 0.1, 0.1, 10.2, 0.2, 0.2, -1L, overlaps, new TraversalStack());
+            assertEquals(1, overlaps.count());
+            assertEquals(10, overlaps.userValue(0));
+        }
+    }
+
+    @Test
+    void shouldRejectObjectBoxesThatNoReaderAccepts() throws IOException {
+        Path file = dir.resolve("box.bxw");
+        // one object, so the tree is its box and agrees with it: only the box itself is wrong (the first is finite
+        // but beyond the float storage range every index keeps, the second would not even open)
+        float[][] bad = {{0, 0, 0, 1e30f, 1, 1}, {1, 0, 0, 0, 1, 1}, {0, Float.NaN, 0, 1, 1, 1}};
+        String[] named = {"reaches more than " + OutwardFloat.MAX_OFFSET, "is inverted on axis 0",
+            "is not finite on axis 1"};
+        for (int t = 0; t < bad.length; t++) {
+            float[] box = bad[t];
+            FlatBvh single = FlatBvh.of(1, 0, 0, 0, new float[0], new int[0], box.clone());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> StaticWorldWriter.write(file, single, box, null, null, null));
+            assertTrue(e.getMessage().contains("objectBoxes: box 0 " + named[t]), e.getMessage());
+            assertFalse(Files.exists(file), "nothing written");
+        }
+    }
+
+    private void assertRejectedTree(Path file, byte[] before, FlatBvh tree, float[] boxes, String named)
+            throws IOException {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> StaticWorldWriter.write(file, tree, boxes, null, null, null));
+        assertTrue(e.getMessage().contains(named), e.getMessage());
+        assertArrayEquals(before, Files.readAllBytes(file), "the target is untouched");
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(file), files.toList(), "no temporary file is left");
+        }
     }
 
     @Test

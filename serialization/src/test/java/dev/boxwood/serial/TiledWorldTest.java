@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -475,6 +476,55 @@ class TiledWorldTest {
     private static void assertBad(String argument, org.junit.jupiter.api.function.Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(argument), e.getMessage());
+    }
+
+    @Test
+    void shouldReportATileReplacedOnDiskWhenItIsMappedAgain() throws IOException {
+        // far below the clustered tiles, so that queries of the one never reach the other
+        double y = -1e6;
+        Path file = dir.resolve("replaced.bxw");
+        StaticWorldWriter.write(file, new double[] {0, y, 0, 1, y + 1, 1, 2, y, 0, 3, y + 1, 1}, null, null, null);
+        List<Path> files = List.of(tiles.get(0), file);
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        AllOverlaps overlaps = new AllOverlaps();
+        // a zero budget unmaps every tile after each query: the next query reaching it maps it again
+        try (TiledWorld tiled = TiledWorld.open(files, 0)) {
+            tiled.queryBox(-1, y - 1, -1, 4, y + 2, 2, RegionMode.CROSSING, -1L, null, overlaps, scratch);
+            assertEquals(2, overlaps.count());
+            assertFalse(tiled.isMapped(1));
+            StaticWorldWriter.write(file, new double[] {100, y, 0, 101, y + 1, 1, 102, y, 0, 103, y + 1, 1, 104, y, 0,
+                105, y + 1, 1}, null, null, null);
+            try (MappedWorld fresh = MappedWorld.open(file)) {
+                overlaps.reset();
+                fresh.queryBox(-1, y - 1, -1, 4, y + 2, 2, RegionMode.CROSSING, -1L, null, overlaps,
+                        new TraversalStack());
+                assertEquals(0, overlaps.count(), "nothing of the new tile is where the old one was");
+            }
+            // the old bounds let the query reach the tile; in the old frame the new objects would seem to be there
+            long mapped = tiled.mapCount();
+            overlaps.reset();
+            UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> tiled.queryBox(-1, y - 1, -1, 4,
+                    y + 2, 2, RegionMode.CROSSING, -1L, null, overlaps, scratch));
+            assertTrue(e.getMessage().contains("tile 1") && e.getMessage().contains(file.toString())
+                    && e.getMessage().contains("changed on disk"), e.getMessage());
+            assertEquals(0, overlaps.count());
+            assertEquals(-1, scratch.tile());
+            assertFalse(tiled.isMapped(1));
+            assertEquals(0, tiled.mappedBytes());
+            assertEquals(mapped, tiled.mapCount(), "the changed tile is not counted as mapped");
+            IOException verify = assertThrows(IOException.class, tiled::verify);
+            assertTrue(verify.getMessage().contains("tile 1"), verify.getMessage());
+            // the count open() read (documented: headers are read once)
+            assertEquals(2, tiled.tileSize(1));
+            // the unchanged tile still answers
+            overlaps.reset();
+            double[] b = tileBounds.get(0);
+            tiled.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, overlaps, scratch);
+            AllOverlaps expected = new AllOverlaps();
+            oracles.get(0).queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, expected, new TraversalStack());
+            assertTrue(expected.count() > 0);
+            assertEquals(expected.count(), overlaps.count());
+        }
     }
 
     @Test

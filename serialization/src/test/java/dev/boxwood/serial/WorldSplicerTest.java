@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.zip.CRC32C;
 
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.RegionQueries;
@@ -199,6 +203,79 @@ class WorldSplicerTest {
             assertEquals(size, scene.tree.size());
             scene.tree.validate();
         }
+    }
+
+    @Test
+    void shouldReportACorruptBoxSectionAsCorruptionAndLeaveTheTreeUnchanged() throws IOException {
+        Path file = dir.resolve("tile.bxw");
+        TestWorld.clustered(100, 51).write(file);
+        byte[] valid = Files.readAllBytes(file);
+        Scene scene = new Scene(TreeConfig.defaults(), 50, 52);
+        int size = scene.tree.size();
+        // {object, coordinate, new value}: NaN, a min above the max, a finite coordinate no writer stores (beyond
+        // the float storage range of the file's origin) and an infinity; the checksums are made to match each change
+        float[][] changes = {{9, 4, Float.NaN}, {7, 0, box(valid, 7, 3) + 1}, {11, 3, 1e30f},
+            {3, 2, Float.NEGATIVE_INFINITY}};
+        for (int t = 0; t < changes.length; t++) {
+            int object = (int) changes[t][0];
+            Path corrupt = dir.resolve("corrupt-" + t + ".bxw");
+            Files.write(corrupt, withBox(valid, object, (int) changes[t][1], changes[t][2]));
+            try (MappedWorld mapped = MappedWorld.open(corrupt)) {
+                CorruptWorldFileException e = assertThrows(CorruptWorldFileException.class,
+                        () -> WorldSplicer.splice(mapped, scene.tree));
+                assertTrue(e.getMessage().startsWith(corrupt.toString()) && e.getMessage().contains("object "
+                        + object), e.getMessage());
+                assertThrows(CorruptWorldFileException.class, () -> WorldSplicer.splice(mapped, scene.tree, 1L));
+                assertThrows(CorruptWorldFileException.class, mapped::readObjectBoxes);
+                assertThrows(CorruptWorldFileException.class, mapped::verify);
+            }
+            assertEquals(size, scene.tree.size());
+            scene.tree.validate();
+        }
+    }
+
+    @Test
+    void shouldStillRejectAWorldBeyondTheTreesStorageRangeAsAnArgument() throws IOException {
+        // a valid world whose origin is 2e18 from the tree's: its boxes cannot be stored relative to the tree's
+        Path file = dir.resolve("far.bxw");
+        StaticWorldWriter.write(file, new double[] {2e18, 0, 0, 2e18 + 1e6, 1, 1, 2e18 + 2e6, 0, 0, 2e18 + 3e6, 1, 1},
+                null, null, null);
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            mapped.verify();
+            Scene scene = new Scene(TreeConfig.defaults(), 50, 53);
+            int size = scene.tree.size();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> WorldSplicer.splice(mapped, scene.tree));
+            assertTrue(e.getMessage().contains("tree's origin"), e.getMessage());
+            assertEquals(size, scene.tree.size());
+            scene.tree.validate();
+        }
+    }
+
+    /** Coordinate {@code a} of the stored box of object {@code object} (a handle) in a world file's bytes. */
+    private static float box(byte[] file, int object, int a) {
+        ByteBuffer b = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+        long boxes = b.getLong(WorldLayout.sectionEntryOffset(WorldLayout.SECTION_BOXES) + WorldLayout.ENTRY_OFFSET);
+        return b.getFloat((int) boxes + WorldLayout.BOX_SIZE * object + 4 * a);
+    }
+
+    /**
+     * A copy of a world file with one stored box coordinate changed, and the box section's checksum and the header's
+     * made to match, as {@code CorruptionTest} reseals: only the structure can tell.
+     */
+    private static byte[] withBox(byte[] file, int object, int a, float value) {
+        byte[] bytes = file.clone();
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        int entry = WorldLayout.sectionEntryOffset(WorldLayout.SECTION_BOXES);
+        int boxes = (int) b.getLong(entry + WorldLayout.ENTRY_OFFSET);
+        b.putFloat(boxes + WorldLayout.BOX_SIZE * object + 4 * a, value);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, boxes, (int) b.getLong(entry + WorldLayout.ENTRY_LENGTH));
+        b.putInt(entry + WorldLayout.ENTRY_CRC, (int) crc.getValue());
+        crc.reset();
+        crc.update(bytes, 0, WorldLayout.HEADER_CRC_OFFSET);
+        b.putInt(WorldLayout.HEADER_CRC_OFFSET, (int) crc.getValue());
+        return bytes;
     }
 
     /**
