@@ -42,6 +42,7 @@ final class BinaryBoxFile implements BoxSource, AutoCloseable {
      *                     boxes than a world holds
      */
     static BinaryBoxFile open(Path file) throws IOException {
+        WorldTool.requireFile(file);
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
         try {
             long length = channel.size();

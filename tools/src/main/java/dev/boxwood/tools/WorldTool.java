@@ -3,8 +3,11 @@ package dev.boxwood.tools;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -68,10 +71,36 @@ public final class WorldTool {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("error: " + e.getMessage());
-            return e instanceof CorruptWorldFileException ? EXIT_CORRUPT : EXIT_IO;
+            // a query that meets a corrupt node reports it unchecked: the exit code follows the cause
+            Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+            line.getErr().println("error: " + describe(cause));
+            return cause instanceof CorruptWorldFileException ? EXIT_CORRUPT : EXIT_IO;
         });
         return cli.execute(args);
+    }
+
+    /**
+     * A failure as a user reads it: the file and what went wrong with it. The JDK's file system exceptions carry
+     * only the path as their message ({@code NoSuchFileException}) or the reason without the path.
+     */
+    static String describe(Throwable e) {
+        if (e instanceof NoSuchFileException f) {
+            return "no such file: " + f.getFile();
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getFile() + ": " + f.getReason();
+        }
+        return String.valueOf(e.getMessage());
+    }
+
+    /** An input must be a readable regular file: a directory would fail later with a message naming no file. */
+    static void requireFile(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            throw new NoSuchFileException(file.toString());
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new FileSystemException(file.toString(), null, "not a regular file");
+        }
     }
 
     /** Reads boxes from a text file: {@code minX minY minZ maxX maxY maxZ [categoryBits [userValue]]} per line. */
@@ -82,6 +111,7 @@ public final class WorldTool {
         int count;
 
         static BoxFile read(Path file) throws IOException {
+            requireFile(file);
             BoxFile f = new BoxFile();
             try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 int lineNumber = 0;
@@ -101,7 +131,7 @@ public final class WorldTool {
                         for (int a = 0; a < 6; a++) {
                             f.boxes[6 * f.count + a] = Double.parseDouble(parts[a]);
                         }
-                        f.categories[f.count] = parts.length > 6 ? Long.decode(parts[6]) : -1L;
+                        f.categories[f.count] = parts.length > 6 ? LongDecoder.parse(parts[6]) : -1L;
                         f.userValues[f.count] = parts.length > 7 ? Long.parseLong(parts[7]) : f.count;
                     } catch (NumberFormatException e) {
                         throw new IOException(file + ":" + lineNumber + ": " + e.getMessage(), e);
@@ -149,6 +179,17 @@ public final class WorldTool {
 
         @Override
         public Integer call() throws IOException {
+            if (tileSize != null && !(tileSize > 0 && Double.isFinite(tileSize))) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--tile-size must be finite and > 0: " + tileSize);
+            }
+            // a world file's directory must exist (tiles create theirs): the writer's temporary file would otherwise
+            // be named in the error instead
+            Path directory = output.toAbsolutePath().getParent();
+            if (tileSize == null && directory != null && !Files.isDirectory(directory)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "the directory of the output does not exist: " + directory);
+            }
             if (binary) {
                 return buildFromBinary();
             }
@@ -214,6 +255,7 @@ public final class WorldTool {
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
+            requireFile(file);
             try (MappedWorld world = MappedWorld.open(file)) {
                 double[] b = new double[6];
                 world.getBounds(b);
@@ -237,23 +279,35 @@ public final class WorldTool {
 
     /** {@code verify}: every checksum and the tree structure. */
     @Command(name = "verify", mixinStandardHelpOptions = true,
-            description = "Checks every checksum and the tree structure; exit code 1 if corrupt.")
+            description = "Checks every checksum and the tree structure of each file, one line per file; exit "
+            + "code 1 if one is corrupt, 3 if one cannot be read.")
     static final class Verify implements Callable<Integer> {
         @Spec
         CommandLine.Model.CommandSpec spec;
         @Parameters(arity = "1..*", description = "world files")
         List<Path> files;
 
+        /**
+         * One line per file, every file checked even after a failure; the exit code is the worst: {@link #EXIT_IO}
+         * if a file could not be read, else {@link #EXIT_CORRUPT} if one is corrupt.
+         */
         @Override
-        public Integer call() throws IOException {
+        public Integer call() {
             int code = 0;
             for (Path file : files) {
-                try (MappedWorld world = MappedWorld.open(file)) {
-                    world.verify();
-                    spec.commandLine().getOut().println("ok      " + file + " (" + world.size() + " objects)");
+                PrintWriter out = spec.commandLine().getOut();
+                try {
+                    requireFile(file);
+                    try (MappedWorld world = MappedWorld.open(file)) {
+                        world.verify();
+                        out.println("ok      " + file + " (" + world.size() + " objects)");
+                    }
                 } catch (CorruptWorldFileException e) {
-                    spec.commandLine().getOut().println("CORRUPT " + e.getMessage());
-                    code = EXIT_CORRUPT;
+                    out.println("CORRUPT " + e.getMessage());
+                    code = Math.max(code, EXIT_CORRUPT);
+                } catch (IOException e) {
+                    out.println("ERROR   " + describe(e));
+                    code = Math.max(code, EXIT_IO);
                 }
             }
             return code;
@@ -287,7 +341,17 @@ public final class WorldTool {
             if ((box == null) == (ray == null)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "give exactly one of --box and --ray");
             }
+            // a repeated option appends its six values: only one query per run
+            if (box != null && box.length != 6 || ray != null && ray.length != 6) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "give --box or --ray once");
+            }
+            CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+            if (box != null && (closest || parsed.hasMatchedOption("--max-fraction"))) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--closest and --max-fraction apply to --ray only");
+            }
             PrintWriter out = spec.commandLine().getOut();
+            requireFile(file);
             TraversalStack stack = new TraversalStack();
             try (MappedWorld world = MappedWorld.open(file)) {
                 if (box != null) {
@@ -359,10 +423,21 @@ public final class WorldTool {
         }
     }
 
-    /** Parses decimal, {@code 0x} hex or negative longs. */
+    /**
+     * Parses decimal (signed) or {@code 0x} hex longs. Hex is read as 64 unsigned bits, so a mask with the top bit
+     * set can be written as it is printed ({@code 0xFFFFFFFFFFFFFFFF}, {@code 0x8000000000000000}), which
+     * {@link Long#decode} refuses.
+     */
     static final class LongDecoder implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
+            return parse(value);
+        }
+
+        static long parse(String value) {
+            if (value.startsWith("0x") || value.startsWith("0X")) {
+                return Long.parseUnsignedLong(value.substring(2), 16);
+            }
             return Long.decode(value);
         }
     }

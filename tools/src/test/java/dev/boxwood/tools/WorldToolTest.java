@@ -166,4 +166,71 @@ class WorldToolTest {
             assertTrue(out.contains(count + " tiles"), out);
         }
     }
+
+    @Test
+    void shouldReportCorruptionMetByAQueryAsCorruption() throws IOException {
+        Path input = writeLevel();
+        Path world = dir.resolve("level.bxw");
+        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        // break one node reference in place (the header stays valid, so open succeeds and the query meets it)
+        byte[] bytes = Files.readAllBytes(world);
+        int broken = -1;
+        for (int offset = 64; offset < bytes.length - 4 && broken < 0; offset += 4) {
+            byte[] copy = bytes.clone();
+            copy[offset] ^= 0x40;
+            Files.write(world, copy);
+            // open (all info does) must accept the file: the corruption is met by the query itself
+            if (run("info", world.toString()) == 0
+                    && run("query", world.toString(), "--box", "-1e9", "-1e9", "-1e9", "1e9", "1e9", "1e9")
+                    == WorldTool.EXIT_CORRUPT) {
+                broken = offset;
+            }
+        }
+        assertTrue(broken >= 0, "some flipped byte must be met by a query over everything");
+        assertTrue(err.startsWith("error: ") && !err.contains("Exception"), err);
+    }
+
+    @Test
+    void shouldVerifyEveryFileAndNameWhatIsWrongWithTheInput() throws IOException {
+        Path input = writeLevel();
+        Path world = dir.resolve("level.bxw");
+        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        Path missing = dir.resolve("missing.bxw");
+        assertEquals(WorldTool.EXIT_IO, run("verify", missing.toString(), world.toString()));
+        assertTrue(out.contains("ERROR   no such file: " + missing), out);
+        assertTrue(out.contains("ok      " + world), "the file after the missing one is still verified: " + out);
+        assertEquals(WorldTool.EXIT_IO, run("build", dir.resolve("nothing.txt").toString(),
+                dir.resolve("x.bxw").toString()));
+        assertTrue(err.contains("no such file: " + dir.resolve("nothing.txt")), err);
+        assertEquals(WorldTool.EXIT_IO, run("info", dir.toString()));
+        assertTrue(err.contains(dir + ": not a regular file"), err);
+        assertEquals(2, run("build", input.toString(), dir.resolve("no/such/dir/x.bxw").toString()));
+        assertTrue(err.contains("does not exist"), err);
+        Path tiles = dir.resolve("tiles");
+        assertEquals(2, run("build", input.toString(), tiles.toString(), "--tile-size", "0"));
+        assertFalse(Files.exists(tiles), "nothing created for a bad tile size");
+    }
+
+    @Test
+    void shouldTakeOneQueryAndFullWidthHexMasks() throws IOException {
+        Path input = writeLevel();
+        Path world = dir.resolve("level.bxw");
+        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        String[] everything = {"-1e9", "-1e9", "-1e9", "1e9", "1e9", "1e9"};
+        assertEquals(2, run("query", world.toString(), "--box", "0", "0", "0", "1", "1", "1", "--box", "2", "2",
+                "2", "3", "3", "3"));
+        assertEquals(2, run("query", world.toString(), "--box", "0", "0", "0", "1", "1", "1", "--closest"));
+        assertEquals(0, run("query", world.toString(), "--mask", "0xFFFFFFFFFFFFFFFF", "--box", everything[0],
+                everything[1], everything[2], everything[3], everything[4], everything[5]), err);
+        String all = out;
+        assertEquals(0, run("query", world.toString(), "--mask", "-1", "--box", everything[0], everything[1],
+                everything[2], everything[3], everything[4], everything[5]), err);
+        assertEquals(all, out, "0xFFFFFFFFFFFFFFFF is every category, as -1");
+        assertEquals(0, run("query", world.toString(), "--mask", "0x8000000000000000", "--box", everything[0],
+                everything[1], everything[2], everything[3], everything[4], everything[5]), err);
+        assertTrue(out.endsWith("0 objects" + System.lineSeparator()), "no object has category bit 63: " + out);
+        assertEquals(-1L, WorldTool.LongDecoder.parse("0xFFFFFFFFFFFFFFFF"));
+        assertEquals(Long.MIN_VALUE, WorldTool.LongDecoder.parse("0x8000000000000000"));
+        assertEquals(-5L, WorldTool.LongDecoder.parse("-5"));
+    }
 }
