@@ -46,11 +46,16 @@ class WorldToolTest {
         return input;
     }
 
+    /** The level built into {@code level.bxw} by the tool, from {@link #writeLevel()}'s {@code level.txt}. */
+    private Path buildLevel() throws IOException {
+        Path world = dir.resolve("level.bxw");
+        assertEquals(0, run("build", writeLevel().toString(), world.toString()), err);
+        return world;
+    }
+
     @Test
     void shouldBuildInspectVerifyAndQueryAWorld() throws IOException {
-        Path input = writeLevel();
-        Path world = dir.resolve("level.bxw");
-        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        Path world = buildLevel();
         int objects = LevelScenes.load(LevelScenes.Level.BOUNDS01).size();
         assertTrue(out.startsWith(objects + " objects"), out);
         assertEquals(0, run("info", world.toString()), err);
@@ -97,9 +102,7 @@ class WorldToolTest {
 
     @Test
     void shouldReportCorruptionAndBadUsageWithExitCodes() throws IOException {
-        Path input = writeLevel();
-        Path world = dir.resolve("level.bxw");
-        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        Path world = buildLevel();
         byte[] bytes = Files.readAllBytes(world);
         bytes[bytes.length - 3] ^= 0x10;
         Files.write(world, bytes);
@@ -169,9 +172,7 @@ class WorldToolTest {
 
     @Test
     void shouldReportCorruptionMetByAQueryAsCorruption() throws IOException {
-        Path input = writeLevel();
-        Path world = dir.resolve("level.bxw");
-        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        Path world = buildLevel();
         // break one node reference in place (the header stays valid, so open succeeds and the query meets it)
         byte[] bytes = Files.readAllBytes(world);
         int broken = -1;
@@ -192,9 +193,8 @@ class WorldToolTest {
 
     @Test
     void shouldVerifyEveryFileAndNameWhatIsWrongWithTheInput() throws IOException {
-        Path input = writeLevel();
-        Path world = dir.resolve("level.bxw");
-        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        Path world = buildLevel();
+        Path input = dir.resolve("level.txt");
         Path missing = dir.resolve("missing.bxw");
         assertEquals(WorldTool.EXIT_IO, run("verify", missing.toString(), world.toString()));
         assertTrue(out.contains("ERROR   no such file: " + missing), out);
@@ -213,9 +213,7 @@ class WorldToolTest {
 
     @Test
     void shouldTakeOneQueryAndFullWidthHexMasks() throws IOException {
-        Path input = writeLevel();
-        Path world = dir.resolve("level.bxw");
-        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        Path world = buildLevel();
         String[] everything = {"-1e9", "-1e9", "-1e9", "1e9", "1e9", "1e9"};
         assertEquals(2, run("query", world.toString(), "--box", "0", "0", "0", "1", "1", "1", "--box", "2", "2",
                 "2", "3", "3", "3"));
