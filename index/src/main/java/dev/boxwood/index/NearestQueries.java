@@ -3,15 +3,17 @@ package dev.boxwood.index;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.DistanceFunction;
 import dev.boxwood.query.NearestNeighbours;
+import dev.boxwood.query.NearestVisitor;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RegionTests;
 
 import static dev.boxwood.index.DynamicAabbTree.f;
 
 /**
- * Nearest-neighbour queries on a {@link DynamicAabbTree}: the {@code k} objects closest to a point, by a
- * best-first search (Hjaltason and Samet 1999, "Distance browsing in spatial databases") on a primitive min-heap
- * kept in the caller's {@link NearestNeighbours}.
+ * Nearest-neighbour queries on a {@link DynamicAabbTree}: the {@code k} objects closest to a point, or the objects
+ * one at a time, nearest first, for as long as a visitor asks ({@link #browseNearest}), by a best-first search
+ * (Hjaltason and Samet 1999, "Distance browsing in spatial databases") on a primitive min-heap kept in the
+ * caller's {@link NearestNeighbours}.
  *
  * <p>Conventions: the distance of an object is the Euclidean distance from the point to its stored tight box (0
  * for a point inside or on it), computed in the tree's local coordinates ({@link RegionTests#squaredDistance} of
@@ -70,8 +72,44 @@ public final class NearestQueries {
                                 long categoryMask, QueryFilter filter, DistanceFunction exact,
                                 NearestNeighbours dest) {
         Arguments.requireNonNull("tree", view);
-        DynamicAabbTree tree = view.storage();
         Arguments.requireNearest(x, y, z, k, maxDistance, dest);
+        search(view.storage(), x, y, z, k, null, maxDistance, categoryMask, filter, exact, dest);
+    }
+
+    /**
+     * Distance browsing (Hjaltason and Samet 1999): the objects nearest to the point handed to {@code visitor} one
+     * at a time, nearest first, until it returns {@code false} or no object within {@code maxDistance} is left. The
+     * order, distances and filtering are those of {@link #kNearest} (see the class comment): the first {@code m}
+     * objects visited are the answer of {@code kNearest} with {@code k = m}, found at the same cost, so a caller
+     * that does not know how many neighbours it needs (the nearest one passing a test the filter cannot express,
+     * the neighbours until some total is reached) does not guess a {@code k}. The visited objects are also listed
+     * in {@code scratch}, nearest first.
+     *
+     * @param view the tree, or a {@link ReadView} of one
+     * @param x point x
+     * @param y point y
+     * @param z point z
+     * @param maxDistance largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before an object is visited, or {@code null}
+     * @param exact the exact distance of each candidate, or {@code null} for the tight-box distance
+     * @param visitor receives the objects, nearest first; returns {@code false} to stop
+     * @param scratch the search's heap, and the list of the objects visited (cleared first)
+     * @throws IllegalArgumentException for non-finite coordinates, a negative or NaN maximum or null arguments
+     */
+    public static void browseNearest(ReadableTree view, double x, double y, double z, double maxDistance,
+                                     long categoryMask, QueryFilter filter, DistanceFunction exact,
+                                     NearestVisitor visitor, NearestNeighbours scratch) {
+        Arguments.requireNonNull("tree", view);
+        Arguments.requireNearest(x, y, z, 0, maxDistance, scratch);
+        Arguments.requireNonNull("visitor", visitor);
+        search(view.storage(), x, y, z, 0, visitor, maxDistance, categoryMask, filter, exact, scratch);
+    }
+
+    /** The best-first search of both forms: up to {@code k} results, or browsing when {@code visitor} is set. */
+    private static void search(DynamicAabbTree tree, double x, double y, double z, int k, NearestVisitor visitor,
+                               double maxDistance, long categoryMask, QueryFilter filter, DistanceFunction exact,
+                               NearestNeighbours dest) {
         dest.clear();
         final double px = x - tree.originX();
         final double py = y - tree.originY();
@@ -81,12 +119,12 @@ public final class NearestQueries {
         final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;
         final long[] uv = tree.userValues;
-        if (k == 0) {
+        if (k == 0 && visitor == null) {
             return;
         }
         dest.pushRoot(DynamicAabbTree.HEADER);
-        for (int ref = dest.nextNode(k, limit, exact, x, y, z); ref != NearestNeighbours.DONE;
-                ref = dest.nextNode(k, limit, exact, x, y, z)) {
+        for (int ref = dest.nextNode(k, visitor, limit, exact, x, y, z); ref != NearestNeighbours.DONE;
+                ref = dest.nextNode(k, visitor, limit, exact, x, y, z)) {
             final int record = DynamicAabbTree.recordIndex(ref);
             for (int side = 0; side < 2; side++) {
                 if ((r[record + DynamicAabbTree.MASK + side] & foldedMask) == 0) {

@@ -3,6 +3,7 @@ package dev.boxwood.index;
 import dev.boxwood.query.DistanceFunction;
 import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.QueryFilter;
+import dev.boxwood.testkit.NearestRecorder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -11,6 +12,7 @@ import java.util.Arrays;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class NearestQueriesTest {
 
     private final NearestNeighbours found = new NearestNeighbours();
+    private final NearestNeighbours browsed = new NearestNeighbours();
+    private final NearestRecorder recorder = new NearestRecorder();
     private long reported;
 
     static Stream<QueryWorld> worlds() {
@@ -64,6 +68,14 @@ class NearestQueriesTest {
             assertEquals(distances[i], found.distance(i), where + " rank " + i);
         }
         reported += n;
+        // browsing, stopped after k objects (or run to the end when k exceeds the count): the k-nearest answer
+        if (k > 0) {
+            NearestQueries.browseNearest(w.tree, p[0], p[1], p[2], max, mask, filter, exact, recorder.reset(k),
+                    browsed);
+            assertNull(recorder.differenceFrom(found, where));
+            assertEquals(Math.min(k, n), recorder.count(), where);
+            assertEquals(recorder.count(), browsed.count(), where + ": the scratch lists what was visited");
+        }
     }
 
     /** The distance to the sphere inscribed in the object's box, never below the box distance. */
@@ -105,5 +117,14 @@ class NearestQueriesTest {
                 NearestQueries.kNearest(tree, 0, 0, 0, -1, 1, -1L, null, null, found));
         assertThrows(IllegalArgumentException.class, () ->
                 NearestQueries.kNearest(tree, 0, 0, 0, 1, Double.NaN, -1L, null, null, found));
+        // browsing visits the same order, ties included, and stops when told
+        NearestQueries.browseNearest(tree, 0, 0, 0, Double.POSITIVE_INFINITY, -1L, null, null, recorder.reset(3),
+                browsed);
+        assertEquals(3, recorder.count());
+        assertNull(recorder.differenceFrom(found, "ties"));
+        assertThrows(IllegalArgumentException.class, () -> NearestQueries.browseNearest(tree, 0, 0, 0, 1, -1L, null,
+                null, null, browsed));
+        assertThrows(IllegalArgumentException.class, () -> NearestQueries.browseNearest(tree, 0, 0, 0, -1, -1L,
+                null, null, recorder, browsed));
     }
 }

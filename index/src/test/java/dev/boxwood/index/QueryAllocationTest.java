@@ -44,6 +44,7 @@ class QueryAllocationTest {
     private final ClosestHit closest = new ClosestHit();
     private final AllHits all = new AllHits();
     private final NearestNeighbours nearest = new NearestNeighbours();
+    private final dev.boxwood.testkit.NearestRecorder browser = new dev.boxwood.testkit.NearestRecorder();
     private final PairBuffer pairs = new PairBuffer(1);
     private final double[] obb = new double[15];
     private final ConvexRegion frustum;
@@ -128,6 +129,9 @@ class QueryAllocationTest {
             NearestQueries.kNearest(tree, ox, oy, oz, 10, Double.POSITIVE_INFINITY, -1L, null, null, nearest);
             NearestQueries.nearest(tree, ox, oy, oz, 50, 0xFL, (h, u) -> true, null, nearest);
             sink += nearest.count();
+            NearestQueries.browseNearest(tree, ox, oy, oz, Double.POSITIVE_INFINITY, -1L, null, null,
+                    browser.reset(25), nearest);
+            sink += browser.count();
         }
     }
 

@@ -206,6 +206,54 @@ public final class NearestNeighbours {
         return DONE;
     }
 
+    /**
+     * The browsing form of {@link #nextNode(int, double, DistanceFunction, double, double, double)}: each object
+     * whose distance becomes final is appended to the results and handed to {@code visitor} at once, nearest
+     * first, before anything farther is expanded; the search ends when the visitor returns {@code false}.
+     *
+     * @param visitor receives the results one by one
+     * @param squaredLimit the square of the largest distance reported
+     * @param exact the exact distance, or {@code null} if no object was queued as pending
+     * @param x query point x (world coordinates, handed to {@code exact})
+     * @param y query point y
+     * @param z query point z
+     * @return the reference of the node to open next (its children are then queued), or {@link #DONE} when the
+     *     visitor stopped or nothing within the limit is left
+     */
+    public int nextNode(NearestVisitor visitor, double squaredLimit, DistanceFunction exact, double x, double y,
+                        double z) {
+        while (true) {
+            int delivered = count;
+            // a limit of one more result: the step returns as soon as one is final, with the heap intact
+            int ref = nextNode(delivered + 1, squaredLimit, exact, x, y, z);
+            if (count == delivered) {
+                return ref;
+            }
+            if (!visitor.visit(handles[delivered], userValues[delivered], distances[delivered])) {
+                return DONE;
+            }
+        }
+    }
+
+    /**
+     * One search step of either form: {@link #nextNode(NearestVisitor, double, DistanceFunction, double, double,
+     * double) browsing} when {@code visitor} is not null, else up to {@code k} results.
+     *
+     * @param k the number of results wanted (ignored when browsing)
+     * @param visitor the browse's visitor, or {@code null}
+     * @param squaredLimit the square of the largest distance reported
+     * @param exact the exact distance, or {@code null} if no object was queued as pending
+     * @param x query point x (world coordinates, handed to {@code exact})
+     * @param y query point y
+     * @param z query point z
+     * @return the reference of the node to open next, or {@link #DONE}
+     */
+    public int nextNode(int k, NearestVisitor visitor, double squaredLimit, DistanceFunction exact, double x,
+                        double y, double z) {
+        return visitor == null ? nextNode(k, squaredLimit, exact, x, y, z)
+                : nextNode(visitor, squaredLimit, exact, x, y, z);
+    }
+
     private void push(double key, long tie, int ref, long value) {
         if (heapSize == heapKeys.length) {
             heapKeys = Arrays.copyOf(heapKeys, 2 * heapSize);

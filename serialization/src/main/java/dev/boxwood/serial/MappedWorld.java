@@ -22,6 +22,7 @@ import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.DistanceFunction;
 import dev.boxwood.query.NearestNeighbours;
+import dev.boxwood.query.NearestVisitor;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
@@ -1372,8 +1373,43 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                          QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
         Arguments.requireNearest(x, y, z, k, maxDistance, dest);
         checkOpen();
+        searchNearest(x, y, z, k, null, maxDistance, categoryMask, filter, exact, dest);
+    }
+
+    /**
+     * Distance browsing: the objects nearest to the point handed to {@code visitor} one at a time, nearest first,
+     * until it returns {@code false} or no object within {@code maxDistance} is left; the order, distances and
+     * filtering of {@link #kNearest}, so the first {@code m} objects visited are its answer for {@code k = m},
+     * found at the same cost (as {@code NearestQueries.browseNearest} on a tree). The visited objects are also
+     * listed in {@code scratch}, nearest first.
+     *
+     * @param x            point x
+     * @param y            point y
+     * @param z            point z
+     * @param maxDistance  largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before an object is visited, or {@code null}
+     * @param exact        the exact distance of each candidate, or {@code null} for the tight-box distance
+     * @param visitor      receives the objects, nearest first; returns {@code false} to stop
+     * @param scratch      the search's heap, and the list of the objects visited (cleared first)
+     * @throws IllegalArgumentException for non-finite coordinates, a negative or NaN maximum or null arguments
+     * @throws IllegalStateException    if the world is closed
+     */
+    public void browseNearest(double x, double y, double z, double maxDistance, long categoryMask,
+                              QueryFilter filter, DistanceFunction exact, NearestVisitor visitor,
+                              NearestNeighbours scratch) {
+        Arguments.requireNearest(x, y, z, 0, maxDistance, scratch);
+        Arguments.requireNonNull("visitor", visitor);
+        checkOpen();
+        searchNearest(x, y, z, 0, visitor, maxDistance, categoryMask, filter, exact, scratch);
+    }
+
+    /** The best-first search of both forms: up to {@code k} results, or browsing when {@code visitor} is set. */
+    private void searchNearest(double x, double y, double z, int k, NearestVisitor visitor, double maxDistance,
+                               long categoryMask, QueryFilter filter, DistanceFunction exact,
+                               NearestNeighbours dest) {
         dest.clear();
-        if (k == 0 || objectCount == 0) {
+        if (k == 0 && visitor == null || objectCount == 0) {
             return;
         }
         final double px = x - originX;
@@ -1382,7 +1418,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         final double limit = maxDistance * maxDistance;
         if (rootRef < 0) {
             nearestRun(rootRef, px, py, pz, limit, categoryMask, filter, exact, dest);
-            dest.nextNode(k, limit, exact, x, y, z);
+            dest.nextNode(k, visitor, limit, exact, x, y, z);
             return;
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
@@ -1393,8 +1429,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         System.arraycopy(rootBounds, 0, dest.nodeFloats(ENTRY_BOXES + 6), ENTRY_BOXES, 6);
         dest.pushRoot(0);
         long nodes = 0;
-        for (int slot = dest.nextNode(k, limit, exact, x, y, z); slot != NearestNeighbours.DONE;
-                slot = dest.nextNode(k, limit, exact, x, y, z)) {
+        for (int slot = dest.nextNode(k, visitor, limit, exact, x, y, z); slot != NearestNeighbours.DONE;
+                slot = dest.nextNode(k, visitor, limit, exact, x, y, z)) {
             int[] ints = dest.nodeInts(slots + 2);
             float[] fb = dest.nodeFloats(ENTRY_BOXES + 6 * (slots + 2));
             int node = ints[slot];

@@ -2,6 +2,7 @@ package dev.boxwood.serial;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,6 +26,7 @@ import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.SegmentCollector;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
+import dev.boxwood.testkit.NearestRecorder;
 import dev.boxwood.testkit.scenes.LevelScenes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -120,6 +122,8 @@ class MappedSweepNearestTest {
             double[] queries = world.boxQueries(40, 5);
             SplittableRandom random = new SplittableRandom(13);
             NearestNeighbours actual = new NearestNeighbours();
+            NearestNeighbours browsed = new NearestNeighbours();
+            NearestRecorder recorder = new NearestRecorder();
             NearestNeighbours fromTree = new NearestNeighbours();
             int n = world.size();
             int[] handles = new int[Math.max(1, n)];
@@ -162,6 +166,12 @@ class MappedSweepNearestTest {
                         }
                         if (count > 0) {
                             nonEmpty++;
+                        }
+                        if (k > 0) {
+                            mapped.browseNearest(x, y, z, maxDistance, mask, filter, exact, recorder.reset(k),
+                                    browsed);
+                            assertNull(recorder.differenceFrom(actual, what + " browsed"));
+                            assertEquals(Math.min(k, count), recorder.count(), what + " browsed");
                         }
                     }
                 }
@@ -212,8 +222,12 @@ class MappedSweepNearestTest {
                     null, dest));
             assertThrows(IllegalArgumentException.class, () -> mapped.kNearest(Double.NaN, 0, 0, 1, 1, -1L, null,
                     null, dest));
+            assertThrows(IllegalArgumentException.class, () -> mapped.browseNearest(0, 0, 0, 1, -1L, null, null,
+                    null, dest));
             mapped.close();
             assertThrows(IllegalStateException.class, () -> mapped.kNearest(0, 0, 0, 1, 1, -1L, null, null, dest));
+            assertThrows(IllegalStateException.class, () -> mapped.browseNearest(0, 0, 0, 1, -1L, null, null,
+                    new NearestRecorder(), dest));
             assertThrows(IllegalStateException.class, () -> mapped.sweepSphere(0, 0, 0, 1, 1, 1, 1, -1L, any,
                     stack));
         }

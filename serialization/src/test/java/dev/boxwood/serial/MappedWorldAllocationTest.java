@@ -31,6 +31,7 @@ class MappedWorldAllocationTest {
     private final AnyHit any = new AnyHit();
     private final AllHits all = new AllHits();
     private final NearestNeighbours nearest = new NearestNeighbours();
+    private final dev.boxwood.testkit.NearestRecorder browser = new dev.boxwood.testkit.NearestRecorder();
     private long sink;
 
     private void runQueries(MappedWorld world, double[] queries, double[] segments) {
@@ -58,6 +59,9 @@ class MappedWorldAllocationTest {
             world.kNearest(segments[s], segments[s + 1], segments[s + 2], 5, Double.POSITIVE_INFINITY, -1L, null,
                     null, nearest);
             sink += closest.handle() + all.count() + nearest.count();
+            world.browseNearest(segments[s], segments[s + 1], segments[s + 2], Double.POSITIVE_INFINITY, -1L, null,
+                    null, browser.reset(20), nearest);
+            sink += browser.count();
         }
     }
 
