@@ -53,19 +53,23 @@ public final class QueryExecutor implements AutoCloseable {
 
     /** Runs {@code task} over {@code [0, count)} on all threads and returns when every chunk is done. */
     void run(Task task, int count) {
-        if (closed) {
-            throw new IllegalStateException("executor is closed");
+        synchronized (workers) {
+            // with close() under the same lock: a batch either starts before the close, and then every worker
+            // takes part in it (see workLoop), or not at all
+            if (closed) {
+                throw new IllegalStateException("executor is closed");
+            }
+            if (count == 0) {
+                return;
+            }
+            this.task = task;
+            this.count = count;
+            this.chunk = Math.max(1, Math.min(64, count / (8 * threads())));
+            next.set(0);
+            failure = null;
+            pending.set(workers.length);
+            generation++;
         }
-        if (count == 0) {
-            return;
-        }
-        this.task = task;
-        this.count = count;
-        this.chunk = Math.max(1, Math.min(64, count / (8 * threads())));
-        next.set(0);
-        failure = null;
-        pending.set(workers.length);
-        generation++;
         for (Thread w : workers) {
             LockSupport.unpark(w);
         }
@@ -101,19 +105,26 @@ public final class QueryExecutor implements AutoCloseable {
             while (generation == seen && !closed) {
                 LockSupport.park(this);
             }
-            if (closed) {
+            if (generation == seen) {
                 return;
             }
+            // a batch started before any close: the caller counts on this worker's share and count-down, so it
+            // runs even if the executor was closed since
             seen = generation;
             work(index);
             pending.decrementAndGet();
         }
     }
 
-    /** Stops the worker threads (a batch in progress finishes first). */
+    /**
+     * Stops the worker threads. A batch in progress finishes first (its caller returns normally); a batch started
+     * afterwards throws {@link IllegalStateException}. Closing again does nothing.
+     */
     @Override
     public void close() {
-        closed = true;
+        synchronized (workers) {
+            closed = true;
+        }
         for (Thread w : workers) {
             LockSupport.unpark(w);
         }

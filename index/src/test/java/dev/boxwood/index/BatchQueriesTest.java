@@ -156,6 +156,52 @@ class BatchQueriesTest {
         }
     }
 
+    @Test
+    void shouldFinishTheBatchInProgressWhenClosedAndRefuseLaterOnes() throws InterruptedException {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < 2000; i++) {
+            tree.add(i % 50, i / 50, 0, i % 50 + 0.5, i / 50 + 0.5, 1, i, -1L);
+        }
+        int n = 64;
+        double[] from = new double[3 * n];
+        double[] to = new double[3 * n];
+        for (int i = 0; i < n; i++) {
+            from[3 * i + 1] = i * 0.6;
+            to[3 * i] = 50;
+            to[3 * i + 1] = 40 - i * 0.6;
+            to[3 * i + 2] = 2;
+        }
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        // a close racing a batch: before, the workers could leave without counting down and the batch waited for
+        // ever (hung within the first few dozen attempts)
+        for (int attempt = 0; attempt < 200; attempt++) {
+            BatchQueries batch = new BatchQueries(2);
+            Throwable[] unexpected = new Throwable[1];
+            Thread caller = new Thread(() -> {
+                boolean[] visible = new boolean[n];
+                try {
+                    while (true) {
+                        batch.lineOfSight(tree, from, to, null, null, n, -1L, visible);
+                    }
+                } catch (IllegalStateException closed) {
+                    if (!closed.getMessage().contains("closed")) {
+                        unexpected[0] = closed;
+                    }
+                } catch (Throwable t) {
+                    unexpected[0] = t;
+                }
+            });
+            caller.setDaemon(true);
+            caller.start();
+            java.util.concurrent.locks.LockSupport.parkNanos(random.nextInt(2_000_000));
+            batch.close();
+            caller.join(10_000);
+            assertTrue(!caller.isAlive(), "attempt " + attempt + ": the batch hung after close");
+            assertTrue(unexpected[0] == null, "attempt " + attempt + ": " + unexpected[0]);
+            batch.close();
+        }
+    }
+
     private static void assertNamed(String what, Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(what), e.getMessage());
