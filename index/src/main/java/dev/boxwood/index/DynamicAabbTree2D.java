@@ -1,6 +1,7 @@
 package dev.boxwood.index;
 
 import dev.boxwood.query.Arguments;
+import dev.boxwood.query.OutwardFloat;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.TraversalStack;
@@ -32,6 +33,7 @@ public final class DynamicAabbTree2D {
      * @param config the settings
      */
     public DynamicAabbTree2D(TreeConfig config) {
+        Arguments.requireNonNull("config", config);
         this.tree = new DynamicAabbTree(config.withOrigin(config.originX(), config.originY(), 0), true);
     }
 
@@ -56,7 +58,7 @@ public final class DynamicAabbTree2D {
      * @param categoryBits the object's categories
      * @return its handle
      * @throws IllegalArgumentException for a non-finite or inverted rectangle, or one reaching more than
-     *                                  {@link dev.boxwood.query.OutwardFloat#MAX_OFFSET} from the origin
+     *                                  {@link OutwardFloat#MAX_OFFSET} from the origin
      */
     public int add(double minX, double minY, double maxX, double maxY, long userValue, long categoryBits) {
         return tree.add(minX, minY, 0, maxX, maxY, 0, userValue, categoryBits);
@@ -113,8 +115,9 @@ public final class DynamicAabbTree2D {
      * @param categories one set of category bits per rectangle, or {@code null} for all categories ({@code -1L})
      * @return the handles: element {@code i} is the handle of rectangle {@code i}
      * @throws IllegalArgumentException naming the argument, and adding nothing: {@code rectangles} null, not a
-     *         multiple of 4 long, a non-finite or inverted rectangle, {@code userValues} or {@code categories} not
-     *         one per rectangle, or too many objects
+     *         multiple of 4 long, a non-finite or inverted rectangle or one reaching more than
+     *         {@link OutwardFloat#MAX_OFFSET} from the origin, {@code userValues} or {@code categories} not one per
+     *         rectangle, or too many objects
      */
     public int[] addAll(double[] rectangles, long[] userValues, long[] categories) {
         Arguments.requireNonNull("rectangles", rectangles);
@@ -130,6 +133,12 @@ public final class DynamicAabbTree2D {
                 if (!Double.isFinite(lo) || !Double.isFinite(hi) || lo > hi) {
                     throw new IllegalArgumentException("rectangles: rectangle " + i + " is not finite or inverted ("
                             + (a == 0 ? "x" : "y") + " from " + lo + " to " + hi + ")");
+                }
+                double origin = a == 0 ? tree.originX() : tree.originY();
+                if (!OutwardFloat.storable(lo, origin) || !OutwardFloat.storable(hi, origin)) {
+                    throw new IllegalArgumentException("rectangles: rectangle " + i + " reaches more than "
+                            + OutwardFloat.MAX_OFFSET + " from the origin (" + (a == 0 ? "x" : "y") + " from " + lo
+                            + " to " + hi + ")");
                 }
                 boxes[6 * i + a] = lo;
                 boxes[6 * i + 3 + a] = hi;

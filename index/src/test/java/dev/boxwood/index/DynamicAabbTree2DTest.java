@@ -22,7 +22,7 @@ class DynamicAabbTree2DTest {
         DynamicAabbTree2D tree = new DynamicAabbTree2D();
         tree.add(0, 0, 1, 1, 7, -1L);
         for (double[] bad : new double[][] {null, {0, 0, 1}, {0, 0, Double.NaN, 1}, {2, 0, 1, 1},
-                {0, Double.NEGATIVE_INFINITY, 1, 1}}) {
+                {0, Double.NEGATIVE_INFINITY, 1, 1}, {0, 0, 1, 1, 0, 0, 1e19, 1}}) {
             IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
                     IllegalArgumentException.class, () -> tree.addAll(bad, null, null));
             assertTrue(e.getMessage().contains("rectangles"), e.getMessage());
@@ -31,6 +31,9 @@ class DynamicAabbTree2DTest {
                 () -> tree.addAll(new double[] {0, 0, 1, 1}, new long[2], null));
         tree.validate();
         assertEquals(1, tree.size());
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new DynamicAabbTree2D(null));
+        assertTrue(e.getMessage().contains("config"), e.getMessage());
     }
 
     @Test
