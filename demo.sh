@@ -5,6 +5,18 @@
 # Any single sample runs the same way with its class name, for example:
 #   java "${flags[@]}" -cp samples/target/boxwood-samples.jar dev.boxwood.samples.LevelEditorSample [--quick] out/
 set -euo pipefail
+# a relative folder (and the default) is the caller's, not the repository's, which the build below needs
+caller=$(pwd)
+args=()
+folder=""
+for arg in "$@"; do
+  case "$arg" in
+    -*) args+=("$arg") ;;
+    /*) folder="$arg"; args+=("$arg") ;;
+    *) folder="$arg"; args+=("$caller/$arg") ;;
+  esac
+done
+if [ -z "$folder" ]; then args+=("$caller/boxwood-out"); fi
 cd "$(dirname "$0")"
 mvn -B -q -ntp -pl samples -am -Dmaven.test.skip=true package
 # The JVM flags Chronicle Bytes needs to map files on JDK 17+ (see docs/format.md); the last one only exists on 23+.
@@ -16,4 +28,4 @@ flags=(--add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-exports=java.ba
        -Ddisable.perf.info=true)
 major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
 if [ "${major:-17}" -ge 23 ]; then flags+=(--sun-misc-unsafe-memory-access=allow); fi
-exec java "${flags[@]}" -jar samples/target/boxwood-samples.jar "${@:-boxwood-out}"
+exec java "${flags[@]}" -jar samples/target/boxwood-samples.jar "${args[@]}"

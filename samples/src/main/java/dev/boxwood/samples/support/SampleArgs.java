@@ -25,20 +25,27 @@ public record SampleArgs(Path out, boolean quick) {
      *
      * @param args {@code [--quick] [folder]}, in any order
      * @return the parsed arguments
-     * @throws IllegalArgumentException for an unknown option
+     * @throws IllegalArgumentException for an unknown option (anything else starting with {@code -}, so that
+     *                                  {@code -h} does not become a folder) or a second folder
      */
     public static SampleArgs parse(String[] args) {
         quiet();
-        Path out = Path.of("boxwood-out");
+        Path out = null;
         boolean quick = false;
         for (String arg : args) {
             if (arg.equals("--quick")) {
                 quick = true;
-            } else if (arg.startsWith("--")) {
+            } else if (arg.startsWith("-")) {
                 throw new IllegalArgumentException("unknown option " + arg + " (expected: [--quick] [folder])");
+            } else if (out != null) {
+                throw new IllegalArgumentException("one output folder only, got " + out + " and " + arg
+                        + " (expected: [--quick] [folder])");
             } else {
                 out = Path.of(arg);
             }
+        }
+        if (out == null) {
+            out = Path.of("boxwood-out");
         }
         try {
             Files.createDirectories(out);
