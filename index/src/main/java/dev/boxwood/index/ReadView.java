@@ -44,8 +44,11 @@ public final class ReadView extends ReadableTree implements AutoCloseable {
 
     /**
      * Gives the view back to its {@link TreeSnapshots}. Call exactly once per {@link TreeSnapshots#acquire()}.
+     * Readers of the same version share one view and one hold count (acquisition allocates nothing), so a second
+     * close by one reader while another still holds the view cannot be told from the other reader's close: it
+     * gives that reader's hold away, and the view may be recycled under it. Try-with-resources rules that out.
      *
-     * @throws IllegalStateException if the view is not held
+     * @throws IllegalStateException if the view is not held by anyone
      */
     @Override
     public void close() {
