@@ -200,6 +200,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * the trimming): amortised O(1), but that one add takes O(n) (about 0.1 to 0.2 s around a million objects,
      * 0.37 s at 1.8 million on a 2-core machine; a world whose object count stays level does not renumber again);
      * {@link TreeConfig#withAddRenumbering(boolean) withAddRenumbering(false)} turns that off.
+     *
+     * @throws IllegalStateException if the tree already holds {@link Handles#MAX_SLOTS}{@code  - 1} objects (the
+     *                               batch methods, which know their count up front, reject such a batch with an
+     *                               {@link IllegalArgumentException} instead)
      */
     @Override
     public int add(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
@@ -452,12 +456,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /**
      * Adds a prebuilt hierarchy (for example a static world tile read back with {@code MappedWorld.readTree()} and
      * {@code readObjectBoxes()}) without rebuilding it, the way {@link #addAll} adds the hierarchy it builds: where
-     * the hierarchy is as dense as this tree (the usual case: a tile spliced into a tree of moving entities) its
-     * internal nodes are copied as they are (O(n)) and its root is inserted like a single object, by the
-     * branch-and-bound sibling search, with a new parent node joining it to the tree and refits and rotations on
-     * the way up (Bittner et al. 2013, Kopta et al. 2012); a part looser than the tree's own nodes is split into
-     * its halves, down to single objects, so that a hierarchy spread thinly over a full tree does not overlap all
-     * of it. Only the subtree's references are used: its boxes are recomputed from {@code objectBoxes}.
+     * the hierarchy, or a part of it, is much denser than this tree (its surface area at most a tenth of what the
+     * tree's own nodes have for as many objects, the rule of {@link #addAll}; for example a detailed tile spliced
+     * into a sparse tree of moving entities, or into an empty tree) its internal nodes are copied as they are (O(n))
+     * and its root is inserted like a single object, by the branch-and-bound sibling search, with a new parent node
+     * joining it to the tree and refits and rotations on the way up (Bittner et al. 2013, Kopta et al. 2012); a
+     * looser part is split into its halves, down to single objects inserted one by one, so that a hierarchy spread
+     * over the tree's own space does not overlap all of it. Only the subtree's references are used: its boxes are
+     * recomputed from {@code objectBoxes}.
      *
      * <p>Frames: {@code objectBoxes} are floats relative to the subtree's origin. When it differs from this tree's
      * origin, each box is taken in world coordinates ({@code subtree origin + float}, in double) and stored

@@ -10,7 +10,7 @@ package dev.boxwood.query;
  *  |  0  | generation (7)   | slot (24)                 |
  *  +-----+------------------+---------------------------+
  * </pre>
- * The slot indexes the index's per-object arrays (so at most {@value #MAX_SLOTS} live objects); the generation is
+ * The slot indexes the index's per-object arrays (so at most {@code MAX_SLOTS - 1} live objects); the generation is
  * bumped each time the slot is freed, so a handle kept after {@code remove} no longer matches and every method
  * taking it throws {@link IllegalArgumentException}. Freed slots are reused first-in first-out, so a slot comes
  * back only after every slot freed before it: a stale handle could alias a new object only after its slot went
@@ -26,7 +26,7 @@ public final class Handles {
     public static final int NONE = -1;
     /** Bits of the slot number. */
     public static final int SLOT_BITS = 24;
-    /** Largest number of objects alive at once. */
+    /** Number of slots a handle can address (2^24); one fewer objects can be alive at once. */
     public static final int MAX_SLOTS = 1 << SLOT_BITS;
     /** Mask of the slot bits of a handle. */
     public static final int SLOT_MASK = MAX_SLOTS - 1;
@@ -57,7 +57,7 @@ public final class Handles {
      * arrays at least {@link #capacity()} long afterwards.
      *
      * @return the new handle
-     * @throws IllegalStateException if {@value #MAX_SLOTS} objects are already alive
+     * @throws IllegalStateException if {@code MAX_SLOTS - 1} objects are already alive
      */
     public int allocate() {
         int slot;

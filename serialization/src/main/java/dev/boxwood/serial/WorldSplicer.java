@@ -6,10 +6,12 @@ import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.build.FlatBvh;
 
 /**
- * Splices a static world into a live {@link DynamicAabbTree} as one subtree, without a rebuild: the world's
- * prebuilt hierarchy is read from the mapping ({@link MappedWorld#readTree()}, O(n) sequential reads) and
- * attached by {@link DynamicAabbTree#spliceSubtree} under a new parent node found by the tree's insertion search.
- * Streaming a level tile into a running game costs a copy, not an O(n log n) build or n insertions.
+ * Splices a static world into a live {@link DynamicAabbTree} without a rebuild: the world's prebuilt hierarchy is
+ * read from the mapping ({@link MappedWorld#readTree()}, O(n) sequential reads) and attached by
+ * {@link DynamicAabbTree#spliceSubtree}: the parts of it much denser than the tree (all of it, for a detailed tile
+ * in a sparse tree of moving entities or in an empty tree) are copied and their roots inserted under new parent
+ * nodes found by the tree's insertion search, costing a copy rather than an O(n log n) build or n insertions;
+ * looser parts are split down to objects inserted one by one (see {@code spliceSubtree}).
  *
  * <p>The world's objects become ordinary objects of the tree (movable, removable), with the world's user values
  * and category bits unless overridden. When the world's origin differs from the tree's, each box is stored
@@ -28,7 +30,8 @@ public final class WorldSplicer {
     }
 
     /**
-     * Adds every object of {@code world} to {@code tree} as one spliced subtree, with the world's category bits and
+     * Adds every object of {@code world} to {@code tree} ({@link DynamicAabbTree#spliceSubtree}), with the world's
+     * category bits and
      * user values.
      *
      * @param world an open world
@@ -49,7 +52,8 @@ public final class WorldSplicer {
     }
 
     /**
-     * Adds every object of {@code world} to {@code tree} as one spliced subtree, every object with the same
+     * Adds every object of {@code world} to {@code tree} ({@link DynamicAabbTree#spliceSubtree}), every object with
+     * the same
      * category bits (for example a "static geometry" category), ignoring the stored ones.
      *
      * @param world        an open world
