@@ -636,12 +636,22 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * Copies every object's category bits into a heap array, as a companion of {@link #readTree()}.
      *
      * @return the category bits of handles {@code 0 .. size() - 1}
+     * @throws CorruptWorldFileException naming the file and the first object whose palette index is out of range
+     * @throws IllegalStateException     if the world is closed
      */
-    public long[] readCategories() {
+    public long[] readCategories() throws CorruptWorldFileException {
         checkOpen();
         long[] bits = new long[objectCount];
-        for (int i = 0; i < objectCount; i++) {
-            bits[i] = categoryAt(i);
+        try {
+            for (int i = 0; i < objectCount; i++) {
+                bits[i] = categoryAt(i);
+            }
+        } catch (UncheckedIOException e) {
+            // the query path's unchecked form of a corrupt record: a reader declares the checked one
+            if (e.getCause() instanceof CorruptWorldFileException corrupt) {
+                throw corrupt;
+            }
+            throw e;
         }
         return bits;
     }

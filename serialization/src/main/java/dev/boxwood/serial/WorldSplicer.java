@@ -31,8 +31,7 @@ public final class WorldSplicer {
 
     /**
      * Adds every object of {@code world} to {@code tree} ({@link DynamicAabbTree#spliceSubtree}), with the world's
-     * category bits and
-     * user values.
+     * category bits and user values.
      *
      * @param world an open world
      * @param tree  the tree to add to
@@ -42,9 +41,9 @@ public final class WorldSplicer {
      *                                   {@link dev.boxwood.query.OutwardFloat#MAX_OFFSET} from the tree's origin
      *                                   (the two origins are too far apart); the tree is then unchanged
      * @throws IllegalStateException     if the world is closed
-     * @throws CorruptWorldFileException if the stored tree or a stored object box is invalid (a box not finite,
-     *                                   inverted, or beyond the float storage range of the world's own origin);
-     *                                   nothing is added
+     * @throws CorruptWorldFileException if the stored tree, a stored object box (not finite, inverted, or beyond
+     *                                   the float storage range of the world's own origin) or a palette index is
+     *                                   invalid; nothing is added
      */
     public static int[] splice(MappedWorld world, DynamicAabbTree tree) throws CorruptWorldFileException {
         requireArguments(world, tree);
@@ -53,8 +52,7 @@ public final class WorldSplicer {
 
     /**
      * Adds every object of {@code world} to {@code tree} ({@link DynamicAabbTree#spliceSubtree}), every object with
-     * the same
-     * category bits (for example a "static geometry" category), ignoring the stored ones.
+     * the same category bits (for example a "static geometry" category), ignoring the stored ones.
      *
      * @param world        an open world
      * @param tree         the tree to add to

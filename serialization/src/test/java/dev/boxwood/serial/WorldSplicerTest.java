@@ -235,6 +235,31 @@ class WorldSplicerTest {
     }
 
     @Test
+    void shouldReportABadPaletteIndexAsCorruptionAndLeaveTheTreeUnchanged() throws IOException {
+        Path file = dir.resolve("palette.bxw");
+        TestWorld.clustered(100, 54).write(file);
+        try (MappedWorld valid = MappedWorld.open(file)) {
+            assertTrue(valid.paletteSize() > 0, "the test world's categories are a palette");
+        }
+        Path corrupt = dir.resolve("palette-corrupt.bxw");
+        Files.write(corrupt, resealed(Files.readAllBytes(file), WorldLayout.SECTION_CATEGORIES,
+                (b, indices) -> b.putShort(indices + WorldLayout.PALETTE_INDEX_SIZE * 13, (short) -1)));
+        Scene scene = new Scene(TreeConfig.defaults(), 50, 55);
+        int size = scene.tree.size();
+        try (MappedWorld mapped = MappedWorld.open(corrupt)) {
+            CorruptWorldFileException e = assertThrows(CorruptWorldFileException.class,
+                    () -> WorldSplicer.splice(mapped, scene.tree));
+            assertTrue(e.getMessage().contains("object 13") && e.getMessage().contains("palette index"),
+                    e.getMessage());
+            assertThrows(CorruptWorldFileException.class, mapped::readCategories);
+            // with the categories given, the stored ones are not read: the splice goes through
+            assertEquals(100, WorldSplicer.splice(mapped, scene.tree, 1L).length);
+        }
+        assertEquals(size + 100, scene.tree.size());
+        scene.tree.validate();
+    }
+
+    @Test
     void shouldStillRejectAWorldBeyondTheTreesStorageRangeAsAnArgument() throws IOException {
         // a valid world whose origin is 2e18 from the tree's: its boxes cannot be stored relative to the tree's
         Path file = dir.resolve("far.bxw");
@@ -264,13 +289,22 @@ class WorldSplicerTest {
      * made to match, as {@code CorruptionTest} reseals: only the structure can tell.
      */
     private static byte[] withBox(byte[] file, int object, int a, float value) {
+        return resealed(file, WorldLayout.SECTION_BOXES,
+                (b, boxes) -> b.putFloat(boxes + WorldLayout.BOX_SIZE * object + 4 * a, value));
+    }
+
+    /**
+     * A copy of a world file changed within one section ({@code change} gets the buffer and the section's offset),
+     * with that section's checksum and the header's made to match.
+     */
+    private static byte[] resealed(byte[] file, int section, java.util.function.ObjIntConsumer<ByteBuffer> change) {
         byte[] bytes = file.clone();
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        int entry = WorldLayout.sectionEntryOffset(WorldLayout.SECTION_BOXES);
-        int boxes = (int) b.getLong(entry + WorldLayout.ENTRY_OFFSET);
-        b.putFloat(boxes + WorldLayout.BOX_SIZE * object + 4 * a, value);
+        int entry = WorldLayout.sectionEntryOffset(section);
+        int offset = (int) b.getLong(entry + WorldLayout.ENTRY_OFFSET);
+        change.accept(b, offset);
         CRC32C crc = new CRC32C();
-        crc.update(bytes, boxes, (int) b.getLong(entry + WorldLayout.ENTRY_LENGTH));
+        crc.update(bytes, offset, (int) b.getLong(entry + WorldLayout.ENTRY_LENGTH));
         b.putInt(entry + WorldLayout.ENTRY_CRC, (int) crc.getValue());
         crc.reset();
         crc.update(bytes, 0, WorldLayout.HEADER_CRC_OFFSET);
