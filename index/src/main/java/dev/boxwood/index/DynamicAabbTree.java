@@ -75,8 +75,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     static final int BASE = 12;
     /** Height mark of a node on the free list. */
     private static final int FREE = -1;
-    /** The farthest a fat box reaches from the origin: twice the tight boxes' {@link OutwardFloat#MAX_OFFSET}. */
-    private static final double FAT_LIMIT = 2 * OutwardFloat.MAX_OFFSET;
+    /**
+     * The farthest a fat box reaches from the origin: the tight boxes' own limit ({@link OutwardFloat#MAX_OFFSET}),
+     * so that fat boxes are storable too and the builder, which checks that, takes them in a rebuild.
+     */
+    private static final double FAT_LIMIT = OutwardFloat.MAX_OFFSET;
     /** Re-insert a leaf whose fat box exceeds the tight box grown by this many margins and displacements. */
     private static final double SHRINK_FACTOR = 4.0;
     /**
@@ -145,8 +148,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private final float[] fatScratch = new float[BOX];
     /** Objects added or moved since the last {@link PairQueries#movedPairs} call. */
     final MovedSet moved = new MovedSet();
-    /** Incremental optimisation state, created by the first {@link #optimize} call. */
-    private TreeOptimizer optimizer;
+    /**
+     * Incremental optimisation state; made with the tree, so that the optimisation step of the first adds
+     * allocates nothing (its scratch grows only for larger budgets).
+     */
+    private final TreeOptimizer optimizer = new TreeOptimizer(this);
 
     /** A tree with the {@link TreeConfig#defaults() default} settings (origin 0, margin min(0.1, 1/8 edge)). */
     public DynamicAabbTree() {
@@ -163,6 +169,15 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     DynamicAabbTree(TreeConfig config, boolean planar) {
+        this(config, planar, config == null ? 0 : config.initialCapacity);
+    }
+
+    /**
+     * A tree whose arrays hold {@code config}'s initial capacity, and whose move buffer holds
+     * {@code movedCapacity} objects before it grows (a bulk build reserves the arrays for its objects, but not the
+     * buffer, which only objects added or moved later fill).
+     */
+    DynamicAabbTree(TreeConfig config, boolean planar, int movedCapacity) {
         Arguments.requireNonNull("config", config);
         this.originX = config.originX;
         this.originY = config.originY;
@@ -177,6 +192,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int objects = config.initialCapacity;
         handles = new Handles(objects);
         growObjects(handles.capacity());
+        moved.reserve(movedCapacity);
         growNodes(objects + 1);
         nodeHighWater = 1;
         parentEntries[HEADER] = -1;
@@ -546,9 +562,6 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     private int optimizeStep(int budget) {
-        if (optimizer == null) {
-            optimizer = new TreeOptimizer(this);
-        }
         return optimizer.optimize(budget);
     }
 
@@ -1724,8 +1737,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     /**
-     * Bytes held by the tree's arrays (capacity, not just the used part), with 16 bytes per array header;
-     * divide by {@link #size()} for bytes per object. Excludes the object header of the tree itself.
+     * Bytes held by the tree's arrays (capacity, not just the used part), with 16 bytes per array header: the
+     * nodes, the objects, the handles, the set of moved objects and the scratch of insertion and optimisation;
+     * divide by {@link #size()} for bytes per object. Excludes the object headers of the tree and its helpers.
      *
      * @return the estimate
      */
@@ -1734,10 +1748,12 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 + arrayBytes(parentEntries.length, 4) + arrayBytes(heights.length, 4) + arrayBytes(touched.length, 1)
                 + arrayBytes(tight.length, 4) + arrayBytes(userValues.length, 8)
                 + arrayBytes(objectCategories.length, 8) + arrayBytes(leafEntries.length, 4)
-                + handles.memoryBytes() + arrayBytes(searchKeys.length, 8) + arrayBytes(searchNodes.length, 4);
+                + handles.memoryBytes() + moved.memoryBytes()
+                + arrayBytes(searchKeys.length, 8) + arrayBytes(searchNodes.length, 4)
+                + optimizer.memoryBytes();
     }
 
-    private static long arrayBytes(int length, int elementBytes) {
+    static long arrayBytes(int length, int elementBytes) {
         return 16L + (long) length * elementBytes;
     }
 

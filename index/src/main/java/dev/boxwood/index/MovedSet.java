@@ -14,6 +14,18 @@ final class MovedSet {
     private int[] positions = new int[0];
     private int count;
 
+    /** Sizes both arrays for {@code capacity} objects, so that marking that many allocates nothing. */
+    void reserve(int capacity) {
+        if (capacity > positions.length) {
+            int old = positions.length;
+            positions = Arrays.copyOf(positions, capacity);
+            Arrays.fill(positions, old, capacity, -1);
+        }
+        if (capacity > slots.length) {
+            slots = Arrays.copyOf(slots, capacity);
+        }
+    }
+
     /** Marks {@code slot} (no-op when already marked). */
     void mark(int slot) {
         if (slot >= positions.length) {
@@ -48,6 +60,11 @@ final class MovedSet {
 
     boolean contains(int slot) {
         return slot < positions.length && positions[slot] >= 0;
+    }
+
+    /** @return bytes held by the two arrays, as {@link DynamicAabbTree#memoryBytes()} counts them */
+    long memoryBytes() {
+        return DynamicAabbTree.arrayBytes(slots.length, 4) + DynamicAabbTree.arrayBytes(positions.length, 4);
     }
 
     int count() {

@@ -42,7 +42,8 @@ final class TreeBuild {
                 config.originZ());
         // room for the objects, or for more when the settings ask for it (objects to be added later)
         int capacity = Math.max(config.initialCapacity(), Math.max(1, n));
-        DynamicAabbTree tree = new DynamicAabbTree(config.withInitialCapacity(capacity));
+        DynamicAabbTree tree = new DynamicAabbTree(config.withInitialCapacity(capacity), false,
+                config.initialCapacity());
         if (n == 0) {
             return tree;
         }

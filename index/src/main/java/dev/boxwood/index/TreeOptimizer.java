@@ -232,6 +232,6 @@ final class TreeOptimizer {
 
     /** Bytes of the scratch arrays. */
     long memoryBytes() {
-        return 32L + 8L * keys.length + 4L * nodes.length;
+        return DynamicAabbTree.arrayBytes(keys.length, 8) + DynamicAabbTree.arrayBytes(nodes.length, 4);
     }
 }

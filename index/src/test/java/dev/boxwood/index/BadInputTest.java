@@ -114,6 +114,22 @@ class BadInputTest {
         ClosestHit closest = new ClosestHit();
         wide.rayCast(-9e17, 0.5, 0.5, 1.8e18, 0, 0, 1, -1L, closest, stack);
         assertEquals(0, closest.handle(), "the wide box, entered at the start");
+        // every fat box, however far its margin or displacement reached, is one the builder takes: rebuilds work
+        wide.rebuild(false);
+        wide.validate();
+        wide.rebuild(true);
+        wide.validate();
+        assertEquals(52, wide.size());
+        // and a batch or a build near the edge, with margins reaching past it, goes in whole or not at all
+        TreeConfig bigMargins = TreeConfig.defaults().withMargin(1e12, 0.125);
+        double[] nearEdge = {1e18 - 1e13, 0, 0, 1e18, 1, 1, 0, 0, 0, 1, 1, 1};
+        DynamicAabbTree batch = new DynamicAabbTree(bigMargins);
+        assertEquals(2, batch.addAll(nearEdge, null, null).length);
+        batch.validate();
+        DynamicAabbTree built = DynamicAabbTree.build(bigMargins, nearEdge, null, null);
+        built.validate();
+        built.rebuild(true);
+        built.validate();
         DynamicAabbTree far = new DynamicAabbTree(TreeConfig.defaults().withOrigin(1e30, 0, 0));
         far.add(1e30, 0, 0, 1e30 + 1, 1, 1, 0, -1L);
         far.validate();

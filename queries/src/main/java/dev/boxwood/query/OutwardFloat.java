@@ -20,8 +20,8 @@ public final class OutwardFloat {
 
     /**
      * The largest distance a stored coordinate may have from its origin on each axis, 1e18. Floats are 6.9e10 apart
-     * there (precision comes from the origin, not from the range), and sums and products of coordinates up to
-     * twice this far (fat bounds are clamped there) stay far inside the float range.
+     * there (precision comes from the origin, not from the range), and sums and products of such coordinates (the
+     * dynamic tree clamps its fat bounds here too) stay far inside the float range.
      */
     public static final double MAX_OFFSET = 1e18;
 
