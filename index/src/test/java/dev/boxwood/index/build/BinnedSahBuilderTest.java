@@ -209,6 +209,29 @@ class BinnedSahBuilderTest {
     }
 
     @Test
+    void shouldSplitSmallRangesAtTheirOwnMedianWithTheMedianMethod() {
+        // two clusters of four unit boxes along x: the median split of each cluster must follow its own centroids
+        // (once it read bounds left from another range and cut {10, 12} | {11, 13}, overlapping children)
+        double[] xs = {0, 3, 1, 2, 10, 13, 11, 12};
+        double[] world = new double[6 * xs.length];
+        for (int i = 0; i < xs.length; i++) {
+            world[6 * i] = xs[i];
+            world[6 * i + 3] = xs[i] + 1;
+            world[6 * i + 4] = 1;
+            world[6 * i + 5] = 1;
+        }
+        FlatBvh median = BinnedSahBuilder.defaults().withSplitMethod(BinnedSahBuilder.SplitMethod.MEDIAN)
+                .build(world);
+        float[] bounds = median.childBounds();
+        for (int k = 0; k < median.nodeCount(); k++) {
+            // no two children of a node overlap on x by more than touching
+            float overlap = Math.min(bounds[12 * k + 3], bounds[12 * k + 9])
+                    - Math.max(bounds[12 * k], bounds[12 * k + 6]);
+            assertTrue(overlap <= 0, "node " + k + " children overlap by " + overlap);
+        }
+    }
+
+    @Test
     void shouldProduceTheSameTreeForEveryThreadCount() {
         double[] world = clusteredWorld(30_000, 99, 5.0e6);
         FlatBvh reference = BinnedSahBuilder.defaults().withParallelism(null, 2).build(world);
