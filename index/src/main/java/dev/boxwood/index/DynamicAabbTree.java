@@ -496,7 +496,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the handles of the new objects: element {@code i} is object {@code i} of the subtree
      * @throws IllegalArgumentException naming the argument, and changing nothing: {@code subtree} null,
      *         {@code objectBoxes} not 6 finite, non-inverted floats per object or a box reaching more than
-     *         {@link OutwardFloat#MAX_OFFSET} from the tree's origin, {@code userValues} or {@code categories} not
+     *         {@link OutwardFloat#MAX_STORED} (the storage limit as a float) from the tree's origin, {@code userValues} or {@code categories} not
      *         one per object, or more objects in all than {@link Handles#MAX_SLOTS}{@code - 1}
      */
     public int[] spliceSubtree(FlatBvh subtree, float[] objectBoxes, long[] userValues,

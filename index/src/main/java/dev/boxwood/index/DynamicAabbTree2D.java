@@ -72,7 +72,8 @@ public final class DynamicAabbTree2D {
      * @param minY new min y
      * @param maxX new max x
      * @param maxY new max y
-     * @throws IllegalArgumentException for a stale handle or a bad rectangle
+     * @throws IllegalArgumentException for a stale handle, or a rectangle non-finite, inverted or reaching more
+     *                                  than {@link OutwardFloat#MAX_OFFSET} from the origin
      */
     public void move(int handle, double minX, double minY, double maxX, double maxY) {
         tree.move(handle, minX, minY, 0, maxX, maxY, 0);
@@ -88,7 +89,9 @@ public final class DynamicAabbTree2D {
      * @param maxY new max y
      * @param displacementX predicted displacement x
      * @param displacementY predicted displacement y
-     * @throws IllegalArgumentException for a stale handle, a bad rectangle or a non-finite displacement
+     * @throws IllegalArgumentException for a stale handle, a rectangle non-finite, inverted or reaching more than
+     *                                  {@link OutwardFloat#MAX_OFFSET} from the origin, or a non-finite
+     *                                  displacement
      */
     public void move(int handle, double minX, double minY, double maxX, double maxY,
                      double displacementX, double displacementY) {

@@ -101,6 +101,7 @@ public final class NearestQueries {
                                      long categoryMask, QueryFilter filter, DistanceFunction exact,
                                      NearestVisitor visitor, NearestNeighbours scratch) {
         Arguments.requireNonNull("tree", view);
+        Arguments.requireNonNull("scratch", scratch);
         Arguments.requireNearest(x, y, z, 0, maxDistance, scratch);
         Arguments.requireNonNull("visitor", visitor);
         search(view.storage(), x, y, z, 0, visitor, maxDistance, categoryMask, filter, exact, scratch);

@@ -687,8 +687,9 @@ final class TreeBuild {
     /**
      * See {@link DynamicAabbTree#spliceSubtree}. The hierarchy's topology is kept as built; its boxes are recomputed
      * bottom-up from the object boxes moved into the tree's frame, so nothing but the references is trusted. It
-     * then goes in as a batch does ({@link #insertPieces}): whole where it is as dense as the tree (a tile spliced
-     * into a tree of moving entities: one insertion beyond the O(n) copy), else split down to parts that are.
+     * then goes in as a batch does ({@link #insertPieces}): whole where it is much denser than the tree (area at most
+     * {@link #BATCH_LOOSENESS} of the tree's per object: one insertion beyond the O(n) copy), else split down to
+     * parts that are, or to objects inserted one by one.
      */
     static int[] splice(DynamicAabbTree tree, FlatBvh bvh, float[] objectBoxes, long[] userValues,
                         long[] categories) {

@@ -119,6 +119,7 @@ class BatchQueriesTest {
         double[] fractions = new double[n];
         int[] found = new int[n];
         int[] counts = new int[n];
+        Arrays.fill(visible, true);
         Arrays.fill(handles, 7);
         Arrays.fill(counts, 7);
         try (BatchQueries batch = new BatchQueries(2)) {
@@ -144,8 +145,9 @@ class BatchQueriesTest {
             assertNamed("count", () -> batch.closestRays(tree, from, to, -1, 1, -1L, handles, fractions));
             assertNamed("origins", () -> batch.closestRays(tree, from, to, Integer.MAX_VALUE, 1, -1L, handles,
                     fractions));
-            boolean[] none = new boolean[n];
-            assertArrayEquals(none, visible, "no line of sight answered");
+            boolean[] untouchedVisible = new boolean[n];
+            Arrays.fill(untouchedVisible, true);
+            assertArrayEquals(untouchedVisible, visible, "no line of sight answered (every answer would be false)");
             int[] untouched = new int[n];
             Arrays.fill(untouched, 7);
             assertArrayEquals(untouched, handles, "no ray answered");
@@ -172,8 +174,8 @@ class BatchQueriesTest {
             to[3 * i + 2] = 2;
         }
         java.util.SplittableRandom random = new java.util.SplittableRandom(5);
-        // a close racing a batch: before, the workers could leave without counting down and the batch waited for
-        // ever (hung within the first few dozen attempts)
+        // a close racing a batch: every worker must take part in a batch that started before the close, or the
+        // caller waits for its count-down for ever
         for (int attempt = 0; attempt < 200; attempt++) {
             BatchQueries batch = new BatchQueries(2);
             Throwable[] unexpected = new Throwable[1];

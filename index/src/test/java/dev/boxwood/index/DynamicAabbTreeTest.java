@@ -227,8 +227,8 @@ class DynamicAabbTreeTest {
 
     @Test
     void shouldKeepTreesOverCollinearPointsBalanced() {
-        // boxes without area: every split costs 0 by area alone; the builder's tie-break keeps its trees balanced
-        // (100k such points bulk built: height 143 before it), and a full rebuild repairs the one-by-one tree
+        // boxes without area: every split costs 0 by area alone; the builder's tie-break keeps its trees balanced,
+        // and a full rebuild repairs the tree filled one by one
         int n = 20000;
         DynamicAabbTree added = new DynamicAabbTree();
         double[] boxes = new double[6 * n];

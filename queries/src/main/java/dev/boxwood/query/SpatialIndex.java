@@ -37,7 +37,8 @@ public interface SpatialIndex extends SpatialQueries {
      * @param maxX new max x
      * @param maxY new max y
      * @param maxZ new max z
-     * @throws IllegalArgumentException for a stale handle or a bad box
+     * @throws IllegalArgumentException for a stale handle, or a box non-finite, inverted or reaching more than
+     *                                  {@link OutwardFloat#MAX_OFFSET} from the index's origin
      */
     void move(int handle, double minX, double minY, double minZ, double maxX, double maxY, double maxZ);
 
@@ -55,7 +56,9 @@ public interface SpatialIndex extends SpatialQueries {
      * @param displacementX predicted displacement x
      * @param displacementY predicted displacement y
      * @param displacementZ predicted displacement z
-     * @throws IllegalArgumentException for a stale handle, a bad box or a non-finite displacement
+     * @throws IllegalArgumentException for a stale handle, a box non-finite, inverted or reaching more than
+     *                                  {@link OutwardFloat#MAX_OFFSET} from the index's origin, or a non-finite
+     *                                  displacement
      */
     void move(int handle, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
               double displacementX, double displacementY, double displacementZ);

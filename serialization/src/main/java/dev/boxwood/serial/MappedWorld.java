@@ -1408,6 +1408,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     public void browseNearest(double x, double y, double z, double maxDistance, long categoryMask,
                               QueryFilter filter, DistanceFunction exact, NearestVisitor visitor,
                               NearestNeighbours scratch) {
+        Arguments.requireNonNull("scratch", scratch);
         Arguments.requireNearest(x, y, z, 0, maxDistance, scratch);
         Arguments.requireNonNull("visitor", visitor);
         checkOpen();

@@ -178,7 +178,8 @@ public final class StaticWorldWriter {
      * @throws IOException              if writing fails
      * @throws IllegalArgumentException if an array length does not match the tree's object count; an object box is
      *                                  not finite, is inverted or reaches more than
-     *                                  {@link dev.boxwood.query.OutwardFloat#MAX_OFFSET} from the origin; or a box
+     *                                  {@link dev.boxwood.query.OutwardFloat#MAX_STORED} (the storage limit as a
+     *                                  float) from the origin; or a box
      *                                  of the tree is not the exact union of the object boxes below it, as the
      *                                  builder makes it ({@link FlatBvh#of} does not check boxes): a leaf box that
      *                                  differs from its object box, or an internal child box or the root bounds

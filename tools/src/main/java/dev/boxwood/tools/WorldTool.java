@@ -424,9 +424,9 @@ public final class WorldTool {
     }
 
     /**
-     * Parses decimal (signed) or {@code 0x} hex longs. Hex is read as 64 unsigned bits, so a mask with the top bit
-     * set can be written as it is printed ({@code 0xFFFFFFFFFFFFFFFF}, {@code 0x8000000000000000}), which
-     * {@link Long#decode} refuses.
+     * Parses longs as {@link Long#decode} does (signed decimal, a leading {@code 0} for octal, {@code #} for hex),
+     * except {@code 0x} hex, which is read as 64 unsigned bits, so a mask with the top bit set can be written as it
+     * is printed ({@code 0xFFFFFFFFFFFFFFFF}, {@code 0x8000000000000000}), which {@link Long#decode} refuses.
      */
     static final class LongDecoder implements CommandLine.ITypeConverter<Long> {
         @Override

@@ -210,8 +210,8 @@ class BinnedSahBuilderTest {
 
     @Test
     void shouldSplitSmallRangesAtTheirOwnMedianWithTheMedianMethod() {
-        // two clusters of four unit boxes along x: the median split of each cluster must follow its own centroids
-        // (once it read bounds left from another range and cut {10, 12} | {11, 13}, overlapping children)
+        // two clusters of four unit boxes along x: the median split of each cluster must follow its own centroids,
+        // not bounds left from another range (which would cut {10, 12} | {11, 13}, overlapping children)
         double[] xs = {0, 3, 1, 2, 10, 13, 11, 12};
         double[] world = new double[6 * xs.length];
         for (int i = 0; i < xs.length; i++) {
