@@ -207,9 +207,7 @@ class WorldSplicerTest {
 
     @Test
     void shouldReportACorruptBoxSectionAsCorruptionAndLeaveTheTreeUnchanged() throws IOException {
-        Path file = dir.resolve("tile.bxw");
-        TestWorld.clustered(100, 51).write(file);
-        byte[] valid = Files.readAllBytes(file);
+        byte[] valid = Files.readAllBytes(clusteredTile("tile.bxw", 51));
         Scene scene = new Scene(TreeConfig.defaults(), 50, 52);
         int size = scene.tree.size();
         // {object, coordinate, new value}: NaN, a min above the max, a finite coordinate no writer stores (beyond
@@ -221,10 +219,8 @@ class WorldSplicerTest {
             Path corrupt = dir.resolve("corrupt-" + t + ".bxw");
             Files.write(corrupt, withBox(valid, object, (int) changes[t][1], changes[t][2]));
             try (MappedWorld mapped = MappedWorld.open(corrupt)) {
-                CorruptWorldFileException e = assertThrows(CorruptWorldFileException.class,
-                        () -> WorldSplicer.splice(mapped, scene.tree));
-                assertTrue(e.getMessage().startsWith(corrupt.toString()) && e.getMessage().contains("object "
-                        + object), e.getMessage());
+                String message = spliceFailure(mapped, scene.tree);
+                assertTrue(message.startsWith(corrupt.toString()) && message.contains("object " + object), message);
                 assertThrows(CorruptWorldFileException.class, () -> WorldSplicer.splice(mapped, scene.tree, 1L));
                 assertThrows(CorruptWorldFileException.class, mapped::readObjectBoxes);
                 assertThrows(CorruptWorldFileException.class, mapped::verify);
@@ -236,8 +232,7 @@ class WorldSplicerTest {
 
     @Test
     void shouldReportABadPaletteIndexAsCorruptionAndLeaveTheTreeUnchanged() throws IOException {
-        Path file = dir.resolve("palette.bxw");
-        TestWorld.clustered(100, 54).write(file);
+        Path file = clusteredTile("palette.bxw", 54);
         try (MappedWorld valid = MappedWorld.open(file)) {
             assertTrue(valid.paletteSize() > 0, "the test world's categories are a palette");
         }
@@ -247,10 +242,8 @@ class WorldSplicerTest {
         Scene scene = new Scene(TreeConfig.defaults(), 50, 55);
         int size = scene.tree.size();
         try (MappedWorld mapped = MappedWorld.open(corrupt)) {
-            CorruptWorldFileException e = assertThrows(CorruptWorldFileException.class,
-                    () -> WorldSplicer.splice(mapped, scene.tree));
-            assertTrue(e.getMessage().contains("object 13") && e.getMessage().contains("palette index"),
-                    e.getMessage());
+            String message = spliceFailure(mapped, scene.tree);
+            assertTrue(message.contains("object 13") && message.contains("palette index"), message);
             assertThrows(CorruptWorldFileException.class, mapped::readCategories);
             // with the categories given, the stored ones are not read: the splice goes through
             assertEquals(100, WorldSplicer.splice(mapped, scene.tree, 1L).length);
@@ -278,6 +271,18 @@ class WorldSplicerTest {
     }
 
     /** Coordinate {@code a} of the stored box of object {@code object} (a handle) in a world file's bytes. */
+    /** A valid world file of 100 clustered objects, to be damaged by a test. */
+    private Path clusteredTile(String name, long seed) throws IOException {
+        Path file = dir.resolve(name);
+        TestWorld.clustered(100, seed).write(file);
+        return file;
+    }
+
+    /** The message of the {@link CorruptWorldFileException} splicing {@code mapped} into {@code tree} must throw. */
+    private static String spliceFailure(MappedWorld mapped, DynamicAabbTree tree) {
+        return assertThrows(CorruptWorldFileException.class, () -> WorldSplicer.splice(mapped, tree)).getMessage();
+    }
+
     private static float box(byte[] file, int object, int a) {
         ByteBuffer b = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
         long boxes = b.getLong(WorldLayout.sectionEntryOffset(WorldLayout.SECTION_BOXES) + WorldLayout.ENTRY_OFFSET);
