@@ -42,6 +42,19 @@ import java.util.Arrays;
  * nodes on the way up (Kopta et al. 2012: Box2D's {@code b2RotateNodes} swaps and, after an add, the grandchild
  * swaps), and every 64 adds by default runs one {@link #optimize(int) optimize(1)} step. See {@code docs/tree.md}.
  *
+ * <h2>Deferred adds</h2>
+ * With {@link TreeConfig#withDeferredAdds deferred adds}, {@link #add} stores the object (its handle, boxes, user
+ * value and categories are final at once) and leaves it <em>pending</em>; the pending objects go into the hierarchy
+ * together when something next reads it: any query (of this class or of the query classes), {@link #height},
+ * {@link #areaRatio}, {@link #getFatBox}, a snapshot's {@code publish}, a structural change ({@link #rebuild},
+ * {@link #optimize}, {@link #compact}, {@link #addAll}, {@link #spliceSubtree}), or {@link #flushAdds()} at a
+ * moment of the caller's choosing. Many go in by one binned-SAH rebuild of the whole tree, as PhysX's pruners take
+ * in their new objects in bulk and Jolt's broad phase adds bodies in batches: a million adds then cost about a
+ * seventh of a million insertions and give a bulk-built tree; few are inserted one by one, exactly as without
+ * deferral. Pending objects can be moved, recategorised and removed like any other. A query that takes them in
+ * writes to the tree, under a lock, so concurrent queries on many threads stay safe: one does the work and the
+ * others wait for it. {@link #validate()} checks the pending objects as they are, without taking them in.
+ *
  * <h2>Queries and threads</h2>
  * Queries ({@link #queryAabb}, {@link #rayCast}) allocate nothing, keep their scratch state in the caller's
  * {@link TraversalStack}, and never write to the tree: any number of threads may query concurrently while no
@@ -106,6 +119,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private final boolean addRenumbering;
     /** 2D facade: boxes lie in the z = 0 plane, the cost is the perimeter and z gets no margin. */
     private final boolean planar;
+    /** {@link TreeConfig#deferredAdds()}. */
+    private final boolean deferredAdds;
 
     // ---- Node storage: the one place that holds the hierarchy. Entry e = 2 * node + side. ----
     /**
@@ -146,6 +161,22 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private int searchRetained;
     /** Fat box of the leaf being inserted. */
     private final float[] fatScratch = new float[BOX];
+    // ---- Deferred adds ({@link TreeConfig#withDeferredAdds}): objects stored but not yet in the hierarchy. ----
+    /**
+     * The slots of the pending objects, the first {@link #pendingCount}; a pending object's {@link #leafEntries}
+     * value is {@code -1 - its position here} (entries are {@code >= 0}).
+     */
+    private int[] pendingSlots = new int[0];
+    private int pendingCount;
+    /**
+     * Set by the first pending add, cleared once the pending objects are in. The one field a query reads to learn
+     * whether to take them in first; volatile, so that a reader that finds it clear also sees the hierarchy the
+     * reader that took them in wrote (queries may run on many threads at once).
+     */
+    private volatile boolean hasPending;
+    /** Serialises taking in the pending objects between concurrent readers. */
+    private final Object flushLock = new Object();
+
     /** Objects added or moved since the last {@link PairQueries#movedPairs} call. */
     final MovedSet moved = new MovedSet();
     /**
@@ -189,6 +220,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         this.addsPerOptimization = config.addsPerOptimization;
         this.addRenumbering = config.addRenumbering;
         this.planar = planar;
+        this.deferredAdds = config.deferredAdds;
         int objects = config.initialCapacity;
         handles = new Handles(objects);
         growObjects(handles.capacity());
@@ -215,7 +247,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * grown by half since, the add first renumbers the nodes in depth-first memory order ({@link #compact}, without
      * the trimming): amortised O(1), but that one add takes O(n) (about 0.1 to 0.2 s around a million objects,
      * 0.37 s at 1.8 million on a 2-core machine; a world whose object count stays level does not renumber again);
-     * {@link TreeConfig#withAddRenumbering(boolean) withAddRenumbering(false)} turns that off.
+     * {@link TreeConfig#withAddRenumbering(boolean) withAddRenumbering(false)} turns that off. With
+     * {@link TreeConfig#withDeferredAdds deferred adds}, none of this happens here: the object waits, pending, for
+     * the next query or {@link #flushAdds()} (see the class comment), and the add is O(1).
      *
      * @throws IllegalStateException if the tree already holds {@link Handles#MAX_SLOTS}{@code  - 1} objects (the
      *                               batch methods, which know their count up front, reject such a batch with an
@@ -233,6 +267,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         storeTight(slot, minX, minY, minZ, maxX, maxY, maxZ);
         userValues[slot] = userValue;
         objectCategories[slot] = categoryBits;
+        if (deferredAdds) {
+            enqueuePending(slot);
+            moved.mark(slot);
+            return handle;
+        }
         // Before the search, which holds node numbers.
         renumberIfGrown();
         insertLeaf(slot, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, 1.0);
@@ -265,6 +304,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         storeTight(slot, minX, minY, minZ, maxX, maxY, maxZ);
         moved.mark(slot);
         int entry = leafEntries[slot];
+        if (entry < 0) {
+            // Pending: its fat box is made from the tight box when it goes in.
+            return;
+        }
         if (fatBoxStillFits(slot, entry, minX, minY, minZ, maxX, maxY, maxZ,
                 displacementX, displacementY, displacementZ)) {
             return;
@@ -293,7 +336,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     @Override
     public void remove(int handle) {
         int slot = handles.slotOf(handle, "handle");
-        removeLeaf(slot);
+        if (leafEntries[slot] < 0) {
+            dequeuePending(slot);
+        } else {
+            removeLeaf(slot);
+        }
         moved.unmark(slot);
         handles.free(handle);
     }
@@ -348,6 +395,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int slot = handles.slotOf(handle, "handle");
         objectCategories[slot] = categoryBits;
         int entry = leafEntries[slot];
+        if (entry < 0) {
+            // Pending: its entry's mask is folded from the categories when it goes in.
+            return;
+        }
         final int[] r = records;
         r[maskIndex(entry)] = fold(categoryBits);
         for (int node = entry >> 1; node != HEADER; node = entry >> 1) {
@@ -447,6 +498,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      *         one per box, or more objects in all than {@link Handles#MAX_SLOTS}{@code - 1}
      */
     public int[] addAll(double[] boxes, long[] userValues, long[] categories) {
+        flushAdds();
         return TreeBuild.addAll(this, boxes, userValues, categories);
     }
 
@@ -459,6 +511,118 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             addsSinceOptimization = 0;
             optimizeStep(1);
         }
+    }
+
+    /**
+     * Takes every pending object into the hierarchy now ({@link TreeConfig#withDeferredAdds deferred adds}); does
+     * nothing when none is pending. Queries and the methods that change the hierarchy as a whole do it themselves,
+     * so call it only to choose when the cost is paid: at the end of a level load, say, rather than in the first
+     * frame's first query. Many pending objects (at least {@value #BULK_FLUSH_MIN}, and at least as many as the
+     * hierarchy already holds, or a quarter as many once it holds {@value #BULK_FLUSH_LARGE_TREE}) go in by a full
+     * binned-SAH rebuild of the whole tree (O(n log n), allocating scratch as {@link #rebuild rebuild(true)} does);
+     * fewer are inserted one by one, as {@link #add} inserts them
+     * without deferral (allocation-free within the reserved capacity). Handles, boxes, user values and categories
+     * do not change.
+     */
+    public void flushAdds() {
+        flushIfPending();
+    }
+
+    /**
+     * The objects added while adds are {@link TreeConfig#withDeferredAdds deferred} and not yet taken into the
+     * hierarchy: 0 after any query, {@link #flushAdds()} or structural change, and always 0 without deferral.
+     *
+     * @return the number of pending objects
+     */
+    public int pendingAdds() {
+        return pendingCount;
+    }
+
+    /** Fewer pending objects than this are always inserted one by one: cheap, and allocation-free. */
+    static final int BULK_FLUSH_MIN = 64;
+    /**
+     * From this many objects in the hierarchy, pending objects a quarter as many go in by a rebuild; below it, only
+     * as many. Insertion slows as the tree outgrows the caches and the rebuild does not: rebuilding the whole tree
+     * with the pending objects against inserting them, one JVM, medians of 7 (clustered world, {@code
+     * docs/benchmarks.md}, Deferred adds): 1.42x faster with as many pending as in a tree of 10,000 but 0.77x with
+     * half as many; 2.76x and 1.25x at 100,000; 4.33x, 2.65x and 1.03x (a quarter) at 1,000,000.
+     */
+    static final int BULK_FLUSH_LARGE_TREE = 1 << 18;
+
+    /** Whether {@code pending} objects go into a hierarchy of {@code inTree} objects by a full rebuild. */
+    static boolean flushesByRebuild(int pending, int inTree) {
+        return pending >= BULK_FLUSH_MIN
+                && (pending >= inTree || inTree >= BULK_FLUSH_LARGE_TREE && 4L * pending >= inTree);
+    }
+
+    private void flushIfPending() {
+        if (hasPending) {
+            flushShared();
+        }
+    }
+
+    /**
+     * Readers may get here on several threads at once (a query is a read for the caller, who may run many): one
+     * takes the objects in under the lock, the others wait for it and find nothing left to do.
+     */
+    private void flushShared() {
+        synchronized (flushLock) {
+            if (hasPending) {
+                insertPending();
+                hasPending = false;
+            }
+        }
+    }
+
+    private void insertPending() {
+        int count = pendingCount;
+        if (flushesByRebuild(count, handles.size() - count)) {
+            // The pending objects' fat boxes come from their tight boxes (TreeBuild.rebuildFull).
+            TreeBuild.rebuildFull(this);
+        } else {
+            float[] f = fatScratch;
+            for (int i = 0; i < count; i++) {
+                int slot = pendingSlots[i];
+                renumberIfGrown();
+                storeFatBoxOfStored(slot, f, 0);
+                insertReference(~handles.handleOf(slot), fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4],
+                        f[5], 0, true);
+                countAdd();
+            }
+        }
+        pendingCount = 0;
+    }
+
+    private void enqueuePending(int slot) {
+        if (pendingCount == pendingSlots.length) {
+            pendingSlots = Arrays.copyOf(pendingSlots, Math.max(16, pendingCount + (pendingCount >> 1)));
+        }
+        pendingSlots[pendingCount] = slot;
+        leafEntries[slot] = -1 - pendingCount;
+        pendingCount++;
+        if (!hasPending) {
+            hasPending = true;
+        }
+    }
+
+    /** Removes a pending object from the list: the last one takes its place. */
+    private void dequeuePending(int slot) {
+        int position = -1 - leafEntries[slot];
+        int last = pendingSlots[--pendingCount];
+        pendingSlots[position] = last;
+        leafEntries[last] = -1 - position;
+    }
+
+    /**
+     * The fat box {@link #add} gives an object, made from its stored tight box (a pending object's double input is
+     * gone): the margin of the stored box's longest edge, in the origin-relative frame, rounded outward. Subtracting
+     * a margin {@code >= 0} from a float and rounding down cannot cross that float, so the tight box stays inside.
+     */
+    void storeFatBoxOfStored(int slot, float[] dest, int offset) {
+        float[] t = tight;
+        int s = slot * BOX;
+        storeFatBoxRelative(dest, offset, t[s], t[s + 1], t[s + 2], t[s + 3], t[s + 4], t[s + 5],
+                margin(t[s], t[s + 1], t[s + 2], t[s + 3], t[s + 4], t[s + 5]), 0, 0, 0);
     }
 
     /** The renumbering adds do when the nodes have grown enough (before each add, and after a batch). */
@@ -501,6 +665,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     public int[] spliceSubtree(FlatBvh subtree, float[] objectBoxes, long[] userValues,
                                long[] categories) {
+        flushAdds();
         return TreeBuild.splice(this, subtree, objectBoxes, userValues, categories);
     }
 
@@ -517,6 +682,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @param full whether to rebuild every internal node, or only the changed ones
      */
     public void rebuild(boolean full) {
+        flushAdds();
         TreeBuild.rebuild(this, full);
     }
 
@@ -537,6 +703,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (budget < 0) {
             throw new IllegalArgumentException("budget must be >= 0: " + budget);
         }
+        flushAdds();
         return optimizeStep(budget);
     }
 
@@ -556,6 +723,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * a long-running world of moving objects, not every frame.
      */
     public void compact() {
+        flushAdds();
         renumberDepthFirst();
         markDepthFirst();
         growNodes(nodeHighWater);
@@ -630,17 +798,23 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     void storeFatBox(float[] dest, int offset, double minX, double minY, double minZ,
                      double maxX, double maxY, double maxZ, double sx, double sy, double sz) {
-        double m = margin(minX, minY, minZ, maxX, maxY, maxZ);
+        storeFatBoxRelative(dest, offset, minX - originX, minY - originY, minZ - originZ,
+                maxX - originX, maxY - originY, maxZ - originZ, margin(minX, minY, minZ, maxX, maxY, maxZ), sx, sy, sz);
+    }
+
+    /** {@link #storeFatBox} from an origin-relative tight box and its margin {@code m}. */
+    private void storeFatBoxRelative(float[] dest, int offset, double x0, double y0, double z0,
+                                     double x1, double y1, double z1, double m, double sx, double sy, double sz) {
         double mz = planar ? 0 : m;
         double szPlanar = planar ? 0 : sz;
         // Clamped: a huge margin or displacement must not round to an infinite bound (the tight box, within
         // MAX_OFFSET of the origin, stays inside).
-        dest[offset] = OutwardFloat.down(Math.max(-FAT_LIMIT, minX - originX - m + Math.min(sx, 0)));
-        dest[offset + 1] = OutwardFloat.down(Math.max(-FAT_LIMIT, minY - originY - m + Math.min(sy, 0)));
-        dest[offset + 2] = OutwardFloat.down(Math.max(-FAT_LIMIT, minZ - originZ - mz + Math.min(szPlanar, 0)));
-        dest[offset + 3] = OutwardFloat.up(Math.min(FAT_LIMIT, maxX - originX + m + Math.max(sx, 0)));
-        dest[offset + 4] = OutwardFloat.up(Math.min(FAT_LIMIT, maxY - originY + m + Math.max(sy, 0)));
-        dest[offset + 5] = OutwardFloat.up(Math.min(FAT_LIMIT, maxZ - originZ + mz + Math.max(szPlanar, 0)));
+        dest[offset] = OutwardFloat.down(Math.max(-FAT_LIMIT, x0 - m + Math.min(sx, 0)));
+        dest[offset + 1] = OutwardFloat.down(Math.max(-FAT_LIMIT, y0 - m + Math.min(sy, 0)));
+        dest[offset + 2] = OutwardFloat.down(Math.max(-FAT_LIMIT, z0 - mz + Math.min(szPlanar, 0)));
+        dest[offset + 3] = OutwardFloat.up(Math.min(FAT_LIMIT, x1 + m + Math.max(sx, 0)));
+        dest[offset + 4] = OutwardFloat.up(Math.min(FAT_LIMIT, y1 + m + Math.max(sy, 0)));
+        dest[offset + 5] = OutwardFloat.up(Math.min(FAT_LIMIT, z1 + mz + Math.max(szPlanar, 0)));
     }
 
     /**
@@ -1380,6 +1554,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
+        flushIfPending();
         final double x0 = minX - originX;
         final double y0 = minY - originY;
         final double z0 = minZ - originZ;
@@ -1577,6 +1752,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         Arguments.requireSegment(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
+        flushIfPending();
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         final double ox = originX - this.originX;
         final double oy = originY - this.originY;
@@ -1652,6 +1828,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     @Override
     DynamicAabbTree storage() {
+        flushIfPending();
         return this;
     }
 
@@ -1689,8 +1866,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @param dest an array of length {@code >= 6}: minX, minY, minZ, maxX, maxY, maxZ
      */
     public void getFatBox(int handle, double[] dest) {
-        int o = boxIndex(leafEntries[handles.slotOf(handle, "handle")]);
+        int slot = handles.slotOf(handle, "handle");
         Arguments.requireNonNull("dest", dest);
+        flushIfPending();
+        int o = boxIndex(leafEntries[slot]);
         final int[] r = records;
         dest[0] = originX + f(r[o]);
         dest[1] = originY + f(r[o + 1]);
@@ -1707,6 +1886,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the height
      */
     public int height() {
+        flushIfPending();
         return heightOf(child(0));
     }
 
@@ -1719,6 +1899,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the ratio, {@code >= 1} when there are internal nodes
      */
     public double areaRatio() {
+        flushIfPending();
         int root = child(0);
         if (root < 0) {
             return 0;
@@ -1750,7 +1931,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 + arrayBytes(objectCategories.length, 8) + arrayBytes(leafEntries.length, 4)
                 + handles.memoryBytes() + moved.memoryBytes()
                 + arrayBytes(searchKeys.length, 8) + arrayBytes(searchNodes.length, 4)
-                + optimizer.memoryBytes();
+                + optimizer.memoryBytes() + arrayBytes(pendingSlots.length, 4);
     }
 
     static long arrayBytes(int length, int elementBytes) {
@@ -1793,18 +1974,19 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (child(1) != EMPTY || records[maskIndex(1)] != 0) {
             fail("header entry 1 must be empty");
         }
+        int inTree = handles.size() - validatePending();
         int root = child(0);
         if (root == EMPTY) {
-            if (handles.size() != 0) {
-                fail("tree is empty but " + handles.size() + " handles are live");
+            if (inTree != 0) {
+                fail("tree is empty but " + inTree + " objects are live and not pending");
             }
             if (records[maskIndex(0)] != 0) {
                 fail("empty root entry has mask " + records[maskIndex(0)]);
             }
         } else {
             int leaves = validateSubtree(0);
-            if (leaves != handles.size()) {
-                fail("root reaches " + leaves + " objects but " + handles.size() + " handles are live");
+            if (leaves != inTree) {
+                fail("root reaches " + leaves + " objects but " + inTree + " are live and not pending");
             }
         }
         int expectedHeaderHeight = 1 + (root == EMPTY ? 0 : heightOf(root));
@@ -1823,10 +2005,37 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (free != freeNodeCount) {
             fail("free node list holds " + free + " nodes, count says " + freeNodeCount);
         }
-        int internal = handles.size() > 1 ? handles.size() - 1 : 0;
+        int internal = inTree > 1 ? inTree - 1 : 0;
         if (1 + internal + free != nodeHighWater) {
             fail("1 header + " + internal + " internal + " + free + " free nodes != " + nodeHighWater + " allocated");
         }
+    }
+
+    /** Checks the list of pending objects (deferred adds); returns their number. */
+    private int validatePending() {
+        if (pendingCount < 0 || pendingCount > pendingSlots.length) {
+            fail("pending count " + pendingCount + " outside 0 .. " + pendingSlots.length);
+        }
+        if (pendingCount > 0 && !hasPending) {
+            fail(pendingCount + " objects are pending but the pending flag is clear");
+        }
+        for (int i = 0; i < pendingCount; i++) {
+            int slot = pendingSlots[i];
+            if (slot < 0 || slot >= handles.highWater() || !handles.isLiveSlot(slot)) {
+                fail("pending object " + i + " is slot " + slot + ", which is not live");
+            }
+            if (leafEntries[slot] != -1 - i) {
+                fail("pending slot " + slot + " records " + leafEntries[slot] + ", expected " + (-1 - i));
+            }
+            int t = slot * BOX;
+            for (int a = 0; a < 3; a++) {
+                if (!(tight[t + a] <= tight[t + 3 + a])) {
+                    fail("pending slot " + slot + ": tight box "
+                            + Arrays.toString(Arrays.copyOfRange(tight, t, t + BOX)) + " is inverted");
+                }
+            }
+        }
+        return pendingCount;
     }
 
     /** Checks the subtree under {@code entry} (iteratively); returns the number of objects in it. */

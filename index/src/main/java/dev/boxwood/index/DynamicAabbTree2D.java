@@ -109,6 +109,19 @@ public final class DynamicAabbTree2D {
     }
 
     /**
+     * Takes every pending rectangle into the hierarchy now: {@link DynamicAabbTree#flushAdds()} (only with
+     * {@link TreeConfig#withDeferredAdds deferred adds}; queries do it themselves).
+     */
+    public void flushAdds() {
+        tree.flushAdds();
+    }
+
+    /** @return the rectangles added and not yet in the hierarchy ({@link DynamicAabbTree#pendingAdds()}) */
+    public int pendingAdds() {
+        return tree.pendingAdds();
+    }
+
+    /**
      * Adds many rectangles at once: {@link DynamicAabbTree#addAll} in the plane (a batch much denser than the tree,
      * or added to an empty tree, goes in as one prebuilt hierarchy; other rectangles go in one by one).
      *

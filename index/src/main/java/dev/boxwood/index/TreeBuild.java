@@ -611,8 +611,11 @@ final class TreeBuild {
         }
     }
 
-    /** Every object is a unit; nodes are renumbered 1..n-1 in depth-first order (the builder's order). */
-    private static void rebuildFull(DynamicAabbTree tree) {
+    /**
+     * Every object is a unit; nodes are renumbered 1..n-1 in depth-first order (the builder's order). Pending
+     * objects (deferred adds) go in too, with the fat box an add gives.
+     */
+    static void rebuildFull(DynamicAabbTree tree) {
         int n = tree.size();
         float[] boxes = new float[n * DynamicAabbTree.BOX];
         int[] unitRefs = new int[n];
@@ -623,9 +626,14 @@ final class TreeBuild {
                 continue;
             }
             int entry = tree.leafEntries[slot];
-            copyEntryBox(tree, entry, boxes, u * DynamicAabbTree.BOX);
+            if (entry < 0) {
+                tree.storeFatBoxOfStored(slot, boxes, u * DynamicAabbTree.BOX);
+                unitMasks[u] = DynamicAabbTree.fold(tree.objectCategories[slot]);
+            } else {
+                copyEntryBox(tree, entry, boxes, u * DynamicAabbTree.BOX);
+                unitMasks[u] = tree.records[DynamicAabbTree.maskIndex(entry)];
+            }
             unitRefs[u] = ~tree.handles.handleOf(slot);
-            unitMasks[u] = tree.records[DynamicAabbTree.maskIndex(entry)];
             u++;
         }
         FlatBvh bvh = BUILDER.buildInPlace(boxes, tree.originX(), tree.originY(), tree.originZ());

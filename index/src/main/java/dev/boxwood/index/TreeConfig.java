@@ -23,11 +23,15 @@ import dev.boxwood.query.Handles;
  *   <li><b>Initial capacity</b> (default 16): objects the arrays hold before they first grow.</li>
  *   <li><b>Add renumbering</b> (default on): adds renumber the nodes in depth-first memory order once 4,096 are in
  *       use and whenever that number has grown by half since ({@link DynamicAabbTree#compact}).</li>
+ *   <li><b>Deferred adds</b> (default off): adds wait, pending, until the next query or
+ *       {@link DynamicAabbTree#flushAdds()} takes them into the hierarchy, many of them at once by a bulk
+ *       build ({@link #withDeferredAdds}).</li>
  * </ul>
  */
 public final class TreeConfig {
 
-    private static final TreeConfig DEFAULTS = new TreeConfig(0, 0, 0, 0.1, 0.125, 4.0, true, 64, 16, true);
+    private static final TreeConfig DEFAULTS = new TreeConfig(0, 0, 0, 0.1, 0.125, 4.0, true, 64, 16, true,
+            false);
 
     final double originX;
     final double originY;
@@ -39,11 +43,12 @@ public final class TreeConfig {
     final int addsPerOptimization;
     final int initialCapacity;
     final boolean addRenumbering;
+    final boolean deferredAdds;
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     private TreeConfig(double originX, double originY, double originZ, double marginCap, double marginFraction,
                        double prediction, boolean rotations, int addsPerOptimization, int initialCapacity,
-                       boolean addRenumbering) {
+                       boolean addRenumbering, boolean deferredAdds) {
         this.originX = originX;
         this.originY = originY;
         this.originZ = originZ;
@@ -54,6 +59,7 @@ public final class TreeConfig {
         this.addsPerOptimization = addsPerOptimization;
         this.initialCapacity = initialCapacity;
         this.addRenumbering = addRenumbering;
+        this.deferredAdds = deferredAdds;
     }
 
     /** @return the default settings described in the class comment */
@@ -73,7 +79,7 @@ public final class TreeConfig {
         Arguments.requireFinite("y", y);
         Arguments.requireFinite("z", z);
         return new TreeConfig(x, y, z, marginCap, marginFraction, prediction, rotations, addsPerOptimization,
-                initialCapacity, addRenumbering);
+                initialCapacity, addRenumbering, deferredAdds);
     }
 
     /**
@@ -86,7 +92,7 @@ public final class TreeConfig {
         Arguments.requireFiniteNonNegative("cap", cap);
         Arguments.requireFiniteNonNegative("fraction", fraction);
         return new TreeConfig(originX, originY, originZ, cap, fraction, prediction, rotations, addsPerOptimization,
-                initialCapacity, addRenumbering);
+                initialCapacity, addRenumbering, deferredAdds);
     }
 
     /**
@@ -100,7 +106,7 @@ public final class TreeConfig {
     public TreeConfig withPrediction(double ticks) {
         Arguments.requireFiniteNonNegative("ticks", ticks);
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, ticks, rotations,
-                addsPerOptimization, initialCapacity, addRenumbering);
+                addsPerOptimization, initialCapacity, addRenumbering, deferredAdds);
     }
 
     /**
@@ -109,7 +115,7 @@ public final class TreeConfig {
      */
     public TreeConfig withRotations(boolean enabled) {
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, enabled,
-                addsPerOptimization, initialCapacity, addRenumbering);
+                addsPerOptimization, initialCapacity, addRenumbering, deferredAdds);
     }
 
     /**
@@ -123,7 +129,7 @@ public final class TreeConfig {
             throw new IllegalArgumentException("adds must be >= 0: " + adds);
         }
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations, adds,
-                initialCapacity, addRenumbering);
+                initialCapacity, addRenumbering, deferredAdds);
     }
 
     /**
@@ -137,7 +143,7 @@ public final class TreeConfig {
             throw new IllegalArgumentException("objects must be in 1 .. " + (Handles.MAX_SLOTS - 1) + ": " + objects);
         }
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations,
-                addsPerOptimization, objects, addRenumbering);
+                addsPerOptimization, objects, addRenumbering, deferredAdds);
     }
 
     /**
@@ -150,7 +156,26 @@ public final class TreeConfig {
      */
     public TreeConfig withAddRenumbering(boolean enabled) {
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations,
-                addsPerOptimization, initialCapacity, enabled);
+                addsPerOptimization, initialCapacity, enabled, deferredAdds);
+    }
+
+    /**
+     * @param enabled whether {@link DynamicAabbTree#add} only stores an object and leaves it pending, to be taken
+     *                into the hierarchy together with the other pending objects at the next query or structural
+     *                change, or at {@link DynamicAabbTree#flushAdds()} (see the tree's class comment, Deferred
+     *                adds). For code that adds many objects one at a time, such as a level load where every entity
+     *                registers itself: many pending objects go in by one binned-SAH build, faster than inserting
+     *                them one by one and a better tree.
+     * @return a copy with this setting
+     */
+    public TreeConfig withDeferredAdds(boolean enabled) {
+        return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations,
+                addsPerOptimization, initialCapacity, addRenumbering, enabled);
+    }
+
+    /** @return whether adds are deferred ({@link #withDeferredAdds}) */
+    public boolean deferredAdds() {
+        return deferredAdds;
     }
 
     /** @return origin x */

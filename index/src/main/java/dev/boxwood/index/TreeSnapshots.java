@@ -53,6 +53,7 @@ public final class TreeSnapshots {
      * @return the new version number (1 for the first publication, then consecutive)
      */
     public long publish() {
+        tree.flushAdds();
         ReadView view = recycle();
         copy(tree, view.frozen);
         long version = published + 1;

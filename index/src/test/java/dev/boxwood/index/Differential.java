@@ -238,6 +238,45 @@ final class Differential {
         hitsSeen += bruteAll.count();
     }
 
+    /** Bursts whose queries found objects pending and took them in by a rebuild, and by insertion. */
+    int bulkFlushes;
+    int insertionFlushes;
+
+    /**
+     * Bursts of 1 to {@code maxBurst} mutations without a query between them (with deferred adds, pending objects
+     * pile up, and are moved and removed while pending), each towards a random size up to {@code maxSize}, then
+     * {@code queriesPerBurst} box queries and rays; counts how the first query of a burst took the pending objects
+     * in ({@link DynamicAabbTree#flushAdds()}'s rule).
+     */
+    void runBursts(int bursts, int maxSize, int maxBurst, int queriesPerBurst) {
+        for (int b = 0; b < bursts; b++) {
+            int targetSize = 1 + random.nextInt(maxSize);
+            int length = 1 + (int) Math.pow(maxBurst, random.nextDouble());
+            for (int m = 0; m < length; m++) {
+                mutate(targetSize);
+            }
+            if (random.nextInt(6) == 0 && liveCount < maxSize) {
+                // more adds than the tree holds: with deferred adds, a rebuild takes them in
+                for (int m = 0, more = liveCount + 64 + random.nextInt(64); m < more; m++) {
+                    add(random.nextInt(pool.size()));
+                    tree.validate();
+                }
+            }
+            int pending = tree.pendingAdds();
+            if (DynamicAabbTree.flushesByRebuild(pending, tree.size() - pending)) {
+                bulkFlushes++;
+            } else if (pending > 0) {
+                insertionFlushes++;
+            }
+            for (int q = 0; q < queriesPerBurst; q++) {
+                randomBoxQuery();
+                randomRay();
+            }
+            assertEquals(0, tree.pendingAdds(), "a query leaves nothing pending");
+            tree.validate();
+        }
+    }
+
     /** Runs {@code operations} mutations to about {@code targetSize} objects with queries between them. */
     void run(int operations, int targetSize, int queriesPerMutation) {
         for (int op = 0; op < operations; op++) {

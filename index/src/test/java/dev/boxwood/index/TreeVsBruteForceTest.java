@@ -42,6 +42,8 @@ class TreeVsBruteForceTest {
                 Arguments.of("clustered, no margin, no rotations",
                         SyntheticWorld.clustered(3000, 16, dense).boxes(),
                         TreeConfig.defaults().withMargin(0, 0).withRotations(false)),
+                Arguments.of("clustered dense, deferred adds", SyntheticWorld.clustered(3000, 17, dense).boxes(),
+                        TreeConfig.defaults().withDeferredAdds(true)),
                 Arguments.of("level bounds01", LevelScenes.load(LevelScenes.Level.BOUNDS01), TreeConfig.defaults()),
                 Arguments.of("level bounds02", LevelScenes.load(LevelScenes.Level.BOUNDS02), TreeConfig.defaults()),
                 Arguments.of("level bounds03", LevelScenes.load(LevelScenes.Level.BOUNDS03), TreeConfig.defaults()));

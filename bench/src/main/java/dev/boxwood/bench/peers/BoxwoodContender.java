@@ -20,7 +20,9 @@ import dev.boxwood.testkit.scenes.BoxSet;
  * the world, default margins. Built by the binned-SAH bulk build with handles in input order ({@code boxwood}), or
  * in the hierarchy's depth-first order ({@code boxwood-ordered}: the build for a static world, whose queries then
  * find their objects side by side; a world updated in input order moves slower with it), or by one insert per box
- * ({@code boxwood-insert}, the path of a world filled at run time). Also Boxwood's static world
+ * ({@code boxwood-insert}, the path of a world filled at run time), or by one add per box with
+ * {@link TreeConfig#withDeferredAdds deferred adds} and then {@link DynamicAabbTree#flushAdds()}
+ * ({@code boxwood-deferred}: the same calls, the objects taken in together). Also Boxwood's static world
  * ({@code boxwood-static}, {@link MappedWorld}): the boxes written once to a temporary file (format 2: leaves of up to
  * 8 objects, quantized nodes, no margins) and queried in place from the memory mapping; static, so it takes part in
  * queries and builds only. Region queries and segment casts (with clipping at the best exact hit, and stopping at
@@ -33,6 +35,7 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
     private static final int INSERT = 1;
     private static final int MAPPED = 2;
     private static final int BULK_ORDERED = 3;
+    private static final int DEFERRED = 4;
 
     private DynamicAabbTree tree = new DynamicAabbTree();
     /** What queries run on: the tree, or the mapped world. */
@@ -59,6 +62,10 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
         return new BoxwoodContender("boxwood-insert", INSERT);
     }
 
+    static BoxwoodContender deferredInsertBuilt() {
+        return new BoxwoodContender("boxwood-deferred", DEFERRED);
+    }
+
     static BoxwoodContender staticWorld() {
         return new BoxwoodContender("boxwood-static", MAPPED);
     }
@@ -82,11 +89,13 @@ final class BoxwoodContender extends AbstractContender implements OverlapVisitor
             index = tree;
             return;
         }
-        tree = new DynamicAabbTree(config(sceneBounds(), n));
+        tree = new DynamicAabbTree(config(sceneBounds(), n).withDeferredAdds(kind == DEFERRED));
         for (int i = 0; i < n; i++) {
             handles[i] = tree.add(scene.minX[i], scene.minY[i], scene.minZ[i],
                     scene.maxX[i], scene.maxY[i], scene.maxZ[i], i, 1L);
         }
+        // Deferred: the build's time includes taking the pending objects in, which the first query would do.
+        tree.flushAdds();
         index = tree;
     }
 

@@ -11,7 +11,7 @@ public final class Contenders {
     /** Every contender name, the brute-force reference first. */
     public static final List<String> NAMES = List.of("brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree",
             "jts-hprtree", "tinspin-rtree", "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-ordered",
-            "boxwood-insert", "boxwood-static", "answer-table");
+            "boxwood-insert", "boxwood-deferred", "boxwood-static", "answer-table");
 
     private Contenders() {
     }
@@ -53,6 +53,8 @@ public final class Contenders {
                 return BoxwoodContender.bulkBuiltInTreeOrder();
             case "boxwood-insert":
                 return BoxwoodContender.insertBuilt();
+            case "boxwood-deferred":
+                return BoxwoodContender.deferredInsertBuilt();
             case "boxwood-static":
                 return BoxwoodContender.staticWorld();
             case "answer-table":

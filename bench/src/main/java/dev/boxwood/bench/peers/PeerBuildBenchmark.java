@@ -36,7 +36,8 @@ public class PeerBuildBenchmark {
 
     /** Which index. */
     @Param({"brute", "jbox2d", "dyn4j", "jbullet-dbvt", "jts-strtree", "jts-hprtree", "tinspin-rtree",
-            "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-ordered", "boxwood-insert"})
+            "tinspin-phtree", "rtree2", "conversant-rtree", "jolt", "boxwood", "boxwood-ordered", "boxwood-insert",
+            "boxwood-deferred"})
     public String contender;
 
     /** Number of boxes. */
