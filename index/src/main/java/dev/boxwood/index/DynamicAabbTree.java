@@ -57,8 +57,9 @@ import java.util.Arrays;
  *
  * <h2>Queries and threads</h2>
  * Queries ({@link #queryAabb}, {@link #rayCast}) allocate nothing, keep their scratch state in the caller's
- * {@link TraversalStack}, and never write to the tree: any number of threads may query concurrently while no
- * thread mutates. Mutations are not thread-safe. Category masks prune whole subtrees: each child entry stores the
+ * {@link TraversalStack}, and never write to the tree (except to take in pending deferred adds, once, under a
+ * lock: above): any number of threads may query concurrently while no thread mutates. Mutations are not
+ * thread-safe. Category masks prune whole subtrees: each child entry stores the
  * OR of the categories below it.
  *
  * <h2>Validation</h2>
@@ -542,10 +543,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     static final int BULK_FLUSH_MIN = 64;
     /**
      * From this many objects in the hierarchy, pending objects a quarter as many go in by a rebuild; below it, only
-     * as many. Insertion slows as the tree outgrows the caches and the rebuild does not: rebuilding the whole tree
-     * with the pending objects against inserting them, one JVM, medians of 7 (clustered world, {@code
-     * docs/benchmarks.md}, Deferred adds): 1.42x faster with as many pending as in a tree of 10,000 but 0.77x with
-     * half as many; 2.76x and 1.25x at 100,000; 4.33x, 2.65x and 1.03x (a quarter) at 1,000,000.
+     * as many. Insertion slows as the tree outgrows the caches and the rebuild does not. Rebuilding the whole tree
+     * with the pending objects against inserting them, alternating in one JVM, medians of 7, two runs
+     * ({@code bench/results/jdk17/deferred-flush-ab.txt}): with as many pending as in a tree of 10,000, 1.42x and
+     * 1.09x faster, but 0.77x with half as many; at 100,000, 2.76x and 2.14x, and 1.25x with half as many; at
+     * 1,000,000, 4.33x and 2.88x, 2.65x and 2.11x with half as many, 1.19x with a quarter.
      */
     static final int BULK_FLUSH_LARGE_TREE = 1 << 18;
 
