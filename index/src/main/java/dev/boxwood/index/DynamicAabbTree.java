@@ -45,15 +45,19 @@ import java.util.Arrays;
  * <h2>Deferred adds</h2>
  * With {@link TreeConfig#withDeferredAdds deferred adds}, {@link #add} stores the object (its handle, boxes, user
  * value and categories are final at once) and leaves it <em>pending</em>; the pending objects go into the hierarchy
- * together when something next reads it: any query (of this class or of the query classes), {@link #height},
- * {@link #areaRatio}, {@link #getFatBox}, a snapshot's {@code publish}, a structural change ({@link #rebuild},
- * {@link #optimize}, {@link #compact}, {@link #addAll}, {@link #spliceSubtree}), or {@link #flushAdds()} at a
- * moment of the caller's choosing. Many go in by one binned-SAH rebuild of the whole tree, as PhysX's pruners take
- * in their new objects in bulk and Jolt's broad phase adds bodies in batches: a million adds then cost about a
- * seventh of a million insertions and give a bulk-built tree; few are inserted one by one, exactly as without
- * deferral. Pending objects can be moved, recategorised and removed like any other. A query that takes them in
- * writes to the tree, under a lock, so concurrent queries on many threads stay safe: one does the work and the
- * others wait for it. {@link #validate()} checks the pending objects as they are, without taking them in.
+ * together when something next reads it: any query (of this class or of the query classes, {@link PairQueries}'s
+ * moved pairs included), {@link #height}, {@link #areaRatio}, {@link #getFatBox}, a snapshot's {@code publish}, a
+ * structural change ({@link #rebuild}, {@link #optimize}, {@link #compact}, {@link #addAll}, {@link #spliceSubtree}),
+ * or {@link #flushAdds()} at a moment of the caller's choosing. Many go in by one binned-SAH rebuild of the whole
+ * tree, as PhysX's pruners take in their new objects in bulk and Jolt's broad phase adds bodies in batches: a
+ * million adds then cost about a seventh of a million insertions and give a bulk-built tree; fewer go in as
+ * {@link #addAll} takes a batch, and a handful by the insertion {@code add} does without deferral. Either way an
+ * object's fat box is the one {@code add} gives, its margin taken from the stored float box instead of the double
+ * input (the same up to rounding). Pending objects can be moved (a displacement passed while pending is not used:
+ * the fat box is made when the object goes in), recategorised and removed like any other. A query that takes them
+ * in writes to the tree, under a lock, so concurrent queries on many threads stay safe: one does the work and the
+ * others wait for it; that query may also allocate (the rebuild's or the batch's scratch, grown node arrays).
+ * {@link #validate()} checks the pending objects as they are, without taking them in.
  *
  * <h2>Queries and threads</h2>
  * Queries ({@link #queryAabb}, {@link #rayCast}) allocate nothing, keep their scratch state in the caller's
@@ -521,7 +525,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * frame's first query. Many pending objects (at least {@value #BULK_FLUSH_MIN}, and at least as many as the
      * hierarchy already holds, or a quarter as many once it holds {@value #BULK_FLUSH_LARGE_TREE}) go in by a full
      * binned-SAH rebuild of the whole tree (O(n log n), allocating scratch as {@link #rebuild rebuild(true)} does);
-     * fewer are inserted one by one, as {@link #add} inserts them
+     * from {@value #BULK_FLUSH_MIN} on they otherwise go in as {@link #addAll} adds a batch (parts much denser than
+     * the tree whole, the rest one by one; scratch O(pending)); fewer are inserted one by one, as {@link #add} inserts them
      * without deferral (allocation-free within the reserved capacity). Handles, boxes, user values and categories
      * do not change.
      */
@@ -576,23 +581,53 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
     }
 
+    /**
+     * Like a rebuild, the rebuild and batch paths leave the tree unusable if they fail part-way (an
+     * {@link OutOfMemoryError} growing the node arrays); the one-by-one path keeps the objects it did not reach
+     * pending, consistently, so that they are not inserted twice.
+     */
     private void insertPending() {
         int count = pendingCount;
         if (flushesByRebuild(count, handles.size() - count)) {
             // The pending objects' fat boxes come from their tight boxes (TreeBuild.rebuildFull).
             TreeBuild.rebuildFull(this);
-        } else {
-            float[] f = fatScratch;
-            for (int i = 0; i < count; i++) {
-                int slot = pendingSlots[i];
+            pendingCount = 0;
+            trimPendingSlots();
+            return;
+        }
+        if (count >= BULK_FLUSH_MIN) {
+            // addAll's rule: dense parts (a streamed tile's entities) go in whole, the rest one by one
+            TreeBuild.insertPendingBatch(this, pendingSlots, count);
+            pendingCount = 0;
+            trimPendingSlots();
+            return;
+        }
+        float[] f = fatScratch;
+        int done = 0;
+        try {
+            for (; done < count; done++) {
+                int slot = pendingSlots[done];
                 renumberIfGrown();
                 storeFatBoxOfStored(slot, f, 0);
                 insertReference(~handles.handleOf(slot), fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4],
                         f[5], 0, true);
                 countAdd();
             }
+        } finally {
+            int left = count - done;
+            System.arraycopy(pendingSlots, done, pendingSlots, 0, left);
+            for (int i = 0; i < left; i++) {
+                leafEntries[pendingSlots[i]] = -1 - i;
+            }
+            pendingCount = left;
         }
-        pendingCount = 0;
+    }
+
+    /** After a large load, the list of pending slots (4 bytes per object then) is not kept: it grows again cheaply. */
+    private void trimPendingSlots() {
+        if (pendingSlots.length > 4 * BULK_FLUSH_MIN) {
+            pendingSlots = new int[0];
+        }
     }
 
     private void enqueuePending(int slot) {
@@ -1927,6 +1962,12 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the estimate
      */
     public long memoryBytes() {
+        synchronized (flushLock) {
+            return heldBytes();
+        }
+    }
+
+    private long heldBytes() {
         return arrayBytes(records.length, 4)
                 + arrayBytes(parentEntries.length, 4) + arrayBytes(heights.length, 4) + arrayBytes(touched.length, 1)
                 + arrayBytes(tight.length, 4) + arrayBytes(userValues.length, 8)
@@ -1969,6 +2010,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @throws IllegalStateException with a message naming the node, entry or slot at fault
      */
     public void validate() {
+        // not during a query's taking in of pending objects (deferred adds), which may run on another thread
+        synchronized (flushLock) {
+            validateHeld();
+        }
+    }
+
+    private void validateHeld() {
         handles.validate();
         if (parentEntries[HEADER] != -1) {
             fail("header parent is " + parentEntries[HEADER] + ", expected -1");

@@ -102,7 +102,8 @@ public final class PairQueries {
      * tight box against the fat boxes (Box2D's {@code b2UpdatePairs}). Moved objects outside the mask are
      * forgotten too.
      *
-     * @param tree the tree (its moved set is cleared: not concurrent with queries)
+     * @param tree the tree (its moved set is cleared: not concurrent with queries; objects pending under
+     *             {@link TreeConfig#withDeferredAdds deferred adds} are taken in first)
      * @param categoryMask categories taking part ({@code -1L}: all)
      * @param dest receives the pairs (cleared first)
      * @param stack the calling thread's scratch memory
@@ -112,6 +113,8 @@ public final class PairQueries {
         Arguments.requireNonNull("tree", tree);
         requireCommon(dest, stack);
         dest.clear();
+        // deferred adds: objects still pending are moved objects too, and must be in the hierarchy to be found
+        tree.flushAdds();
         final MovedSet moved = tree.moved;
         final int[] r = tree.records;
         final int foldedMask = DynamicAabbTree.fold(categoryMask);

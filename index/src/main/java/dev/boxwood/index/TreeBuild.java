@@ -125,6 +125,8 @@ final class TreeBuild {
                 handles[i] = tree.add(boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5],
                         userValueOrZero(userValues, i), categories == null ? -1L : categories[i]);
             }
+            // with deferred adds those adds are pending: a batch call leaves nothing pending
+            tree.flushAdds();
             return handles;
         }
         float[] fat = new float[n * DynamicAabbTree.BOX];
@@ -161,6 +163,27 @@ final class TreeBuild {
             tree.renumberIfGrown();
         }
         return handles;
+    }
+
+    /**
+     * Takes pending objects (deferred adds: stored, not yet in the hierarchy) in as {@link #addAll} takes a batch
+     * in: dense parts of them whole, the rest one by one, with the fat boxes {@code add} gives.
+     *
+     * @param slots the pending objects' slots, the first {@code count}
+     */
+    static void insertPendingBatch(DynamicAabbTree tree, int[] slots, int count) {
+        int held = tree.size() - count;
+        float[] fat = new float[count * DynamicAabbTree.BOX];
+        int[] unitRefs = new int[count];
+        int[] unitMasks = new int[count];
+        for (int i = 0; i < count; i++) {
+            int slot = slots[i];
+            tree.storeFatBoxOfStored(slot, fat, i * DynamicAabbTree.BOX);
+            unitRefs[i] = ~tree.handles.handleOf(slot);
+            unitMasks[i] = DynamicAabbTree.fold(tree.objectCategories[slot]);
+        }
+        new BatchSplit(tree, fat, unitRefs, unitMasks, areaPerObject(tree, held), held).run();
+        tree.renumberIfGrown();
     }
 
     /**

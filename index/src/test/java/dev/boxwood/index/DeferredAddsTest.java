@@ -58,6 +58,7 @@ class DeferredAddsTest {
         Differential d = new Differential(pool, config, name.hashCode());
         d.runBursts(120, 1500, 400, 3);
         assertTrue(d.bulkFlushes > 0, "some bursts left enough pending objects for a rebuild");
+        assertTrue(d.batchFlushes > 0, "some bursts left pending objects for addAll's batch rule");
         assertTrue(d.insertionFlushes > 0, "some bursts left few pending objects, inserted one by one");
         assertTrue(d.hitsSeen > d.queries / 10, "queries should mostly hit something: " + d.hitsSeen);
     }
@@ -190,9 +191,7 @@ class DeferredAddsTest {
     @Test
     void shouldBuildAsGoodATreeAsABulkBuild() {
         BoxSet boxes = SyntheticWorld.clustered(20_000, 48, WorldFrame.scaled(1)).boxes();
-        DynamicAabbTree deferred = new DynamicAabbTree(DEFERRED);
-        addAll(deferred, boxes, 0, boxes.size());
-        deferred.flushAdds();
+        DynamicAabbTree deferred = flushed(boxes);
         DynamicAabbTree built = DynamicAabbTree.build(TreeConfig.defaults(), boxes.toInterleaved(), null, null);
         DynamicAabbTree inserted = new DynamicAabbTree();
         addAll(inserted, boxes, 0, boxes.size());
@@ -206,6 +205,61 @@ class DeferredAddsTest {
         deferred.validate();
         assertEquals(boxes.size() + 100, deferred.size());
         assertTrue(deferred.areaRatio() < 1.01 * built.areaRatio());
+    }
+
+    @Test
+    void shouldTakeADenseTileOfPendingObjectsInWhole() {
+        BoxSet spread = SyntheticWorld.uniform(20_000, 53, WorldFrame.scaled(1)).boxes();
+        DynamicAabbTree tree = new DynamicAabbTree(DEFERRED);
+        BruteForceIndex brute = new BruteForceIndex();
+        addAll(tree, spread, 0, spread.size());
+        addAll(brute, spread, 0, spread.size());
+        tree.flushAdds();
+        // 3,000 small boxes packed into a 20 m cube at a corner: far denser than the tree, well under its size
+        java.util.SplittableRandom random = new java.util.SplittableRandom(54);
+        int[] tile = new int[3000];
+        for (int i = 0; i < tile.length; i++) {
+            double x = random.nextDouble() * 20;
+            double y = random.nextDouble() * 20;
+            double z = random.nextDouble() * 20;
+            tile[i] = tree.add(x, y, z, x + 0.3, y + 0.3, z + 0.3, i, -1L);
+            assertEquals(tile[i], brute.add(x, y, z, x + 0.3, y + 0.3, z + 0.3, i, -1L));
+        }
+        // addAll's batch rule, not a rebuild
+        assertFalse(DynamicAabbTree.flushesByRebuild(tree.pendingAdds(), spread.size()));
+        assertTrue(tree.pendingAdds() >= DynamicAabbTree.BULK_FLUSH_MIN);
+        tree.flushAdds();
+        tree.validate();
+        AllOverlaps a = new AllOverlaps();
+        AllOverlaps b = new AllOverlaps();
+        for (double[] q : new double[][] {{0, 0, 0, 20.3, 20.3, 20.3}, {5, 5, 5, 6, 6, 6}, {19, -100, -100, 400, 400,
+                400}}) {
+            a.reset();
+            b.reset();
+            tree.queryAabb(q[0], q[1], q[2], q[3], q[4], q[5], -1L, a, stack);
+            brute.queryAabb(q[0], q[1], q[2], q[3], q[4], q[5], -1L, b, stack);
+            a.sort();
+            b.sort();
+            assertEquals(b.count(), a.count());
+            for (int i = 0; i < a.count(); i++) {
+                assertEquals(b.handle(i), a.handle(i));
+            }
+        }
+        DynamicAabbTree built = DynamicAabbTree.build(TreeConfig.defaults(), mergedBoxes(tree), null, null);
+        assertTrue(tree.areaRatio() < 1.10 * built.areaRatio(), tree.areaRatio() + " against a fresh build's "
+                + built.areaRatio());
+    }
+
+    /** Every live object's tight box, interleaved (a tree without removals: its handles are 0 .. size - 1). */
+    private static double[] mergedBoxes(DynamicAabbTree tree) {
+        double[] all = new double[6 * tree.size()];
+        double[] box = new double[6];
+        int k = 0;
+        for (int handle = 0; k < tree.size(); handle++) {
+            tree.getTightBox(handle, box);
+            System.arraycopy(box, 0, all, 6 * k++, 6);
+        }
+        return all;
     }
 
     @Test
@@ -327,6 +381,43 @@ class DeferredAddsTest {
     }
 
     @Test
+    void shouldFindTheMovedPairsOfPendingObjects() {
+        for (boolean deferred : new boolean[] {false, true}) {
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withDeferredAdds(deferred));
+            int a = tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
+            int b = tree.add(0.5, 0.5, 0.5, 2, 2, 2, 0, -1L);
+            int c = tree.add(5, 5, 5, 6, 6, 6, 0, -1L);
+            dev.boxwood.query.PairBuffer pairs = new dev.boxwood.query.PairBuffer();
+            PairQueries.movedPairs(tree, -1L, pairs, stack);
+            assertEquals(0, tree.pendingAdds());
+            assertEquals(1, pairs.size(), "deferred " + deferred);
+            assertEquals(Math.min(a, b), Math.min(pairs.first(0), pairs.second(0)));
+            assertEquals(Math.max(a, b), Math.max(pairs.first(0), pairs.second(0)));
+            // a pending object against one already in the hierarchy
+            int d = tree.add(5.5, 5.5, 5.5, 7, 7, 7, 0, -1L);
+            PairQueries.movedPairs(tree, -1L, pairs, stack);
+            assertEquals(1, pairs.size(), "deferred " + deferred);
+            assertEquals(Math.min(c, d), Math.min(pairs.first(0), pairs.second(0)));
+            tree.validate();
+        }
+    }
+
+    @Test
+    void shouldLeaveNothingPendingAfterABatchAddedObjectByObject() {
+        BoxSet boxes = SyntheticWorld.uniform(2000, 55, WorldFrame.scaled(1)).boxes();
+        DynamicAabbTree tree = flushed(boxes);
+        // two small boxes at opposite corners: too few and too spread to go in as a batch, so addAll adds them
+        int[] handles = tree.addAll(new double[] {-5000, -5000, 0, -4999, -4999, 1, 5000, 5000, 0, 5001, 5001, 1},
+                null, null);
+        assertEquals(0, tree.pendingAdds());
+        tree.validate();
+        AllOverlaps found = new AllOverlaps();
+        tree.queryAabb(5000.5, 5000.5, 0.5, 5000.5, 5000.5, 0.5, -1L, found, stack);
+        assertEquals(1, found.count());
+        assertEquals(handles[1], found.handle(0));
+    }
+
+    @Test
     void shouldRejectBadAddsWithoutChangingThePendingObjects() {
         DynamicAabbTree tree = new DynamicAabbTree(DEFERRED);
         int h = tree.add(0, 0, 0, 1, 1, 1, 1, -1L);
@@ -392,6 +483,14 @@ class DeferredAddsTest {
         assertEquals(0, plane.pendingAdds());
         assertEquals(11, all.count());
         plane.validate();
+    }
+
+    /** A deferred-adds tree of {@code boxes}, added one by one and taken in. */
+    private static DynamicAabbTree flushed(BoxSet boxes) {
+        DynamicAabbTree tree = new DynamicAabbTree(DEFERRED);
+        addAll(tree, boxes, 0, boxes.size());
+        tree.flushAdds();
+        return tree;
     }
 
     private static int[] addAll(dev.boxwood.query.SpatialIndex index, BoxSet boxes, int from, int to) {

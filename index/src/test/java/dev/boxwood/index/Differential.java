@@ -238,8 +238,12 @@ final class Differential {
         hitsSeen += bruteAll.count();
     }
 
-    /** Bursts whose queries found objects pending and took them in by a rebuild, and by insertion. */
+    /**
+     * Bursts whose queries found objects pending and took them in by a rebuild, as a batch, and by insertion one by
+     * one.
+     */
     int bulkFlushes;
+    int batchFlushes;
     int insertionFlushes;
 
     /**
@@ -255,9 +259,11 @@ final class Differential {
             for (int m = 0; m < length; m++) {
                 mutate(targetSize);
             }
-            if (random.nextInt(6) == 0 && liveCount < maxSize) {
-                // more adds than the tree holds: with deferred adds, a rebuild takes them in
-                for (int m = 0, more = liveCount + 64 + random.nextInt(64); m < more; m++) {
+            if (random.nextInt(5) == 0 && liveCount < maxSize) {
+                // with deferred adds: more than the tree holds go in by a rebuild, fewer (but at least 64) as a batch
+                int more = liveCount >= 256 && random.nextBoolean() ? 64 + random.nextInt(liveCount / 2)
+                        : liveCount + 64 + random.nextInt(64);
+                for (int m = 0; m < more; m++) {
                     add(random.nextInt(pool.size()));
                     tree.validate();
                 }
@@ -265,6 +271,8 @@ final class Differential {
             int pending = tree.pendingAdds();
             if (DynamicAabbTree.flushesByRebuild(pending, tree.size() - pending)) {
                 bulkFlushes++;
+            } else if (pending >= DynamicAabbTree.BULK_FLUSH_MIN) {
+                batchFlushes++;
             } else if (pending > 0) {
                 insertionFlushes++;
             }

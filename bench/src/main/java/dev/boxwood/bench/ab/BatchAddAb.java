@@ -4,7 +4,6 @@ import dev.boxwood.bench.tree.TreeBatchAddBenchmark;
 import dev.boxwood.bench.world.PeerWorkload;
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.testkit.scenes.BoxSet;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -79,11 +78,7 @@ public final class BatchAddAb {
                 ratio[r] = oneNanos / batchNanos;
             }
         }
-        Arrays.sort(batchMs);
-        Arrays.sort(oneMs);
-        Arrays.sort(ratio);
-        System.out.printf(Locale.ROOT, "%d %s boxes into %d, %d rounds: addAll %.2f ms, one by one %.2f ms;"
-                        + " speed %.3f (quartiles %.3f to %.3f)%n", m, kind, TREE, rounds, batchMs[rounds / 2],
-                oneMs[rounds / 2], ratio[rounds / 2], ratio[rounds / 4], ratio[3 * rounds / 4]);
+        System.out.printf(Locale.ROOT, "%d %s boxes into %d, %d rounds: %s%n", m, kind, TREE, rounds,
+                RoundTimes.summary("addAll", batchMs, "one by one", oneMs, ratio));
     }
 }

@@ -1,5 +1,7 @@
 package dev.boxwood.bench.ab;
 
+import dev.boxwood.bench.tree.TreeBatchAddBenchmark;
+import dev.boxwood.bench.world.PeerWorkload;
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.TreeConfig;
 import dev.boxwood.testkit.scenes.BoxSet;
@@ -16,16 +18,25 @@ import java.util.Locale;
  * {@code p = T} or more it always does); the two alternate in one JVM, 7 rounds, for {@code p = T, T/2, T/4, T/8}.
  * The figures behind {@code DynamicAabbTree.BULK_FLUSH_LARGE_TREE}.
  *
+ * <p>With three arguments, the batches of {@code TreeBatchAddBenchmark} instead: {@code M} boxes of the peer world,
+ * {@code spread} as they are or squeezed into a 500 m {@code tile}, added one by one to a tree of 1M, inserted at
+ * once or deferred and taken in by {@code flushAdds()} (two trees, one of each kind, the sides alternating and each
+ * batch removed again after it). With {@code -Dcontrol=true} the second tree inserts at once too: what two trees
+ * differ by without any change (their arrays lie in different places of the heap).
+ *
  * <pre>
  * java -Xms12g -Xmx12g -cp bench/target/benchmarks.jar dev.boxwood.bench.ab.DeferredFlushAb T
+ * java -Xms12g -Xmx12g -cp bench/target/benchmarks.jar dev.boxwood.bench.ab.DeferredFlushAb M spread|tile ROUNDS
  * </pre>
  *
- * Prints, per {@code p}, the median time of each way, the area ratio each left, and their speed ratio (insertion
- * time over deferred time).
+ * Prints the median time of each way, the area ratio each left (for {@code T}), and their speed ratio (insertion
+ * time over deferred time; for batches its median and quartiles over the rounds).
  */
 public final class DeferredFlushAb {
 
     private static final int ROUNDS = 7;
+    /** The tree of the batch comparison: 1M boxes of the peer world. */
+    private static final int TREE = 1_000_000;
 
     private DeferredFlushAb() {
     }
@@ -36,8 +47,12 @@ public final class DeferredFlushAb {
      * @param args T, the objects in the tree before the adds
      */
     public static void main(String[] args) {
+        if (args.length == 3) {
+            batches(Integer.parseInt(args[0]), args[1], Integer.parseInt(args[2]));
+            return;
+        }
         if (args.length != 1) {
-            System.err.println("usage: DeferredFlushAb T");
+            System.err.println("usage: DeferredFlushAb T | DeferredFlushAb M spread|tile ROUNDS");
             System.exit(2);
         }
         int t = Integer.parseInt(args[0]);
@@ -79,5 +94,39 @@ public final class DeferredFlushAb {
                     + " ratio %.2f), speed %.2fx%n", t, p, mi / 1e6, insertedRatio, md / 1e6, deferredRatio,
                     (double) mi / md);
         }
+    }
+
+    private static void batches(int m, String kind, int rounds) {
+        BoxSet world = PeerWorkload.of(TREE + m, 1).boxes();
+        double[] batch = TreeBatchAddBenchmark.batch(world, TREE, m, kind);
+        DynamicAabbTree immediate = TreeBatchAddBenchmark.tree(world, TREE, m, false);
+        DynamicAabbTree deferred = TreeBatchAddBenchmark.tree(world, TREE, m, !Boolean.getBoolean("control"));
+        double[] insertedMs = new double[rounds];
+        double[] deferredMs = new double[rounds];
+        double[] ratio = new double[rounds];
+        int[] handles = new int[m];
+        for (int r = -5; r < rounds; r++) {
+            long[] nanos = new long[2];
+            for (int side = 0; side < 2; side++) {
+                boolean defer = ((r & 1) == 0) == (side == 0);
+                DynamicAabbTree tree = defer ? deferred : immediate;
+                long start = System.nanoTime();
+                for (int i = 0; i < m; i++) {
+                    int o = 6 * i;
+                    handles[i] = tree.add(batch[o], batch[o + 1], batch[o + 2], batch[o + 3], batch[o + 4],
+                            batch[o + 5], 0, -1L);
+                }
+                tree.flushAdds();
+                nanos[defer ? 1 : 0] = System.nanoTime() - start;
+                tree.removeAll(handles);
+            }
+            if (r >= 0) {
+                insertedMs[r] = nanos[0] / 1e6;
+                deferredMs[r] = nanos[1] / 1e6;
+                ratio[r] = (double) nanos[0] / nanos[1];
+            }
+        }
+        System.out.printf(Locale.ROOT, "%d %s boxes into %d, %d rounds: %s%n", m, kind, TREE, rounds,
+                RoundTimes.summary("inserted", insertedMs, "deferred", deferredMs, ratio));
     }
 }

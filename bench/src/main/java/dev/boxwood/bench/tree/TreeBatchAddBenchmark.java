@@ -97,9 +97,23 @@ public class TreeBatchAddBenchmark {
      * @return the tree
      */
     public static DynamicAabbTree tree(BoxSet world, int n, int m) {
+        return tree(world, n, m, false);
+    }
+
+    /**
+     * {@link #tree(BoxSet, int, int)}, with or without {@link TreeConfig#withDeferredAdds deferred adds}.
+     *
+     * @param world the boxes
+     * @param n     boxes in the tree
+     * @param m     room for this many more
+     * @param deferredAdds whether later adds are deferred
+     * @return the tree
+     */
+    public static DynamicAabbTree tree(BoxSet world, int n, int m, boolean deferredAdds) {
         double[] bounds = world.bounds();
         return DynamicAabbTree.build(TreeConfig.defaults().withOrigin(0.5 * (bounds[0] + bounds[3]),
-                0.5 * (bounds[1] + bounds[4]), 0.5 * (bounds[2] + bounds[5])).withInitialCapacity(n + m),
+                0.5 * (bounds[1] + bounds[4]), 0.5 * (bounds[2] + bounds[5])).withInitialCapacity(n + m)
+                        .withDeferredAdds(deferredAdds),
                 java.util.Arrays.copyOf(world.toInterleaved(), 6 * n), null, null);
     }
 
