@@ -299,6 +299,27 @@ class DeferredAddsTest {
         }
     }
 
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 120, unit = java.util.concurrent.TimeUnit.SECONDS,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldTakePendingObjectsInFromAParallelStreamOfQueries() {
+        // The first queries run on the common fork/join pool, which the rebuild they trigger also runs on: the
+        // pool's workers that wait for the rebuild must not starve it.
+        BoxSet boxes = SyntheticWorld.clustered(200_000, 56, WorldFrame.scaled(1)).boxes();
+        for (int round = 0; round < 3; round++) {
+            DynamicAabbTree tree = new DynamicAabbTree(DEFERRED);
+            addAll(tree, boxes, 0, boxes.size());
+            long hits = java.util.stream.IntStream.range(0, 4 * Runtime.getRuntime().availableProcessors() + 8)
+                    .parallel().mapToLong(i -> {
+                        AllOverlaps found = new AllOverlaps();
+                        tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, found, new TraversalStack(4));
+                        return found.count();
+                    }).min().orElse(0);
+            assertEquals(boxes.size(), hits, "every query saw every object");
+            tree.validate();
+        }
+    }
+
     /** Box queries and closest hits against the brute force on one thread; the first failure, or "". */
     private static String checkQueries(DynamicAabbTree tree, BruteForceIndex brute, BoxSet boxes, int seed) {
         TraversalStack own = new TraversalStack(4);
