@@ -50,7 +50,7 @@ import java.util.Arrays;
  * structural change ({@link #rebuild}, {@link #optimize}, {@link #compact}, {@link #addAll}, {@link #spliceSubtree}),
  * or {@link #flushAdds()} at a moment of the caller's choosing. Many go in by one binned-SAH rebuild of the whole
  * tree, as PhysX's pruners take in their new objects in bulk and Jolt's broad phase adds bodies in batches: a
- * million adds then cost about a seventh of a million insertions and give a bulk-built tree; fewer go in as
+ * million adds then cost about a sixth of a million insertions and give a bulk-built tree; fewer go in as
  * {@link #addAll} takes a batch, and a handful by the insertion {@code add} does without deferral. Either way an
  * object's fat box is the one {@code add} gives, its margin taken from the stored float box instead of the double
  * input (the same up to rounding). Pending objects can be moved (a displacement passed while pending is not used:
@@ -62,8 +62,8 @@ import java.util.Arrays;
  * <h2>Queries and threads</h2>
  * Queries ({@link #queryAabb}, {@link #rayCast}) allocate nothing, keep their scratch state in the caller's
  * {@link TraversalStack}, and never write to the tree (except to take in pending deferred adds, once, under a
- * lock: above): any number of threads may query concurrently while no thread mutates. Mutations are not
- * thread-safe. Category masks prune whole subtrees: each child entry stores the
+ * lock, which may allocate: above): any number of threads may query concurrently while no thread mutates.
+ * Mutations are not thread-safe. Category masks prune whole subtrees: each child entry stores the
  * OR of the categories below it.
  *
  * <h2>Validation</h2>
@@ -181,6 +181,12 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private volatile boolean hasPending;
     /** Serialises taking in the pending objects between concurrent readers. */
     private final Object flushLock = new Object();
+    /** How the pending objects were taken in so far (tests check which way ran): by a rebuild, a batch, one by one. */
+    int rebuildFlushes;
+    int batchFlushes;
+    int insertionFlushes;
+    /** Parts of batches ({@link #addAll}, or pending objects taken in as one) inserted whole (tests). */
+    int batchPartsInsertedWhole;
 
     /** Objects added or moved since the last {@link PairQueries#movedPairs} call. */
     final MovedSet moved = new MovedSet();
@@ -503,7 +509,6 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      *         one per box, or more objects in all than {@link Handles#MAX_SLOTS}{@code - 1}
      */
     public int[] addAll(double[] boxes, long[] userValues, long[] categories) {
-        flushAdds();
         return TreeBuild.addAll(this, boxes, userValues, categories);
     }
 
@@ -526,9 +531,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * hierarchy already holds, or a quarter as many once it holds {@value #BULK_FLUSH_LARGE_TREE}) go in by a full
      * binned-SAH rebuild of the whole tree (O(n log n), allocating scratch as {@link #rebuild rebuild(true)} does);
      * from {@value #BULK_FLUSH_MIN} on they otherwise go in as {@link #addAll} adds a batch (parts much denser than
-     * the tree whole, the rest one by one; scratch O(pending)); fewer are inserted one by one, as {@link #add} inserts them
-     * without deferral (allocation-free within the reserved capacity). Handles, boxes, user values and categories
-     * do not change.
+     * the tree whole, the rest one by one; scratch O(pending)); fewer are inserted one by one, as {@link #add}
+     * inserts them without deferral (allocation-free within the reserved capacity). Handles, boxes, user values and
+     * categories do not change.
      */
     public void flushAdds() {
         flushIfPending();
@@ -549,10 +554,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /**
      * From this many objects in the hierarchy, pending objects a quarter as many go in by a rebuild; below it, only
      * as many. Insertion slows as the tree outgrows the caches and the rebuild does not. Rebuilding the whole tree
-     * with the pending objects against inserting them, alternating in one JVM, medians of 7, two runs
-     * ({@code bench/results/jdk17/deferred-flush-ab.txt}): with as many pending as in a tree of 10,000, 1.42x and
-     * 1.09x faster, but 0.77x with half as many; at 100,000, 2.76x and 2.14x, and 1.25x with half as many; at
-     * 1,000,000, 4.33x and 2.88x, 2.65x and 2.11x with half as many, 1.19x with a quarter.
+     * with the pending objects against inserting them, alternating in one JVM, medians of 7
+     * ({@code bench/results/jdk17/deferred-flush-ab.txt}, three runs): with as many pending as in a tree of 10,000,
+     * 1.03x to 1.42x faster, but 0.77x with half as many; at 100,000, 2.05x to 2.76x, and 1.25x with half as many;
+     * at 1,000,000, 2.88x to 4.33x, 2.11x to 2.65x with half as many, 1.19x and 1.27x with a quarter.
      */
     static final int BULK_FLUSH_LARGE_TREE = 1 << 18;
 
@@ -591,6 +596,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (flushesByRebuild(count, handles.size() - count)) {
             // The pending objects' fat boxes come from their tight boxes (TreeBuild.rebuildFull).
             TreeBuild.rebuildFull(this);
+            rebuildFlushes++;
             pendingCount = 0;
             trimPendingSlots();
             return;
@@ -598,12 +604,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (count >= BULK_FLUSH_MIN) {
             // addAll's rule: dense parts (a streamed tile's entities) go in whole, the rest one by one
             TreeBuild.insertPendingBatch(this, pendingSlots, count);
+            batchFlushes++;
             pendingCount = 0;
             trimPendingSlots();
             return;
         }
         float[] f = fatScratch;
         int done = 0;
+        insertionFlushes += count > 0 ? 1 : 0;
         try {
             for (; done < count; done++) {
                 int slot = pendingSlots[done];
@@ -702,7 +710,6 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     public int[] spliceSubtree(FlatBvh subtree, float[] objectBoxes, long[] userValues,
                                long[] categories) {
-        flushAdds();
         return TreeBuild.splice(this, subtree, objectBoxes, userValues, categories);
     }
 

@@ -26,7 +26,8 @@ import static dev.boxwood.index.DynamicAabbTree.f;
  * order.
  *
  * <p>Nothing is allocated once the result list has grown; queries only read the tree (any number of concurrent
- * queries, each with its own {@link NearestNeighbours}, while nothing mutates).
+ * queries, each with its own {@link NearestNeighbours}, while nothing mutates; the first query after deferred adds
+ * takes them in, safely: {@link DynamicAabbTree}, Deferred adds).
  */
 public final class NearestQueries {
 

@@ -37,7 +37,8 @@ import static dev.boxwood.index.DynamicAabbTree.f;
  * box is split first, and pairs of entries whose fat boxes or category masks miss are dropped whole. Scratch lives
  * in the caller's {@link TraversalStack}; nothing is allocated once the stack and the {@link PairBuffer} have grown.
  * {@link #selfPairs} and {@link #treePairs} only read the trees (any number of concurrent calls while nothing
- * mutates); {@link #movedPairs} clears the tree's moved set, so it is a mutation.
+ * mutates; pending deferred adds are taken in safely, as by any query); {@link #movedPairs} clears the tree's moved
+ * set, so it is a mutation.
  */
 public final class PairQueries {
 

@@ -37,7 +37,8 @@ import static dev.boxwood.index.DynamicAabbTree.f;
  *
  * <p>Allocation and threads: nothing is allocated; the traversal state lives in the caller's
  * {@link TraversalStack}. Queries only read the tree: any number of threads may query at once, each with its own
- * stack, while no thread mutates it.
+ * stack, while no thread mutates it (the one exception, pending deferred adds taken in by the first query, is safe
+ * too: {@link DynamicAabbTree}, Deferred adds).
  */
 public final class RegionQueries {
 

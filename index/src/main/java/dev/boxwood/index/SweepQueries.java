@@ -28,7 +28,8 @@ import static dev.boxwood.index.DynamicAabbTree.f;
  * <p>Culling: a subtree is entered only if the centre's path meets its box grown by the shape (by the box's half
  * extents: the Minkowski sum, or by the radius), with the robust slab test; near subtrees are visited first and
  * entries beyond a clip are dropped when popped, as in {@link DynamicAabbTree#rayCast}. Nothing is allocated;
- * queries only read the tree (any number of concurrent queries, each with its own stack, while nothing mutates).
+ * queries only read the tree (any number of concurrent queries, each with its own stack, while nothing mutates; the
+ * first query after deferred adds takes them in, safely: {@link DynamicAabbTree}, Deferred adds).
  */
 public final class SweepQueries {
 

@@ -113,6 +113,9 @@ final class TreeBuild {
         int held = tree.size();
         int n = checkObjects(boxes, userValues, categories, null, held, tree.originX(), tree.originY(),
                 tree.originZ());
+        // deferred adds: the batch's density is measured against the whole hierarchy, pending objects included;
+        // only now that the arguments passed, so that a rejected call changes nothing
+        tree.flushAdds();
         if (n == 0) {
             return new int[0];
         }
@@ -303,6 +306,7 @@ final class TreeBuild {
             }
             FlatBvh bvh = BUILDER.buildInPlace(part, tree.originX(), tree.originY(), tree.originZ());
             int root = writeNodes(tree, bvh, bvh.childRefs(), null, refs, masks);
+            tree.batchPartsInsertedWhole++;
             float[] rb = bvh.rootBounds();
             tree.insertReference(root, root >= 0 ? maskOfNode(tree, root) : masks[0], rb[0], rb[1], rb[2], rb[3],
                     rb[4], rb[5]);
@@ -752,6 +756,8 @@ final class TreeBuild {
                 }
             }
         }
+        // deferred adds: as in addAll, once the arguments passed
+        tree.flushAdds();
         if (n == 0) {
             return new int[0];
         }

@@ -48,8 +48,8 @@ public final class TreeSnapshots {
     /**
      * Copies the tree's current state into a view and makes it the latest: later {@link #acquire()} calls return
      * it; views already held keep their contents. Writer thread only. Takes in the tree's pending objects first
-     * ({@link TreeConfig#withDeferredAdds deferred adds}; that may allocate). Otherwise allocates only when every earlier view is
-     * held or the tree has outgrown the recycled view's arrays.
+     * ({@link TreeConfig#withDeferredAdds deferred adds}; that may allocate). Otherwise allocates only when every
+     * earlier view is held or the tree has outgrown the recycled view's arrays.
      *
      * @return the new version number (1 for the first publication, then consecutive)
      */

@@ -57,9 +57,9 @@ class DeferredAddsTest {
     void shouldAnswerLikeBruteForceThroughBurstsOfMutations(String name, BoxSet pool, TreeConfig config) {
         Differential d = new Differential(pool, config, name.hashCode());
         d.runBursts(120, 1500, 400, 3);
-        assertTrue(d.bulkFlushes > 0, "some bursts left enough pending objects for a rebuild");
-        assertTrue(d.batchFlushes > 0, "some bursts left pending objects for addAll's batch rule");
-        assertTrue(d.insertionFlushes > 0, "some bursts left few pending objects, inserted one by one");
+        assertTrue(d.tree.rebuildFlushes > 0, "some bursts left enough pending objects for a rebuild");
+        assertTrue(d.tree.batchFlushes > 0, "some bursts left pending objects for addAll's batch rule");
+        assertTrue(d.tree.insertionFlushes > 0, "some bursts left few pending objects, inserted one by one");
         assertTrue(d.hitsSeen > d.queries / 10, "queries should mostly hit something: " + d.hitsSeen);
     }
 
@@ -176,16 +176,23 @@ class DeferredAddsTest {
         double[] fa = new double[6];
         double[] fb = new double[6];
         double[] tight = new double[6];
+        double[] origin = {far.originX(), far.originY(), far.originZ()};
+        int withMargin = 0;
         for (int i = 0; i < boxes.size(); i++) {
             immediate.getFatBox(a[i], fa);
             deferred.getFatBox(b[i], fb);
             deferred.getTightBox(b[i], tight);
             for (int k = 0; k < 6; k++) {
-                // the margin comes from the stored (float) box instead of the double input: the same up to rounding
-                assertEquals(fa[k], fb[k], 1e-6 * Math.abs(fa[k]), "object " + i + " coordinate " + k);
+                // The margin comes from the stored (float) box instead of the double input: the same stored float,
+                // relative to the origin, up to two steps of its rounding.
+                double relative = fa[k] - origin[k % 3];
+                double step = Math.ulp((float) relative);
+                assertEquals(relative, fb[k] - origin[k % 3], 2 * step, "object " + i + " coordinate " + k);
                 assertTrue(k < 3 ? fb[k] <= tight[k] : fb[k] >= tight[k]);
+                withMargin += Math.abs(fb[k] - tight[k]) > 4 * step ? 1 : 0;
             }
         }
+        assertTrue(withMargin > boxes.size(), "the fat boxes have their margins: " + withMargin);
     }
 
     @Test
@@ -199,7 +206,7 @@ class DeferredAddsTest {
                 "20,000 pending objects in an empty tree go in by the bulk build (margins from the float boxes)");
         assertTrue(deferred.areaRatio() < inserted.areaRatio(),
                 deferred.areaRatio() + " against one-by-one insertion's " + inserted.areaRatio());
-        // A few more are inserted one by one into the built tree.
+        // 100 more go in by the batch rule (one by one here: they are spread like the tree's own objects).
         addAll(deferred, boxes, 0, 100);
         deferred.flushAdds();
         deferred.validate();
@@ -225,11 +232,11 @@ class DeferredAddsTest {
             tile[i] = tree.add(x, y, z, x + 0.3, y + 0.3, z + 0.3, i, -1L);
             assertEquals(tile[i], brute.add(x, y, z, x + 0.3, y + 0.3, z + 0.3, i, -1L));
         }
-        // addAll's batch rule, not a rebuild
-        assertFalse(DynamicAabbTree.flushesByRebuild(tree.pendingAdds(), spread.size()));
-        assertTrue(tree.pendingAdds() >= DynamicAabbTree.BULK_FLUSH_MIN);
+        int wholeBefore = tree.batchPartsInsertedWhole;
         tree.flushAdds();
         tree.validate();
+        assertEquals(1, tree.batchFlushes, "addAll's batch rule, not a rebuild");
+        assertTrue(tree.batchPartsInsertedWhole > wholeBefore, "the tile went in whole");
         AllOverlaps a = new AllOverlaps();
         AllOverlaps b = new AllOverlaps();
         for (double[] q : new double[][] {{0, 0, 0, 20.3, 20.3, 20.3}, {5, 5, 5, 6, 6, 6}, {19, -100, -100, 400, 400,
@@ -272,12 +279,13 @@ class DeferredAddsTest {
         try {
             for (int round = 0; round < 20; round++) {
                 DynamicAabbTree tree = new DynamicAabbTree(DEFERRED);
-                // Rounds alternate between a rebuild (all pending) and insertions (a few pending).
-                int firstPending = round % 2 == 0 ? 0 : boxes.size() - 40;
+                // Rounds take turns: a rebuild (all pending), the batch rule (1,000 pending), insertions (40).
+                int firstPending = round % 3 == 0 ? 0 : boxes.size() - (round % 3 == 1 ? 1000 : 40);
                 addAll(tree, boxes, 0, firstPending);
                 tree.flushAdds();
                 addAll(tree, boxes, firstPending, boxes.size());
                 assertEquals(boxes.size() - firstPending, tree.pendingAdds());
+                int flushesBefore = tree.rebuildFlushes + tree.batchFlushes + tree.insertionFlushes;
                 CountDownLatch start = new CountDownLatch(1);
                 List<Future<String>> results = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
@@ -292,6 +300,8 @@ class DeferredAddsTest {
                     assertEquals("", f.get(), "round " + round);
                 }
                 assertEquals(0, tree.pendingAdds());
+                assertEquals(flushesBefore + 1, tree.rebuildFlushes + tree.batchFlushes + tree.insertionFlushes,
+                        "one of the threads took the pending objects in, once");
                 tree.validate();
             }
         } finally {
@@ -439,6 +449,20 @@ class DeferredAddsTest {
     }
 
     @Test
+    void shouldRejectABadBatchWithoutTakingThePendingObjectsIn() {
+        DynamicAabbTree tree = new DynamicAabbTree(DEFERRED);
+        addAll(tree, SyntheticWorld.uniform(100, 57, DENSE).boxes(), 0, 100);
+        assertThrows(IllegalArgumentException.class,
+                () -> tree.addAll(new double[] {0, 0, 0, Double.NaN, 1, 1}, null, null));
+        assertThrows(IllegalArgumentException.class, () -> tree.addAll(new double[] {0, 0, 0, 1, 1}, null, null));
+        assertEquals(100, tree.pendingAdds(), "a rejected call changes nothing");
+        assertEquals(100, tree.size());
+        tree.validate();
+        tree.addAll(new double[0], null, null);
+        assertEquals(0, tree.pendingAdds(), "a batch call leaves nothing pending");
+    }
+
+    @Test
     void shouldRejectBadAddsWithoutChangingThePendingObjects() {
         DynamicAabbTree tree = new DynamicAabbTree(DEFERRED);
         int h = tree.add(0, 0, 0, 1, 1, 1, 1, -1L);
@@ -469,26 +493,30 @@ class DeferredAddsTest {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long allocated = Long.MAX_VALUE;
-        // Adds and removals of 30 objects, then a query that inserts them: within the reserved capacity nothing
-        // grows. Three windows: a one-off allocation of the runtime does not repeat, a per-operation one would.
-        for (int round = 0; round < 400 && allocated != 0; round++) {
+        // Rounds of 30 adds, a query that inserts them and their removal: within the reserved capacity nothing
+        // grows. After 300 rounds of warm-up, up to three windows of 20 rounds: a one-off allocation of the
+        // runtime does not repeat, one per operation (or per few hundred) shows in every window.
+        for (int window = -1; window < 3 && allocated != 0; window++) {
             long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
-            for (int k = 0; k < 30; k++) {
-                int i = 2000 + k;
-                handles[k] = tree.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i],
-                        boxes.maxZ[i], i, -1L);
+            for (int round = 0; round < (window < 0 ? 300 : 20); round++) {
+                for (int k = 0; k < 30; k++) {
+                    int i = 2000 + k;
+                    handles[k] = tree.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i],
+                            boxes.maxY[i], boxes.maxZ[i], i, -1L);
+                }
+                all.reset();
+                tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, all, stack);
+                assertEquals(2030, all.count());
+                for (int k = 0; k < 30; k++) {
+                    tree.remove(handles[k]);
+                }
             }
-            all.reset();
-            tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, all, stack);
-            for (int k = 0; k < 30; k++) {
-                tree.remove(handles[k]);
-            }
-            if (round >= 300) {
+            if (window >= 0) {
                 allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
             }
         }
         tree.validate();
-        assertEquals(0, allocated, "bytes allocated by 30 deferred adds, their insertion and removal");
+        assertEquals(0, allocated, "bytes allocated by 20 rounds of 30 deferred adds, their insertion and removal");
     }
 
     @Test

@@ -238,19 +238,11 @@ final class Differential {
         hitsSeen += bruteAll.count();
     }
 
-    /**
-     * Bursts whose queries found objects pending and took them in by a rebuild, as a batch, and by insertion one by
-     * one.
-     */
-    int bulkFlushes;
-    int batchFlushes;
-    int insertionFlushes;
 
     /**
      * Bursts of 1 to {@code maxBurst} mutations without a query between them (with deferred adds, pending objects
      * pile up, and are moved and removed while pending), each towards a random size up to {@code maxSize}, then
-     * {@code queriesPerBurst} box queries and rays; counts how the first query of a burst took the pending objects
-     * in ({@link DynamicAabbTree#flushAdds()}'s rule).
+     * {@code queriesPerBurst} box queries and rays (the tree counts how its queries took the pending objects in).
      */
     void runBursts(int bursts, int maxSize, int maxBurst, int queriesPerBurst) {
         for (int b = 0; b < bursts; b++) {
@@ -267,14 +259,6 @@ final class Differential {
                     add(random.nextInt(pool.size()));
                     tree.validate();
                 }
-            }
-            int pending = tree.pendingAdds();
-            if (DynamicAabbTree.flushesByRebuild(pending, tree.size() - pending)) {
-                bulkFlushes++;
-            } else if (pending >= DynamicAabbTree.BULK_FLUSH_MIN) {
-                batchFlushes++;
-            } else if (pending > 0) {
-                insertionFlushes++;
             }
             for (int q = 0; q < queriesPerBurst; q++) {
                 randomBoxQuery();

@@ -15,7 +15,8 @@ import java.util.Locale;
  * Where {@link TreeConfig#withDeferredAdds deferred adds} should rebuild: a bulk-built tree of {@code T} boxes
  * (clustered world, unit scale) takes {@code p} more, added one by one, either inserted at once or pending and
  * taken in by {@link DynamicAabbTree#flushAdds()} (a full rebuild whenever the tree's rule picks it, and with
- * {@code p = T} or more it always does); the two alternate in one JVM, 7 rounds, for {@code p = T, T/2, T/4, T/8}.
+ * {@code p = T} or more it always does); the two alternate in one JVM, 7 rounds after 3 of warm-up, for
+ * {@code p = T, T/2, T/4, T/8}.
  * The figures behind {@code DynamicAabbTree.BULK_FLUSH_LARGE_TREE}.
  *
  * <p>With three arguments, the batches of {@code TreeBatchAddBenchmark} instead: {@code M} boxes of the peer world,
@@ -35,6 +36,7 @@ import java.util.Locale;
 public final class DeferredFlushAb {
 
     private static final int ROUNDS = 7;
+    private static final int WARM_UP_ROUNDS = 3;
     /** The tree of the batch comparison: 1M boxes of the peer world. */
     private static final int TREE = 1_000_000;
 
@@ -64,9 +66,9 @@ public final class DeferredFlushAb {
             long[] deferred = new long[ROUNDS];
             double insertedRatio = 0;
             double deferredRatio = 0;
-            for (int r = 0; r < ROUNDS; r++) {
+            for (int r = -WARM_UP_ROUNDS; r < ROUNDS; r++) {
                 for (int side = 0; side < 2; side++) {
-                    boolean defer = (side == 0) == (r % 2 == 0);
+                    boolean defer = (side == 0) == ((r & 1) == 0);
                     TreeConfig config = TreeConfig.defaults().withInitialCapacity(t + p).withDeferredAdds(defer);
                     DynamicAabbTree tree = DynamicAabbTree.build(config, first, null, null);
                     System.gc();
@@ -77,6 +79,9 @@ public final class DeferredFlushAb {
                     }
                     tree.flushAdds();
                     long elapsed = System.nanoTime() - start;
+                    if (r < 0) {
+                        continue;
+                    }
                     if (defer) {
                         deferred[r] = elapsed;
                         deferredRatio = tree.areaRatio();
@@ -105,7 +110,7 @@ public final class DeferredFlushAb {
         double[] deferredMs = new double[rounds];
         double[] ratio = new double[rounds];
         int[] handles = new int[m];
-        for (int r = -5; r < rounds; r++) {
+        for (int r = -WARM_UP_ROUNDS; r < rounds; r++) {
             long[] nanos = new long[2];
             for (int side = 0; side < 2; side++) {
                 boolean defer = ((r & 1) == 0) == (side == 0);
