@@ -39,13 +39,18 @@ final class QueryWorld {
         this.live = new int[pool.size() + 16];
     }
 
-    /** The worlds of the differential tests: random scenes at several scales and offsets, and the real levels. */
+    /**
+     * The worlds of the differential tests: random scenes at several scales and offsets (one with deferred adds, so
+     * that every query kind is also the first read after adds), and the real levels.
+     */
     static Stream<QueryWorld> worlds(long seed) {
         return Stream.of(
                 new QueryWorld("uniform unit scale", SyntheticWorld.uniform(1500, seed, WorldFrame.scaled(1e-4))
                         .boxes(), TreeConfig.defaults().withMargin(1e-4, 0.125), seed),
                 new QueryWorld("clustered dense", SyntheticWorld.clustered(1500, seed + 1, WorldFrame.scaled(0.01))
                         .boxes(), TreeConfig.defaults(), seed),
+                new QueryWorld("clustered dense, deferred adds", SyntheticWorld.clustered(1500, seed + 3,
+                        WorldFrame.scaled(0.01)).boxes(), TreeConfig.defaults().withDeferredAdds(true), seed),
                 new QueryWorld("clustered 1e6 from origin", SyntheticWorld.clustered(1500, seed + 2,
                         WorldFrame.offset(1e6)).boxes(),
                         TreeConfig.defaults().withOrigin(1e6 + 5000, 1e6 + 5000, 1e6 + 100), seed),
