@@ -52,9 +52,10 @@ import java.util.Arrays;
  * tree, as PhysX's pruners take in their new objects in bulk and Jolt's broad phase adds bodies in batches: a
  * million adds then cost about a sixth of a million insertions and give a bulk-built tree; fewer go in as
  * {@link #addAll} takes a batch, and a handful by the insertion {@code add} does without deferral. Either way an
- * object's fat box is the one {@code add} gives, its margin taken from the stored float box instead of the double
- * input (the same up to rounding). Pending objects can be moved (a displacement passed while pending is not used:
- * the fat box is made when the object goes in), recategorised and removed like any other. A query that takes them
+ * object's fat box is the one an immediate {@code add} gives, made at the add from the double input and kept with
+ * the pending object (32 bytes per pending object, dropped after a rebuild). Pending objects can be moved (the fat
+ * box is then that of an add of the new box: a displacement counts from the first move after the object went in),
+ * recategorised and removed like any other. A query that takes them
  * in writes to the tree, under a lock, so concurrent queries on many threads stay safe: one does the work and the
  * others wait for it; that query may also allocate (the rebuild's or the batch's scratch, grown node arrays).
  * {@link #validate()} checks the pending objects as they are, without taking them in.
@@ -168,10 +169,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private final float[] fatScratch = new float[BOX];
     // ---- Deferred adds ({@link TreeConfig#withDeferredAdds}): objects stored but not yet in the hierarchy. ----
     /**
-     * The slots of the pending objects, the first {@link #pendingCount}; a pending object's {@link #leafEntries}
-     * value is {@code -1 - its position here} (entries are {@code >= 0}).
+     * The pending objects, the first {@link #pendingCount}: handle, fat box (6 floats, made by {@link #add} from the
+     * double input, as an immediate add makes it) and folded category mask, so that taking them in reads these
+     * arrays in order instead of each object's slot. A pending object's {@link #leafEntries} value is
+     * {@code -1 - its position here} (entries are {@code >= 0}).
      */
-    private int[] pendingSlots = new int[0];
+    int[] pendingHandles = new int[0];
+    float[] pendingFat = new float[0];
+    int[] pendingMasks = new int[0];
     private int pendingCount;
     /**
      * Set by the first pending add, cleared once the pending objects are in. The one field a query reads to learn
@@ -279,7 +284,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         userValues[slot] = userValue;
         objectCategories[slot] = categoryBits;
         if (deferredAdds) {
-            enqueuePending(slot);
+            enqueuePending(handle, minX, minY, minZ, maxX, maxY, maxZ, categoryBits);
             moved.mark(slot);
             return handle;
         }
@@ -316,7 +321,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         moved.mark(slot);
         int entry = leafEntries[slot];
         if (entry < 0) {
-            // Pending: its fat box is made from the tight box when it goes in.
+            // Pending: the fat box an add gives, for the new box (a displacement counts from the first move in)
+            storeFatBox(pendingFat, BOX * (-1 - entry), minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0);
             return;
         }
         if (fatBoxStillFits(slot, entry, minX, minY, minZ, maxX, maxY, maxZ,
@@ -407,7 +413,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         objectCategories[slot] = categoryBits;
         int entry = leafEntries[slot];
         if (entry < 0) {
-            // Pending: its entry's mask is folded from the categories when it goes in.
+            pendingMasks[-1 - entry] = fold(categoryBits);
             return;
         }
         final int[] r = records;
@@ -598,53 +604,60 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             TreeBuild.rebuildFull(this);
             rebuildFlushes++;
             pendingCount = 0;
-            trimPendingSlots();
+            trimPendingArrays();
             return;
         }
         if (count >= BULK_FLUSH_MIN) {
             // addAll's rule: dense parts (a streamed tile's entities) go in whole, the rest one by one
-            TreeBuild.insertPendingBatch(this, pendingSlots, count);
+            TreeBuild.insertPendingBatch(this, pendingHandles, pendingFat, pendingMasks, count);
             batchFlushes++;
+            // kept: a world that streams batches in reuses them (a rebuild, after a load, drops them)
             pendingCount = 0;
-            trimPendingSlots();
             return;
         }
-        float[] f = fatScratch;
+        final float[] f = pendingFat;
         int done = 0;
         insertionFlushes += count > 0 ? 1 : 0;
         try {
             for (; done < count; done++) {
-                int slot = pendingSlots[done];
+                int o = BOX * done;
                 renumberIfGrown();
-                storeFatBoxOfStored(slot, f, 0);
-                insertReference(~handles.handleOf(slot), fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4],
-                        f[5], 0, true);
+                insertReference(~pendingHandles[done], pendingMasks[done], f[o], f[o + 1], f[o + 2], f[o + 3],
+                        f[o + 4], f[o + 5], 0, true);
                 countAdd();
             }
         } finally {
-            int left = count - done;
-            System.arraycopy(pendingSlots, done, pendingSlots, 0, left);
-            for (int i = 0; i < left; i++) {
-                leafEntries[pendingSlots[i]] = -1 - i;
+            // after a failure part-way, the objects not reached stay pending, at the front of the arrays
+            for (int i = done; i < count; i++) {
+                movePending(i, i - done);
             }
-            pendingCount = left;
+            pendingCount = count - done;
         }
     }
 
-    /** After a large load, the list of pending slots (4 bytes per object then) is not kept: it grows again cheaply. */
-    private void trimPendingSlots() {
-        if (pendingSlots.length > 4 * BULK_FLUSH_MIN) {
-            pendingSlots = new int[0];
+    /** After a large load, the pending arrays (32 bytes per object then) are not kept: they grow again cheaply. */
+    private void trimPendingArrays() {
+        if (pendingHandles.length > 4 * BULK_FLUSH_MIN) {
+            pendingHandles = new int[0];
+            pendingFat = new float[0];
+            pendingMasks = new int[0];
         }
     }
 
-    private void enqueuePending(int slot) {
-        if (pendingCount == pendingSlots.length) {
-            pendingSlots = Arrays.copyOf(pendingSlots, Math.max(16, pendingCount + (pendingCount >> 1)));
+    private void enqueuePending(int handle, double minX, double minY, double minZ, double maxX, double maxY,
+                                double maxZ, long categoryBits) {
+        int position = pendingCount;
+        if (position == pendingHandles.length) {
+            int grown = Math.max(16, position + (position >> 1));
+            pendingHandles = Arrays.copyOf(pendingHandles, grown);
+            pendingFat = Arrays.copyOf(pendingFat, grown * BOX);
+            pendingMasks = Arrays.copyOf(pendingMasks, grown);
         }
-        pendingSlots[pendingCount] = slot;
-        leafEntries[slot] = -1 - pendingCount;
-        pendingCount++;
+        pendingHandles[position] = handle;
+        storeFatBox(pendingFat, BOX * position, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0);
+        pendingMasks[position] = fold(categoryBits);
+        leafEntries[handle & Handles.SLOT_MASK] = -1 - position;
+        pendingCount = position + 1;
         if (!hasPending) {
             hasPending = true;
         }
@@ -652,22 +665,16 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     /** Removes a pending object from the list: the last one takes its place. */
     private void dequeuePending(int slot) {
-        int position = -1 - leafEntries[slot];
-        int last = pendingSlots[--pendingCount];
-        pendingSlots[position] = last;
-        leafEntries[last] = -1 - position;
+        movePending(--pendingCount, -1 - leafEntries[slot]);
     }
 
-    /**
-     * The fat box {@link #add} gives an object, made from its stored tight box (a pending object's double input is
-     * gone): the margin of the stored box's longest edge, in the origin-relative frame, rounded outward. Subtracting
-     * a margin {@code >= 0} from a float and rounding down cannot cross that float, so the tight box stays inside.
-     */
-    void storeFatBoxOfStored(int slot, float[] dest, int offset) {
-        float[] t = tight;
-        int s = slot * BOX;
-        storeFatBoxRelative(dest, offset, t[s], t[s + 1], t[s + 2], t[s + 3], t[s + 4], t[s + 5],
-                margin(t[s], t[s + 1], t[s + 2], t[s + 3], t[s + 4], t[s + 5]), 0, 0, 0);
+    /** Moves pending object {@code from}'s record to position {@code to} (its slot records the new place). */
+    private void movePending(int from, int to) {
+        int handle = pendingHandles[from];
+        pendingHandles[to] = handle;
+        System.arraycopy(pendingFat, BOX * from, pendingFat, BOX * to, BOX);
+        pendingMasks[to] = pendingMasks[from];
+        leafEntries[handle & Handles.SLOT_MASK] = -1 - to;
     }
 
     /** The renumbering adds do when the nodes have grown enough (before each add, and after a batch). */
@@ -842,23 +849,17 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     void storeFatBox(float[] dest, int offset, double minX, double minY, double minZ,
                      double maxX, double maxY, double maxZ, double sx, double sy, double sz) {
-        storeFatBoxRelative(dest, offset, minX - originX, minY - originY, minZ - originZ,
-                maxX - originX, maxY - originY, maxZ - originZ, margin(minX, minY, minZ, maxX, maxY, maxZ), sx, sy, sz);
-    }
-
-    /** {@link #storeFatBox} from an origin-relative tight box and its margin {@code m}. */
-    private void storeFatBoxRelative(float[] dest, int offset, double x0, double y0, double z0,
-                                     double x1, double y1, double z1, double m, double sx, double sy, double sz) {
+        double m = margin(minX, minY, minZ, maxX, maxY, maxZ);
         double mz = planar ? 0 : m;
         double szPlanar = planar ? 0 : sz;
         // Clamped: a huge margin or displacement must not round to an infinite bound (the tight box, within
         // MAX_OFFSET of the origin, stays inside).
-        dest[offset] = OutwardFloat.down(Math.max(-FAT_LIMIT, x0 - m + Math.min(sx, 0)));
-        dest[offset + 1] = OutwardFloat.down(Math.max(-FAT_LIMIT, y0 - m + Math.min(sy, 0)));
-        dest[offset + 2] = OutwardFloat.down(Math.max(-FAT_LIMIT, z0 - mz + Math.min(szPlanar, 0)));
-        dest[offset + 3] = OutwardFloat.up(Math.min(FAT_LIMIT, x1 + m + Math.max(sx, 0)));
-        dest[offset + 4] = OutwardFloat.up(Math.min(FAT_LIMIT, y1 + m + Math.max(sy, 0)));
-        dest[offset + 5] = OutwardFloat.up(Math.min(FAT_LIMIT, z1 + mz + Math.max(szPlanar, 0)));
+        dest[offset] = OutwardFloat.down(Math.max(-FAT_LIMIT, minX - originX - m + Math.min(sx, 0)));
+        dest[offset + 1] = OutwardFloat.down(Math.max(-FAT_LIMIT, minY - originY - m + Math.min(sy, 0)));
+        dest[offset + 2] = OutwardFloat.down(Math.max(-FAT_LIMIT, minZ - originZ - mz + Math.min(szPlanar, 0)));
+        dest[offset + 3] = OutwardFloat.up(Math.min(FAT_LIMIT, maxX - originX + m + Math.max(sx, 0)));
+        dest[offset + 4] = OutwardFloat.up(Math.min(FAT_LIMIT, maxY - originY + m + Math.max(sy, 0)));
+        dest[offset + 5] = OutwardFloat.up(Math.min(FAT_LIMIT, maxZ - originZ + mz + Math.max(szPlanar, 0)));
     }
 
     /**
@@ -1981,7 +1982,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 + arrayBytes(objectCategories.length, 8) + arrayBytes(leafEntries.length, 4)
                 + handles.memoryBytes() + moved.memoryBytes()
                 + arrayBytes(searchKeys.length, 8) + arrayBytes(searchNodes.length, 4)
-                + optimizer.memoryBytes() + arrayBytes(pendingSlots.length, 4);
+                + optimizer.memoryBytes() + arrayBytes(pendingHandles.length, 4) + arrayBytes(pendingFat.length, 4)
+                + arrayBytes(pendingMasks.length, 4);
     }
 
     static long arrayBytes(int length, int elementBytes) {
@@ -2070,25 +2072,35 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     /** Checks the list of pending objects (deferred adds); returns their number. */
     private int validatePending() {
-        if (pendingCount < 0 || pendingCount > pendingSlots.length) {
-            fail("pending count " + pendingCount + " outside 0 .. " + pendingSlots.length);
+        if (pendingCount < 0 || pendingCount > pendingHandles.length || pendingFat.length != BOX * pendingHandles.length
+                || pendingMasks.length != pendingHandles.length) {
+            fail("pending count " + pendingCount + " or pending arrays (" + pendingHandles.length + " handles, "
+                    + pendingFat.length + " floats, " + pendingMasks.length + " masks) out of step");
         }
         if (pendingCount > 0 && !hasPending) {
             fail(pendingCount + " objects are pending but the pending flag is clear");
         }
         for (int i = 0; i < pendingCount; i++) {
-            int slot = pendingSlots[i];
-            if (slot < 0 || slot >= handles.highWater() || !handles.isLiveSlot(slot)) {
-                fail("pending object " + i + " is slot " + slot + ", which is not live");
+            int handle = pendingHandles[i];
+            if (!handles.isLive(handle)) {
+                fail("pending object " + i + " is handle " + handle + ", which is not live");
             }
+            int slot = handle & Handles.SLOT_MASK;
             if (leafEntries[slot] != -1 - i) {
                 fail("pending slot " + slot + " records " + leafEntries[slot] + ", expected " + (-1 - i));
             }
+            if (pendingMasks[i] != fold(objectCategories[slot])) {
+                fail("pending object " + i + " has mask " + Integer.toHexString(pendingMasks[i]) + ", slot " + slot
+                        + " has categories " + Long.toHexString(objectCategories[slot]));
+            }
             int t = slot * BOX;
+            int f = i * BOX;
             for (int a = 0; a < 3; a++) {
-                if (!(tight[t + a] <= tight[t + 3 + a])) {
+                if (!(pendingFat[f + a] <= tight[t + a] && tight[t + a] <= tight[t + 3 + a]
+                        && tight[t + 3 + a] <= pendingFat[f + 3 + a])) {
                     fail("pending slot " + slot + ": tight box "
-                            + Arrays.toString(Arrays.copyOfRange(tight, t, t + BOX)) + " is inverted");
+                            + Arrays.toString(Arrays.copyOfRange(tight, t, t + BOX)) + " is not inside fat box "
+                            + Arrays.toString(Arrays.copyOfRange(pendingFat, f, f + BOX)));
                 }
             }
         }

@@ -170,22 +170,20 @@ final class TreeBuild {
 
     /**
      * Takes pending objects (deferred adds: stored, not yet in the hierarchy) in as {@link #addAll} takes a batch
-     * in: dense parts of them whole, the rest one by one, with the fat boxes {@code add} gives.
+     * in: dense parts of them whole, the rest one by one. The pending arrays are the batch's own: the split
+     * reorders {@code fat} in place, and they are all dropped afterwards.
      *
-     * @param slots the pending objects' slots, the first {@code count}
+     * @param handles the pending objects' handles, the first {@code count}
+     * @param fat their fat boxes, stride 6
+     * @param masks their folded category masks
      */
-    static void insertPendingBatch(DynamicAabbTree tree, int[] slots, int count) {
+    static void insertPendingBatch(DynamicAabbTree tree, int[] handles, float[] fat, int[] masks, int count) {
         int held = tree.size() - count;
-        float[] fat = new float[count * DynamicAabbTree.BOX];
         int[] unitRefs = new int[count];
-        int[] unitMasks = new int[count];
         for (int i = 0; i < count; i++) {
-            int slot = slots[i];
-            tree.storeFatBoxOfStored(slot, fat, i * DynamicAabbTree.BOX);
-            unitRefs[i] = ~tree.handles.handleOf(slot);
-            unitMasks[i] = DynamicAabbTree.fold(tree.objectCategories[slot]);
+            unitRefs[i] = ~handles[i];
         }
-        new BatchSplit(tree, fat, unitRefs, unitMasks, areaPerObject(tree, held), held).run();
+        new BatchSplit(tree, fat, unitRefs, masks, areaPerObject(tree, held), held, count).run();
         tree.renumberIfGrown();
     }
 
@@ -208,13 +206,19 @@ final class TreeBuild {
 
         BatchSplit(DynamicAabbTree tree, float[] fat, int[] unitRefs, int[] unitMasks, double areaPerObject,
                    int held) {
+            this(tree, fat, unitRefs, unitMasks, areaPerObject, held, unitRefs.length);
+        }
+
+        /** Over the first {@code count} units of the arrays (which may be longer). */
+        BatchSplit(DynamicAabbTree tree, float[] fat, int[] unitRefs, int[] unitMasks, double areaPerObject,
+                   int held, int count) {
             this.tree = tree;
             this.splitBelow = held / SPLIT_FRACTION;
             this.fat = fat;
             this.unitRefs = unitRefs;
             this.unitMasks = unitMasks;
             this.areaPerObject = areaPerObject;
-            units = new int[unitRefs.length];
+            units = new int[count];
             for (int i = 0; i < units.length; i++) {
                 units[i] = i;
             }
@@ -654,8 +658,10 @@ final class TreeBuild {
             }
             int entry = tree.leafEntries[slot];
             if (entry < 0) {
-                tree.storeFatBoxOfStored(slot, boxes, u * DynamicAabbTree.BOX);
-                unitMasks[u] = DynamicAabbTree.fold(tree.objectCategories[slot]);
+                int position = -1 - entry;
+                System.arraycopy(tree.pendingFat, position * DynamicAabbTree.BOX, boxes, u * DynamicAabbTree.BOX,
+                        DynamicAabbTree.BOX);
+                unitMasks[u] = tree.pendingMasks[position];
             } else {
                 copyEntryBox(tree, entry, boxes, u * DynamicAabbTree.BOX);
                 unitMasks[u] = tree.records[DynamicAabbTree.maskIndex(entry)];
