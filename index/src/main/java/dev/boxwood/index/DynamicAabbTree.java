@@ -53,7 +53,8 @@ import java.util.Arrays;
  * million adds then cost about a sixth of a million insertions and give a bulk-built tree; fewer go in as
  * {@link #addAll} takes a batch, and a handful by the insertion {@code add} does without deferral. Either way an
  * object's fat box is the one an immediate {@code add} gives, made at the add from the double input and kept with
- * the pending object (32 bytes per pending object, dropped after a rebuild). Pending objects can be moved (the fat
+ * the pending object (arrays of 32 bytes per pending object they can hold, kept for the next adds, dropped after a
+ * large load taken in by a rebuild). Pending objects can be moved (the fat
  * box is then that of an add of the new box: a displacement counts from the first move after the object went in),
  * recategorised and removed like any other. A query that takes them
  * in writes to the tree, under a lock, so concurrent queries on many threads stay safe: one does the work and the
@@ -169,8 +170,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private final float[] fatScratch = new float[BOX];
     // ---- Deferred adds ({@link TreeConfig#withDeferredAdds}): objects stored but not yet in the hierarchy. ----
     /**
-     * The pending objects, the first {@link #pendingCount}: handle, fat box (6 floats, made by {@link #add} from the
-     * double input, as an immediate add makes it) and folded category mask, so that taking them in reads these
+     * The pending objects, the first {@link #pendingCount}: handle, fat box (6 floats, made by {@link #add}, or a
+     * {@link #move} while pending, from the double input as an immediate add makes it) and folded category mask, so that taking them in reads these
      * arrays in order instead of each object's slot. A pending object's {@link #leafEntries} value is
      * {@code -1 - its position here} (entries are {@code >= 0}).
      */
@@ -275,6 +276,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     public int add(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                    long userValue, long categoryBits) {
         Arguments.requireStorableBox(originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
+        if (deferredAdds) {
+            reservePending();
+        }
         int handle = handles.allocate();
         int slot = handle & Handles.SLOT_MASK;
         if (handles.capacity() > userValues.length) {
@@ -600,7 +604,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private void insertPending() {
         int count = pendingCount;
         if (flushesByRebuild(count, handles.size() - count)) {
-            // The pending objects' fat boxes come from their tight boxes (TreeBuild.rebuildFull).
+            // rebuildFull takes the pending objects' fat boxes and masks from the pending arrays
             TreeBuild.rebuildFull(this);
             rebuildFlushes++;
             pendingCount = 0;
@@ -619,11 +623,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int done = 0;
         insertionFlushes += count > 0 ? 1 : 0;
         try {
-            for (; done < count; done++) {
+            while (done < count) {
                 int o = BOX * done;
                 renumberIfGrown();
                 insertReference(~pendingHandles[done], pendingMasks[done], f[o], f[o + 1], f[o + 2], f[o + 3],
                         f[o + 4], f[o + 5], 0, true);
+                // in before the optimisation step, which may fail too: then it is not inserted again
+                done++;
                 countAdd();
             }
         } finally {
@@ -635,7 +641,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
     }
 
-    /** After a large load, the pending arrays (32 bytes per object then) are not kept: they grow again cheaply. */
+    /**
+     * After a load taken in by a rebuild, the pending arrays (32 bytes per object they can hold) are not kept, unless
+     * small: they grow again cheaply.
+     */
     private void trimPendingArrays() {
         if (pendingHandles.length > 4 * BULK_FLUSH_MIN) {
             pendingHandles = new int[0];
@@ -644,15 +653,27 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
     }
 
-    private void enqueuePending(int handle, double minX, double minY, double minZ, double maxX, double maxY,
-                                double maxZ, long categoryBits) {
+    /**
+     * Room for one more pending object, made before {@link #add} takes a handle: a failed growth (out of memory)
+     * leaves the arrays in step and no handle allocated.
+     */
+    private void reservePending() {
         int position = pendingCount;
         if (position == pendingHandles.length) {
             int grown = Math.max(16, position + (position >> 1));
-            pendingHandles = Arrays.copyOf(pendingHandles, grown);
-            pendingFat = Arrays.copyOf(pendingFat, grown * BOX);
-            pendingMasks = Arrays.copyOf(pendingMasks, grown);
+            int[] newHandles = Arrays.copyOf(pendingHandles, grown);
+            float[] newFat = Arrays.copyOf(pendingFat, grown * BOX);
+            int[] newMasks = Arrays.copyOf(pendingMasks, grown);
+            pendingHandles = newHandles;
+            pendingFat = newFat;
+            pendingMasks = newMasks;
         }
+    }
+
+    /** Appends a pending object; {@link #reservePending} made the room. */
+    private void enqueuePending(int handle, double minX, double minY, double minZ, double maxX, double maxY,
+                                double maxZ, long categoryBits) {
+        int position = pendingCount;
         pendingHandles[position] = handle;
         storeFatBox(pendingFat, BOX * position, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0);
         pendingMasks[position] = fold(categoryBits);

@@ -170,8 +170,8 @@ final class TreeBuild {
 
     /**
      * Takes pending objects (deferred adds: stored, not yet in the hierarchy) in as {@link #addAll} takes a batch
-     * in: dense parts of them whole, the rest one by one. The pending arrays are the batch's own: the split
-     * reorders {@code fat} in place, and they are all dropped afterwards.
+     * in: dense parts of them whole, the rest one by one. The pending arrays serve as the batch's own: the split
+     * reorders {@code fat} in place, which is harmless, since nothing is pending once it is done.
      *
      * @param handles the pending objects' handles, the first {@code count}
      * @param fat their fat boxes, stride 6

@@ -255,6 +255,24 @@ class DynamicAabbTreeTest {
             tree.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i], i, 1);
         }
         tree.optimize(5000);
+        assertMemoryCounted(tree);
+        // with deferred adds: objects pending, and after a batch has taken them in (the pending arrays are kept)
+        DynamicAabbTree deferred = new DynamicAabbTree(TreeConfig.defaults().withDeferredAdds(true));
+        for (int i = 0; i < boxes.size(); i++) {
+            deferred.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i],
+                    i, 1);
+            if (i == 40_000) {
+                deferred.flushAdds();
+            }
+        }
+        assertEquals(boxes.size() - 40_001, deferred.pendingAdds());
+        assertMemoryCounted(deferred);
+        deferred.flushAdds();
+        assertEquals(1, deferred.batchFlushes);
+        assertMemoryCounted(deferred);
+    }
+
+    private static void assertMemoryCounted(DynamicAabbTree tree) throws IllegalAccessException {
         long held = arrayBytesReachable(tree, new java.util.IdentityHashMap<>());
         // the few fixed scratch arrays of a handful of elements are not worth counting
         assertTrue(Math.abs(held - tree.memoryBytes()) < 1024,
