@@ -12,6 +12,7 @@ import java.util.Locale;
 
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.RegionQueries;
+import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.ConvexRegion;
@@ -183,8 +184,10 @@ public final class LevelEditorSample {
     /** Loads the level into a tree, then picks, selects and draws. */
     static LevelResult edit(Path out, Level level) throws IOException {
         Scene scene = level.scene();
-        // The editor's index: every object's bounding box, its object index as the user value.
-        DynamicAabbTree tree = new DynamicAabbTree();
+        // The editor's index: every object's bounding box, its object index as the user value. The level is loaded
+        // object by object, as an editor's scene graph registers its nodes: with deferred adds, the first pick takes
+        // them all in by one bulk build instead of inserting each.
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withDeferredAdds(true));
         for (int i = 0; i < scene.size(); i++) {
             tree.add(scene.bound(i, 0), scene.bound(i, 1), scene.bound(i, 2), scene.bound(i, 3), scene.bound(i, 4),
                     scene.bound(i, 5), i, 1L << scene.kind(i));
