@@ -1445,13 +1445,25 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         while (k < into.length && freeNode >= 0) {
             into[k++] = allocateNode();
         }
-        int rest = into.length - k;
-        if (nodeHighWater + rest > nodeCapacity) {
-            growNodes(Math.max(nodeHighWater + rest, nodeCapacity + (nodeCapacity >> 1) + 1));
+        int first = allocateNodeRange(into.length - k);
+        for (int node = first; k < into.length; k++) {
+            into[k] = node++;
         }
-        for (; k < into.length; k++) {
-            into[k] = nodeHighWater++;
+    }
+
+    /**
+     * Takes {@code count} new nodes from the end of the node arrays (grown at most once), numbered consecutively,
+     * for a build that writes all of them, heights included; the free list is left as it is.
+     *
+     * @return the first of them
+     */
+    int allocateNodeRange(int count) {
+        if (nodeHighWater + count > nodeCapacity) {
+            growNodes(Math.max(nodeHighWater + count, nodeCapacity + (nodeCapacity >> 1) + 1));
         }
+        int first = nodeHighWater;
+        nodeHighWater += count;
+        return first;
     }
 
     void freeNode(int node) {

@@ -64,16 +64,17 @@ final class TreeBuild {
                 storeObjects(tree, boxes, userValues, categories, unitRefs, from, to);
             }
         });
-        FlatBvh bvh = BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ());
-        int[] flatRefs = bvh.childRefs();
-        if (!inputOrder) {
-            // Slots in the hierarchy's depth-first object order; the flat references are renumbered to the slots,
-            // so the records below are written reading unitRefs and unitMasks in order, not at random.
-            flatRefs = flatRefs.clone();
-            int[] boxOfSlot = depthFirstObjects(bvh.rootRef(), flatRefs, n);
-            forSlices(n, (from, to) -> storeObjectsInOrder(tree, boxes, userValues, categories, boxOfSlot,
-                    handlesOut, unitRefs, unitMasks, from, to));
+        if (inputOrder) {
+            buildIntoRecords(tree, fat, unitRefs, unitMasks);
+            return tree;
         }
+        FlatBvh bvh = BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ());
+        // Slots in the hierarchy's depth-first object order; the flat references are renumbered to the slots, so
+        // the records below are written reading unitRefs and unitMasks in order, not at random.
+        int[] flatRefs = bvh.childRefs().clone();
+        int[] boxOfSlot = depthFirstObjects(bvh.rootRef(), flatRefs, n);
+        forSlices(n, (from, to) -> storeObjectsInOrder(tree, boxes, userValues, categories, boxOfSlot,
+                handlesOut, unitRefs, unitMasks, from, to));
         adopt(tree, bvh, flatRefs, null, unitRefs, unitMasks);
         return tree;
     }
@@ -606,26 +607,68 @@ final class TreeBuild {
     }
 
     /**
-     * Flat nodes {@code [from, to)} of {@link #writeNodes}: boxes, references, the children's links back to their
-     * entries, and the masks of object entries.
+     * Writes a built hierarchy's internal nodes into the tree's records in two steps: {@link #node} stores a node's
+     * child boxes and the builder's references, then {@link #link} turns the references into the tree's, links the
+     * children back to their entries and stores the masks of object entries (a node's own mask waits for its
+     * children, {@link #finishNode}). Flat node {@code k} is tree node {@code nodeMap[k]}, or {@code first + k}
+     * without a map; a unit leaf {@code ~u} is reference {@code unitRefs[u]} with mask {@code unitMasks[u]}. Each
+     * call writes only its own nodes' records and their children's links, so nodes may be written from several
+     * threads at once.
      */
-    private static void writeRecords(DynamicAabbTree tree, float[] flatBounds, int[] flatRefs, int[] nodeMap,
-                                     int[] unitRefs, int[] unitMasks, int from, int to) {
-        final int[] r = tree.records;
-        for (int k = from; k < to; k++) {
-            int o = DynamicAabbTree.recordIndex(nodeMap[k]);
+    private static final class RecordSink implements BinnedSahBuilder.NodeSink {
+        private final DynamicAabbTree tree;
+        private final int[] records;
+        private final int first;
+        private final int[] nodeMap;
+        private final int[] unitRefs;
+        private final int[] unitMasks;
+
+        /** The tree's node arrays must already hold every node written. */
+        RecordSink(DynamicAabbTree tree, int first, int[] nodeMap, int[] unitRefs, int[] unitMasks) {
+            this.tree = tree;
+            this.records = tree.records;
+            this.first = first;
+            this.nodeMap = nodeMap;
+            this.unitRefs = unitRefs;
+            this.unitMasks = unitMasks;
+        }
+
+        /**
+         * Stores the node's boxes and the builder's references only: the links back to the children touch the
+         * objects' entries in input order, at random, which cost a build 10% made while building (the builder's
+         * passes lose their cache) and little in a pass of their own.
+         */
+        @Override
+        public void node(int node, float[] childBoxes, int offset, int refA, int refB) {
+            final int[] r = records;
+            int o = DynamicAabbTree.recordIndex(treeNode(node));
             for (int i = 0; i < 2 * DynamicAabbTree.BOX; i++) {
-                r[o + i] = DynamicAabbTree.bits(flatBounds[12 * k + i]);
+                r[o + i] = DynamicAabbTree.bits(childBoxes[offset + i]);
             }
-            for (int side = 0; side < 2; side++) {
-                int flatRef = flatRefs[2 * k + side];
-                int ref = flatRef >= 0 ? nodeMap[flatRef] : unitRefs[~flatRef];
-                r[o + DynamicAabbTree.REF + side] = ref;
-                tree.linkParent(ref, 2 * nodeMap[k] + side);
-                if (flatRef < 0) {
-                    r[o + DynamicAabbTree.MASK + side] = unitMasks[~flatRef];
+            r[o + DynamicAabbTree.REF] = refA;
+            r[o + DynamicAabbTree.REF + 1] = refB;
+        }
+
+        /** Resolves the references of flat nodes {@code [from, to)}, all written by {@link #node}. */
+        void link(int from, int to) {
+            final int[] r = records;
+            for (int k = from; k < to; k++) {
+                int node = treeNode(k);
+                int o = DynamicAabbTree.recordIndex(node);
+                for (int side = 0; side < 2; side++) {
+                    int flatRef = r[o + DynamicAabbTree.REF + side];
+                    int ref = flatRef >= 0 ? treeNode(flatRef) : unitRefs[~flatRef];
+                    r[o + DynamicAabbTree.REF + side] = ref;
+                    tree.linkParent(ref, 2 * node + side);
+                    if (flatRef < 0) {
+                        r[o + DynamicAabbTree.MASK + side] = unitMasks[~flatRef];
+                    }
                 }
             }
+        }
+
+        private int treeNode(int flat) {
+            return nodeMap == null ? first + flat : nodeMap[flat];
         }
     }
 
@@ -669,7 +712,6 @@ final class TreeBuild {
             unitRefs[u] = ~tree.handles.handleOf(slot);
             u++;
         }
-        FlatBvh bvh = BUILDER.buildInPlace(boxes, tree.originX(), tree.originY(), tree.originZ());
         // Every internal node is rewritten: drop the free list and number the new nodes 1..n-1.
         for (int node = 1; node < tree.nodeHighWater; node++) {
             tree.touched[node] = false;
@@ -677,7 +719,62 @@ final class TreeBuild {
         tree.nodeHighWater = 1;
         tree.freeNode = -1;
         tree.freeNodeCount = 0;
-        adopt(tree, bvh, bvh.childRefs(), null, unitRefs, unitMasks);
+        buildIntoRecords(tree, boxes, unitRefs, unitMasks);
+    }
+
+    /**
+     * Builds the hierarchy over units {@code 0 .. m - 1} (objects; their fat boxes in {@code boxes}, partitioned in
+     * place) and hangs it under the header, the builder handing each internal node straight to the tree's records
+     * ({@link RecordSink}): no intermediate node arrays, no copy. The tree holds no internal node yet; flat node
+     * {@code k} becomes tree node {@code 1 + k}, so the nodes are laid out depth first.
+     */
+    private static void buildIntoRecords(DynamicAabbTree tree, float[] boxes, int[] unitRefs, int[] unitMasks) {
+        int m = boxes.length / DynamicAabbTree.BOX;
+        int first = tree.allocateNodeRange(m - 1);
+        float[] rootBounds = new float[DynamicAabbTree.BOX];
+        RecordSink sink = new RecordSink(tree, first, null, unitRefs, unitMasks);
+        int rootRef = BUILDER.buildInPlace(boxes, rootBounds, sink);
+        // links and masks in a pass of their own: done while building, they cost the build 10%
+        forSlices(m - 1, sink::link);
+        // Children follow their parents in depth-first order: a backward pass sees every child before its parent.
+        for (int node = first + m - 2; node >= first; node--) {
+            finishNode(tree, node);
+        }
+        hangRoot(tree, rootRef >= 0 ? first + rootRef : unitRefs[~rootRef], rootRef >= 0 ? -1 : unitMasks[~rootRef],
+                rootBounds);
+        tree.markDepthFirst();
+    }
+
+    /**
+     * Sets a new node's folded masks of its node children (objects' were written with the node; a kept subtree's
+     * root is finished already), its height, and clears its touched mark; its new children must be finished.
+     */
+    private static void finishNode(DynamicAabbTree tree, int node) {
+        final int[] r = tree.records;
+        int o = DynamicAabbTree.recordIndex(node);
+        int refA = r[o + DynamicAabbTree.REF];
+        int refB = r[o + DynamicAabbTree.REF + 1];
+        if (refA >= 0) {
+            r[o + DynamicAabbTree.MASK] = maskOfNode(tree, refA);
+        }
+        if (refB >= 0) {
+            r[o + DynamicAabbTree.MASK + 1] = maskOfNode(tree, refB);
+        }
+        tree.heights[node] = 1 + Math.max(tree.heightOf(refA), tree.heightOf(refB));
+        tree.touched[node] = false;
+    }
+
+    /**
+     * Makes {@code rootRef} the header's only child.
+     *
+     * @param objectMask the folded mask of {@code rootRef} when it is an object; read from its record when it is
+     *                   a node
+     */
+    private static void hangRoot(DynamicAabbTree tree, int rootRef, int objectMask, float[] rb) {
+        int mask = rootRef >= 0 ? maskOfNode(tree, rootRef) : objectMask;
+        tree.setEntry(0, rootRef, mask, rb[0], rb[1], rb[2], rb[3], rb[4], rb[5]);
+        tree.linkParent(rootRef, 0);
+        tree.updateHeaderHeight();
     }
 
     /**
@@ -852,11 +949,7 @@ final class TreeBuild {
                               int[] unitMasks) {
         int rootRefInTree = writeNodes(tree, bvh, flatRefs, nodeMap, unitRefs, unitMasks);
         int rootRef = bvh.rootRef();
-        float[] rb = bvh.rootBounds();
-        int mask = rootRef >= 0 ? maskOfNode(tree, rootRefInTree) : unitMasks[~rootRef];
-        tree.setEntry(0, rootRefInTree, mask, rb[0], rb[1], rb[2], rb[3], rb[4], rb[5]);
-        tree.linkParent(rootRefInTree, 0);
-        tree.updateHeaderHeight();
+        hangRoot(tree, rootRefInTree, rootRef >= 0 ? -1 : unitMasks[~rootRef], bvh.rootBounds());
         if (nodeMap == null) {
             // A full build numbers its nodes depth first: the adds need not renumber them soon.
             tree.markDepthFirst();
@@ -899,25 +992,18 @@ final class TreeBuild {
             nodeMap = new int[nodeCount];
             tree.allocateNodes(nodeMap);
         }
-        // The arrays may have grown during allocation: read them afterwards.
-        final int[] r = tree.records;
-        final int[] map = nodeMap;
+        // The arrays may have grown during allocation: the sink reads them afterwards.
+        final RecordSink sink = new RecordSink(tree, 0, nodeMap, unitRefs, unitMasks);
         // Each node writes its own record and its children's links back to it: slices never write the same place.
-        forSlices(nodeCount, (from, to) ->
-                writeRecords(tree, flatBounds, flatRefs, map, unitRefs, unitMasks, from, to));
+        forSlices(nodeCount, (from, to) -> {
+            for (int k = from; k < to; k++) {
+                sink.node(k, flatBounds, 12 * k, flatRefs[2 * k], flatRefs[2 * k + 1]);
+            }
+            sink.link(from, to);
+        });
         // Children follow their parents in flat order: a backward pass sees every child before its parent.
         for (int k = nodeCount - 1; k >= 0; k--) {
-            int node = nodeMap[k];
-            int o = DynamicAabbTree.recordIndex(node);
-            for (int side = 0; side < 2; side++) {
-                int child = flatRefs[2 * k + side];
-                if (child >= 0) {
-                    r[o + DynamicAabbTree.MASK + side] = maskOfNode(tree, nodeMap[child]);
-                }
-            }
-            tree.heights[node] = 1 + Math.max(tree.heightOf(r[o + DynamicAabbTree.REF]),
-                    tree.heightOf(r[o + DynamicAabbTree.REF + 1]));
-            tree.touched[node] = false;
+            finishNode(tree, nodeMap[k]);
         }
         return rootRef >= 0 ? nodeMap[rootRef] : unitRefs[~rootRef];
     }

@@ -16,11 +16,11 @@ import dev.boxwood.query.OutwardFloat;
  * {@link SplitMethod#MEDIAN} gives the classic object-median split on the largest centroid axis (Box2D's default
  * rebuild partitioner) as a reference.
  *
- * <p>Memory: besides the output ({@code 56} bytes per object) the builder allocates 28 bytes per object (an
- * index array and a copy of the boxes, partitioned in place together so every pass reads memory in order; 4 bytes
- * with {@link #buildInPlace}, which partitions the caller's array) and a few kilobytes per task; no object per
- * input object. The
- * output is limited to {@link #MAX_OBJECTS} objects (Java arrays are indexed by {@code int}).
+ * <p>Memory: besides the output ({@code 56} bytes per object; none when a {@link NodeSink} takes the nodes) the
+ * builder allocates 28 bytes per object (an index array and a copy of the boxes, partitioned in place together so
+ * every pass reads memory in order; 4 bytes with {@link #buildInPlace}, which partitions the caller's array) and a
+ * few kilobytes per task; no object per input object. The output is limited to {@link #MAX_OBJECTS} objects (Java
+ * arrays are indexed by {@code int}).
  *
  * <p>Parallelism: subtrees larger than {@code parallelThreshold} objects become fork/join tasks. Every subtree's
  * node indices are known before it is built (a subtree of {@code m} objects has {@code m - 1} internal nodes,
@@ -74,6 +74,30 @@ public final class BinnedSahBuilder {
     }
 
     private static final Progress NO_PROGRESS = (placed, total) -> { };
+
+    /**
+     * Receives a build's internal nodes as they are made, for a caller that stores them in its own layout instead
+     * of a {@link FlatBvh} (the dynamic tree writes them straight into its node records: no intermediate arrays, no
+     * copy). Node numbers and references follow {@link FlatBvh}'s conventions: nodes {@code 0 .. n - 2} in
+     * depth-first order, a reference {@code r >= 0} is internal node {@code r}, {@code r < 0} the leaf of object
+     * {@code ~r}.
+     */
+    @FunctionalInterface
+    public interface NodeSink {
+        /**
+         * Receives internal node {@code node}, exactly once per node. Calls for different nodes may come
+         * concurrently from the pool's threads and in any order (a parent always before its children on one
+         * thread, not across threads); the sink must only write state of its own node and its children's links.
+         *
+         * @param node       the node, {@code 0 .. n - 2}
+         * @param childBoxes holds the two child boxes, A then B ({@code minX .. maxZ} each), at {@code offset}; only
+         *                   valid during the call
+         * @param offset     where child A's box starts in {@code childBoxes}
+         * @param refA       reference of child A
+         * @param refB       reference of child B
+         */
+        void node(int node, float[] childBoxes, int offset, int refA, int refB);
+    }
 
     private final int binCount;
     private final SplitMethod splitMethod;
@@ -341,22 +365,64 @@ public final class BinnedSahBuilder {
     }
 
     private FlatBvh build(float[] boxes, double originX, double originY, double originZ, boolean copy) {
-        BoxValidation.checkFloatBoxes(boxes, "boxes");
+        checkInput(boxes);
         BoxValidation.checkFinite(originX, "originX");
         BoxValidation.checkFinite(originY, "originY");
         BoxValidation.checkFinite(originZ, "originZ");
         int n = boxes.length / 6;
+        float[] childBounds = new float[12 * Math.max(0, n - 1)];
+        int[] childRefs = new int[2 * Math.max(0, n - 1)];
+        float[] root = new float[6];
+        int rootRef = run(copy ? java.util.Arrays.copyOf(boxes, 6 * n) : boxes, root, (node, b, off, refA, refB) -> {
+            System.arraycopy(b, off, childBounds, 12 * node, 12);
+            childRefs[2 * node] = refA;
+            childRefs[2 * node + 1] = refB;
+        });
+        return new FlatBvh(n, originX, originY, originZ, childBounds, childRefs, root, rootRef);
+    }
+
+    /**
+     * As {@link #buildInPlace}, but hands each internal node to {@code sink} instead of collecting a
+     * {@link FlatBvh}: 56 bytes per object less memory and one copy less for a caller with a node layout of its
+     * own. The tree is the one {@link #buildInPlace} builds from the same boxes.
+     *
+     * @param boxes      stride 6, relative to an origin of the caller's, finite, min &lt;= max; reordered by the
+     *                   call
+     * @param rootBounds receives the root's box (the union of all boxes), 6 floats; unchanged for no boxes
+     * @param sink       receives the internal nodes
+     * @return the root reference: {@link FlatBvh#NULL_REF} for no boxes, {@code ~0} for one, else {@code 0}
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects (the
+     *                                  array is then unchanged), or a null or short {@code rootBounds} or null sink
+     */
+    public int buildInPlace(float[] boxes, float[] rootBounds, NodeSink sink) {
+        checkInput(boxes);
+        if (rootBounds == null || rootBounds.length < 6) {
+            throw new IllegalArgumentException("rootBounds must hold 6 floats");
+        }
+        if (sink == null) {
+            throw new IllegalArgumentException("sink must not be null");
+        }
+        return run(boxes, rootBounds, sink);
+    }
+
+    private static void checkInput(float[] boxes) {
+        BoxValidation.checkFloatBoxes(boxes, "boxes");
+        int n = boxes.length / 6;
         if (n > MAX_OBJECTS) {
             throw new IllegalArgumentException("boxes holds " + n + " objects, more than " + MAX_OBJECTS);
         }
-        float[] root = new float[6];
+    }
+
+    /** Builds over the checked {@code boxes} (partitioned in place); returns the root reference. */
+    private int run(float[] boxes, float[] root, NodeSink sink) {
+        int n = boxes.length / 6;
         if (n == 0) {
-            return new FlatBvh(0, originX, originY, originZ, new float[0], new int[0], root, FlatBvh.NULL_REF);
+            return FlatBvh.NULL_REF;
         }
-        Job job = new Job(copy ? java.util.Arrays.copyOf(boxes, 6 * n) : boxes, n);
+        Job job = new Job(boxes, n, sink);
         job.union(0, n, root, 0);
         if (n == 1) {
-            return new FlatBvh(1, originX, originY, originZ, new float[0], new int[0], root, ~0);
+            return ~0;
         }
         float[] rootCentroids = new float[6];
         job.centroidBounds(0, n, rootCentroids);
@@ -366,7 +432,7 @@ public final class BinnedSahBuilder {
             pool.invoke(new Task(job, 0, n, 0, rootCentroids));
         }
         progress.placed(n, n);
-        return new FlatBvh(n, originX, originY, originZ, job.childBounds, job.childRefs, root, 0);
+        return 0;
     }
 
     /** Shared state of one build: input, index permutation, output, progress counter. */
@@ -377,21 +443,22 @@ public final class BinnedSahBuilder {
          */
         final float[] boxes;
         final int[] idx;
-        final float[] childBounds;
-        final int[] childRefs;
+        final NodeSink sink;
         final int total;
         final AtomicLong placed = new AtomicLong();
 
-        /** @param boxes the boxes, partitioned in place from here on */
-        Job(float[] boxes, int n) {
+        /**
+         * @param boxes the boxes, partitioned in place from here on
+         * @param sink  receives the nodes
+         */
+        Job(float[] boxes, int n, NodeSink sink) {
             this.boxes = boxes;
             this.total = n;
             this.idx = new int[n];
             for (int i = 0; i < n; i++) {
                 idx[i] = i;
             }
-            this.childBounds = new float[12 * (n - 1)];
-            this.childRefs = new int[2 * (n - 1)];
+            this.sink = sink;
         }
 
         /** Swaps positions i and j of idx and of the box copy. */
@@ -422,17 +489,15 @@ public final class BinnedSahBuilder {
         }
 
         /**
-         * Splits idx[s..e) (at least 2 objects) for internal node {@code node}: partitions in place, writes the
-         * node's child boxes and references, returns the split position. Takes the centroid bounds of the range
+         * Splits idx[s..e) (at least 2 objects) for internal node {@code node}: partitions in place, hands the
+         * node's child boxes and references to the sink, returns the split position. Takes the centroid bounds of the range
          * from {@code sc.centroids} and leaves those of the two sides in {@code sc.leftCentroids} and
          * {@code sc.rightCentroids} (the SAH partition gathers them on the way, saving a pass per level).
          */
         int splitNode(int s, int e, int node, Scratch sc) {
             if (e - s == 2) {
-                // two objects: one leaf each, whatever the heuristic
-                System.arraycopy(boxes, 6 * s, childBounds, 12 * node, 12);
-                childRefs[2 * node] = ~idx[s];
-                childRefs[2 * node + 1] = ~idx[s + 1];
+                // two objects: one leaf each, whatever the heuristic; their boxes lie side by side already
+                sink.node(node, boxes, 6 * s, ~idx[s], ~idx[s + 1]);
                 return s + 1;
             }
             float[] c = sc.centroids;
@@ -442,7 +507,7 @@ public final class BinnedSahBuilder {
                 mid = exhaustiveSplit(s, e);
             } else if (c[3] > c[0] || c[4] > c[1] || c[5] > c[2]) {
                 if (splitMethod == SplitMethod.BINNED_SAH) {
-                    mid = sahSplit(s, e, node, sc);
+                    mid = sahSplit(s, e, sc);
                     boxesWritten = mid >= 0;
                 } else {
                     mid = medianSplit(s, e, sc);
@@ -452,9 +517,10 @@ public final class BinnedSahBuilder {
                 // all centroids coincide: any split is as good as another
                 mid = s + ((e - s) >>> 1);
             }
+            final float[] childBoxes = sc.childBoxes;
             if (!boxesWritten) {
-                union(s, mid, childBounds, 12 * node);
-                union(mid, e, childBounds, 12 * node + 6);
+                union(s, mid, childBoxes, 0);
+                union(mid, e, childBoxes, 6);
                 // the centroid bounds of a side are only read if the side is split by them
                 if (readsCentroids(mid - s)) {
                     centroidBounds(s, mid, sc.leftCentroids);
@@ -465,8 +531,7 @@ public final class BinnedSahBuilder {
             }
             int countA = mid - s;
             int countB = e - mid;
-            childRefs[2 * node] = countA >= 2 ? node + 1 : ~idx[s];
-            childRefs[2 * node + 1] = countB >= 2 ? node + countA : ~idx[mid];
+            sink.node(node, childBoxes, 0, countA >= 2 ? node + 1 : ~idx[s], countB >= 2 ? node + countA : ~idx[mid]);
             return mid;
         }
 
@@ -638,9 +703,9 @@ public final class BinnedSahBuilder {
 
         /**
          * Binned SAH (Wald 2007): bins on the widest centroid axis or on all three ({@link #ALL_AXES_MAX_OBJECTS}),
-         * then the cheapest plane; returns the split position, child boxes already written.
+         * then the cheapest plane; returns the split position, child boxes already in {@code sc.childBoxes}.
          */
-        private int sahSplit(int s, int e, int node, Scratch sc) {
+        private int sahSplit(int s, int e, Scratch sc) {
             // small ranges get as many bins as objects (at least 4): clearing and sweeping 3 x binCount bins would
             // otherwise dominate the cost of the many small nodes near the leaves
             final int bins = Math.min(binCount, Math.max(4, e - s));
@@ -721,11 +786,11 @@ public final class BinnedSahBuilder {
             }
             final int mid = partition(s, e, bestAxis, cmin[bestAxis], scale[bestAxis], last, bestPlane, sc);
             int base = bestAxis * bins;
-            int out = 12 * node;
-            Scratch.setEmpty(childBounds, out);
-            Scratch.setEmpty(childBounds, out + 6);
+            final float[] childBoxes = sc.childBoxes;
+            Scratch.setEmpty(childBoxes, 0);
+            Scratch.setEmpty(childBoxes, 6);
             for (int k = 0; k < bins; k++) {
-                Scratch.grow(childBounds, k < bestPlane ? out : out + 6, binBox, 6 * (base + k));
+                Scratch.grow(childBoxes, k < bestPlane ? 0 : 6, binBox, 6 * (base + k));
             }
             return mid;
         }
@@ -956,6 +1021,8 @@ public final class BinnedSahBuilder {
         final float[] leftCentroids = new float[6];
         final float[] rightCentroids = new float[6];
         final float[] scale = new float[3];
+        /** The two child boxes of the node being split, A then B, until the sink has them. */
+        final float[] childBoxes = new float[12];
         final int[] counts;
         final float[] binBox;
         final double[] rightArea;

@@ -332,6 +332,60 @@ class BinnedSahBuilderTest {
     }
 
     @Test
+    void shouldHandEveryNodeToASinkOnceAsTheFlatTreeHoldsIt() {
+        double[] world = clusteredWorld(70_000, 29, 0);
+        float[] boxes = BinnedSahBuilder.toFloatBoxes(world, 0, 0, 0);
+        ForkJoinPool pool = new ForkJoinPool(4);
+        try {
+            // above the parallel threshold: nodes arrive from several pool threads
+            BinnedSahBuilder builder = BinnedSahBuilder.defaults().withParallelism(pool, 2_000);
+            FlatBvh flat = builder.build(boxes, 0, 0, 0);
+            int nodes = flat.nodeCount();
+            float[] bounds = new float[12 * nodes];
+            int[] refs = new int[2 * nodes];
+            java.util.concurrent.atomic.AtomicIntegerArray calls = new java.util.concurrent.atomic.AtomicIntegerArray(
+                    nodes);
+            java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            float[] root = new float[6];
+            int rootRef = builder.buildInPlace(boxes.clone(), root, (node, childBoxes, offset, refA, refB) -> {
+                calls.incrementAndGet(node);
+                threads.add(Thread.currentThread().getName());
+                System.arraycopy(childBoxes, offset, bounds, 12 * node, 12);
+                refs[2 * node] = refA;
+                refs[2 * node + 1] = refB;
+            });
+            for (int k = 0; k < nodes; k++) {
+                assertEquals(1, calls.get(k), "node " + k);
+            }
+            assertTrue(threads.size() > 1, "nodes came from " + threads);
+            assertEquals(flat.rootRef(), rootRef);
+            assertArrayEquals(flat.rootBounds(), root);
+            assertArrayEquals(flat.childRefs(), refs);
+            assertArrayEquals(flat.childBounds(), bounds);
+        } finally {
+            pool.shutdown();
+        }
+
+        BinnedSahBuilder.NodeSink none = (node, childBoxes, offset, refA, refB) -> {
+            throw new AssertionError("no internal node");
+        };
+        float[] root = {7, 7, 7, 7, 7, 7};
+        assertEquals(FlatBvh.NULL_REF, BinnedSahBuilder.defaults().buildInPlace(new float[0], root, none));
+        assertArrayEquals(new float[] {7, 7, 7, 7, 7, 7}, root, "no boxes: no root box");
+        assertEquals(~0, BinnedSahBuilder.defaults().buildInPlace(new float[] {1, 2, 3, 4, 5, 6}, root, none));
+        assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, root);
+
+        float[] two = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+        assertThrows(IllegalArgumentException.class, () -> BinnedSahBuilder.defaults().buildInPlace(two, root, null));
+        assertThrows(IllegalArgumentException.class,
+                () -> BinnedSahBuilder.defaults().buildInPlace(two, new float[5], none));
+        float[] inverted = {0, 0, 0, 1, 1, 1, 2, 2, 2, 1, 3, 3};
+        assertThrows(IllegalArgumentException.class,
+                () -> BinnedSahBuilder.defaults().buildInPlace(inverted, new float[6], none));
+        assertArrayEquals(new float[] {0, 0, 0, 1, 1, 1, 2, 2, 2, 1, 3, 3}, inverted, "rejected input unchanged");
+    }
+
+    @Test
     void shouldRejectBoxesBeyondTheStorageRangeOfTheChosenOrigin() {
         // the origin is the centre of the bounds: 1.5e18 from either box
         double[] apart = {0, 0, 0, 1, 1, 1, 3e18, 0, 0, 3e18, 1, 1};
