@@ -784,7 +784,9 @@ public final class BinnedSahBuilder {
             if (bestAxis < 0) {
                 return -1;
             }
-            final int mid = partition(s, e, bestAxis, cmin[bestAxis], scale[bestAxis], last, bestPlane, sc);
+            final float threshold = firstKeyAtOrAbove(cmin[bestAxis], cmin[3 + bestAxis], cmin[bestAxis],
+                    scale[bestAxis], last, bestPlane);
+            final int mid = partition(s, e, bestAxis, threshold, sc);
             int base = bestAxis * bins;
             final float[] childBoxes = sc.childBoxes;
             Scratch.setEmpty(childBoxes, 0);
@@ -796,12 +798,12 @@ public final class BinnedSahBuilder {
         }
 
         /**
-         * In-place Hoare partition of {@code [s, e)} by the exact binning expression, so every object lands on its
-         * bin's side; each object is classified once on its way and its centroid joins its side's bounds, left in
-         * {@code sc.leftCentroids} and {@code sc.rightCentroids}. Returns where the right side starts.
+         * In-place Hoare partition of {@code [s, e)}: centroid keys below {@code threshold} go left
+         * ({@link #firstKeyAtOrAbove}: exactly the objects binned left of the plane); each object is classified once
+         * on its way and its centroid joins its side's bounds, left in {@code sc.leftCentroids} and
+         * {@code sc.rightCentroids}. Returns where the right side starts.
          */
-        private int partition(int s, int e, int bestAxis, float axisMin, float axisScale, int last, int bestPlane,
-                              Scratch sc) {
+        private int partition(int s, int e, int bestAxis, float threshold, Scratch sc) {
             final float[] b = boxes;
             float lx0 = Float.POSITIVE_INFINITY, ly0 = Float.POSITIVE_INFINITY, lz0 = Float.POSITIVE_INFINITY;
             float lx1 = Float.NEGATIVE_INFINITY, ly1 = Float.NEGATIVE_INFINITY, lz1 = Float.NEGATIVE_INFINITY;
@@ -816,7 +818,7 @@ public final class BinnedSahBuilder {
                     float cy = b[o + 1] + b[o + 4];
                     float cz = b[o + 2] + b[o + 5];
                     float key = bestAxis == 0 ? cx : bestAxis == 1 ? cy : cz;
-                    if (Math.min(last, (int) ((key - axisMin) * axisScale)) >= bestPlane) {
+                    if (key >= threshold) {
                         break;
                     }
                     lx0 = Math.min(lx0, cx);
@@ -833,7 +835,7 @@ public final class BinnedSahBuilder {
                     float cy = b[o + 1] + b[o + 4];
                     float cz = b[o + 2] + b[o + 5];
                     float key = bestAxis == 0 ? cx : bestAxis == 1 ? cy : cz;
-                    if (Math.min(last, (int) ((key - axisMin) * axisScale)) < bestPlane) {
+                    if (key < threshold) {
                         break;
                     }
                     rx0 = Math.min(rx0, cx);
@@ -853,6 +855,30 @@ public final class BinnedSahBuilder {
             setBounds(sc.leftCentroids, lx0, ly0, lz0, lx1, ly1, lz1);
             setBounds(sc.rightCentroids, rx0, ry0, rz0, rx1, ry1, rz1);
             return i;
+        }
+
+        /**
+         * The smallest centroid key in {@code [lo, hi]} whose bin, {@code min(last, (int) ((key - min) * scale))},
+         * is {@code plane} or more, found by bisecting the floats between them in order. The bin is monotone in the
+         * key, so comparing keys with it classifies every object exactly as binning did, with one compare in place
+         * of a subtract, multiply, conversion and minimum per object of the partition.
+         *
+         * @param plane a plane that some key of {@code [lo, hi]} reaches (the binning saw objects on both sides)
+         */
+        private float firstKeyAtOrAbove(float lo, float hi, float min, float scale, int last, int plane) {
+            // floats in order as ints: sign-magnitude to two's complement, so -0 comes just before +0
+            int a = orderedBits(lo);
+            int b = orderedBits(hi);
+            // invariant: key(b) reaches the plane; every key below a does not
+            while (a < b) {
+                int m = (int) (((long) a + b) >> 1);
+                if (Math.min(last, (int) ((floatOfOrdered(m) - min) * scale)) >= plane) {
+                    b = m;
+                } else {
+                    a = m + 1;
+                }
+            }
+            return floatOfOrdered(b);
         }
 
         /** Object median on the largest centroid axis by 3-way quickselect; returns the split (boxes not written). */
@@ -914,6 +940,15 @@ public final class BinnedSahBuilder {
                 }
             }
         }
+    }
+
+    private static int orderedBits(float f) {
+        int bits = Float.floatToRawIntBits(f);
+        return bits ^ (bits >> 31 & 0x7fffffff);
+    }
+
+    private static float floatOfOrdered(int ordered) {
+        return Float.intBitsToFloat(ordered ^ (ordered >> 31 & 0x7fffffff));
     }
 
     private static void setBounds(float[] dest, float x0, float y0, float z0, float x1, float y1, float z1) {

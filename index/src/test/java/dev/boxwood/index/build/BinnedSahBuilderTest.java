@@ -332,6 +332,30 @@ class BinnedSahBuilderTest {
     }
 
     @Test
+    void shouldSplitCentroidsAroundZeroAndAtBinEdgesExactlyAsBinned() {
+        // keys of both signs, signed zeros, subnormals and many on bin edges: the partition compares keys with the
+        // first key of the plane's bin, which must put every object on the side its bin is on (assertValid: each
+        // child box, made from the bins, is exactly the union of the objects placed below it)
+        SplittableRandom r = new SplittableRandom(31);
+        float[] specials = {-0.0f, 0.0f, Float.MIN_VALUE, -Float.MIN_VALUE, 1e-38f, -1e-38f, 0.25f, -0.25f, 1f, -1f};
+        for (int round = 0; round < 40; round++) {
+            int n = 6 + r.nextInt(3_000);
+            float[] boxes = new float[6 * n];
+            float unit = (float) Math.pow(2, r.nextInt(-20, 20));
+            for (int i = 0; i < n; i++) {
+                for (int a = 0; a < 3; a++) {
+                    float c = r.nextInt(3) == 0 ? specials[r.nextInt(specials.length)] * unit
+                            : r.nextInt(-16, 17) * unit / 16;
+                    float h = r.nextInt(3) == 0 ? 0f : unit * 0.01f;
+                    boxes[6 * i + a] = c - h;
+                    boxes[6 * i + 3 + a] = c + h;
+                }
+            }
+            assertValid(BinnedSahBuilder.defaults().build(boxes, 0, 0, 0), boxes);
+        }
+    }
+
+    @Test
     void shouldHandEveryNodeToASinkOnceAsTheFlatTreeHoldsIt() {
         double[] world = clusteredWorld(70_000, 29, 0);
         float[] boxes = BinnedSahBuilder.toFloatBoxes(world, 0, 0, 0);
