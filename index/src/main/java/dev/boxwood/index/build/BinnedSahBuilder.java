@@ -859,20 +859,46 @@ public final class BinnedSahBuilder {
 
         /**
          * The smallest centroid key in {@code [lo, hi]} whose bin, {@code min(last, (int) ((key - min) * scale))},
-         * is {@code plane} or more, found by bisecting the floats between them in order. The bin is monotone in the
-         * key, so comparing keys with it classifies every object exactly as binning did, with one compare in place
-         * of a subtract, multiply, conversion and minimum per object of the partition.
+         * is {@code plane} or more. The bin is monotone in the key, so comparing keys with it classifies every
+         * object exactly as binning did, with one compare in place of a subtract, multiply, conversion and minimum
+         * per object of the partition. The plane's position, {@code min + plane / scale}, is at most a few floats
+         * off it; walked from there, with bisection of the floats in between as the fallback.
          *
          * @param plane a plane that some key of {@code [lo, hi]} reaches (the binning saw objects on both sides)
          */
         private float firstKeyAtOrAbove(float lo, float hi, float min, float scale, int last, int plane) {
+            float t = min + plane / scale;
+            if (t >= lo && t <= hi) {
+                for (int steps = 0; steps < 8; steps++) {
+                    if (!reaches(t, min, scale, last, plane)) {
+                        t = Math.nextUp(t);
+                        if (t > hi) {
+                            break;
+                        }
+                    } else if (t > lo && reaches(Math.nextDown(t), min, scale, last, plane)) {
+                        t = Math.nextDown(t);
+                    } else {
+                        return t;
+                    }
+                }
+            }
+            return bisectFirstKey(lo, hi, min, scale, last, plane);
+        }
+
+        /** Whether a centroid key's bin is {@code plane} or more: the binning expression. */
+        private boolean reaches(float key, float min, float scale, int last, int plane) {
+            return Math.min(last, (int) ((key - min) * scale)) >= plane;
+        }
+
+        /** {@link #firstKeyAtOrAbove} by bisecting the floats of {@code [lo, hi]} in order. */
+        private float bisectFirstKey(float lo, float hi, float min, float scale, int last, int plane) {
             // floats in order as ints: sign-magnitude to two's complement, so -0 comes just before +0
             int a = orderedBits(lo);
             int b = orderedBits(hi);
             // invariant: key(b) reaches the plane; every key below a does not
             while (a < b) {
                 int m = (int) (((long) a + b) >> 1);
-                if (Math.min(last, (int) ((floatOfOrdered(m) - min) * scale)) >= plane) {
+                if (reaches(floatOfOrdered(m), min, scale, last, plane)) {
                     b = m;
                 } else {
                     a = m + 1;
