@@ -65,17 +65,15 @@ final class TreeBuild {
             }
         });
         if (inputOrder) {
-            buildIntoRecords(tree, fat, unitRefs, unitMasks);
+            buildIntoRecords(tree, fat, unitRefs, unitMasks, null, null);
             return tree;
         }
-        FlatBvh bvh = BUILDER.buildInPlace(fat, tree.originX(), tree.originY(), tree.originZ());
-        // Slots in the hierarchy's depth-first object order; the flat references are renumbered to the slots, so
-        // the records below are written reading unitRefs and unitMasks in order, not at random.
-        int[] flatRefs = bvh.childRefs().clone();
-        int[] boxOfSlot = depthFirstObjects(bvh.rootRef(), flatRefs, n);
-        forSlices(n, (from, to) -> storeObjectsInOrder(tree, boxes, userValues, categories, boxOfSlot,
-                handlesOut, unitRefs, unitMasks, from, to));
-        adopt(tree, bvh, flatRefs, null, unitRefs, unitMasks);
+        // Slots in the hierarchy's depth-first leaf order: the builder numbers the leaves so, the objects are stored
+        // once it has placed them, and the links then read unitRefs and unitMasks in order, not at random.
+        int[] boxOfSlot = new int[n];
+        buildIntoRecords(tree, fat, unitRefs, unitMasks, boxOfSlot, () -> forSlices(n, (from, to) ->
+                storeObjectsInOrder(tree, boxes, userValues, categories, boxOfSlot, handlesOut, unitRefs, unitMasks,
+                        from, to)));
         return tree;
     }
 
@@ -546,43 +544,6 @@ final class TreeBuild {
         return userValues == null ? 0L : userValues[i];
     }
 
-    /**
-     * Numbers the objects of a built hierarchy in depth-first order, side 0 first, so that every subtree's objects
-     * are consecutive, and rewrites the object references of {@code refs} (a copy of the hierarchy's) to those
-     * numbers.
-     *
-     * @return element {@code k}: the object numbered {@code k}
-     */
-    private static int[] depthFirstObjects(int rootRef, int[] refs, int objects) {
-        int[] order = new int[objects];
-        if (rootRef < 0) {
-            order[0] = ~rootRef;
-            return order;
-        }
-        // pending entries (2 * node + side); side 0 is pushed last so that it comes out first
-        int[] pending = new int[64];
-        int sp = 0;
-        int k = 0;
-        pending[sp++] = 2 * rootRef + 1;
-        pending[sp++] = 2 * rootRef;
-        while (sp > 0) {
-            int entry = pending[--sp];
-            int ref = refs[entry];
-            if (ref < 0) {
-                order[k] = ~ref;
-                refs[entry] = ~k;
-                k++;
-                continue;
-            }
-            if (sp + 2 > pending.length) {
-                pending = Arrays.copyOf(pending, 2 * pending.length);
-            }
-            pending[sp++] = 2 * ref + 1;
-            pending[sp++] = 2 * ref;
-        }
-        return order;
-    }
-
     /** Smallest count of independent items worth splitting over the common pool. */
     private static final int PARALLEL_ITEMS = 1 << 16;
 
@@ -719,21 +680,35 @@ final class TreeBuild {
         tree.nodeHighWater = 1;
         tree.freeNode = -1;
         tree.freeNodeCount = 0;
-        buildIntoRecords(tree, boxes, unitRefs, unitMasks);
+        buildIntoRecords(tree, boxes, unitRefs, unitMasks, null, null);
     }
 
     /**
-     * Builds the hierarchy over units {@code 0 .. m - 1} (objects; their fat boxes in {@code boxes}, partitioned in
-     * place) and hangs it under the header, the builder handing each internal node straight to the tree's records
+     * Builds the hierarchy over {@code m} objects (their fat boxes in {@code boxes}, partitioned in place) and
+     * hangs it under the header, the builder handing each internal node straight to the tree's records
      * ({@link RecordSink}): no intermediate node arrays, no copy. The tree holds no internal node yet; flat node
      * {@code k} becomes tree node {@code 1 + k}, so the nodes are laid out depth first.
+     *
+     * @param unitRefs  the reference of each unit (object), {@code ~handle}
+     * @param unitMasks the folded mask of each unit
+     * @param leafOrder null: unit {@code u} is box {@code u}; else unit {@code p} is the hierarchy's {@code p}-th
+     *                  leaf in depth-first order, and the array receives the box of each (its length {@code m})
+     * @param storeUnits with a leaf order: fills {@code unitRefs} and {@code unitMasks} by leaf once the order is
+     *                   known, before they are read
      */
-    private static void buildIntoRecords(DynamicAabbTree tree, float[] boxes, int[] unitRefs, int[] unitMasks) {
+    private static void buildIntoRecords(DynamicAabbTree tree, float[] boxes, int[] unitRefs, int[] unitMasks,
+                                         int[] leafOrder, Runnable storeUnits) {
         int m = boxes.length / DynamicAabbTree.BOX;
         int first = tree.allocateNodeRange(m - 1);
         float[] rootBounds = new float[DynamicAabbTree.BOX];
         RecordSink sink = new RecordSink(tree, first, null, unitRefs, unitMasks);
-        int rootRef = BUILDER.buildInPlace(boxes, rootBounds, sink);
+        int rootRef;
+        if (leafOrder == null) {
+            rootRef = BUILDER.buildInPlace(boxes, rootBounds, sink);
+        } else {
+            rootRef = BUILDER.buildInPlaceInLeafOrder(boxes, rootBounds, sink, leafOrder);
+            storeUnits.run();
+        }
         // links and masks in a pass of their own: done while building, they cost the build 10%
         forSlices(m - 1, sink::link);
         // Children follow their parents in depth-first order: a backward pass sees every child before its parent.

@@ -377,7 +377,7 @@ public final class BinnedSahBuilder {
             System.arraycopy(b, off, childBounds, 12 * node, 12);
             childRefs[2 * node] = refA;
             childRefs[2 * node + 1] = refB;
-        });
+        }, null);
         return new FlatBvh(n, originX, originY, originZ, childBounds, childRefs, root, rootRef);
     }
 
@@ -402,7 +402,37 @@ public final class BinnedSahBuilder {
         if (sink == null) {
             throw new IllegalArgumentException("sink must not be null");
         }
-        return run(boxes, rootBounds, sink);
+        return run(boxes, rootBounds, sink, null);
+    }
+
+    /**
+     * As {@link #buildInPlace(float[], float[], NodeSink)}, but leaves are numbered in the hierarchy's depth-first
+     * order (child A before child B) instead of by object: a leaf reference {@code ~p} handed to the sink is the
+     * {@code p}-th leaf, whose object {@code leafObjects[p]} holds once the call returns. For a caller that lays its
+     * objects out in that order (the objects one query reaches then lie side by side) and writes the nodes as they
+     * come, without renumbering a finished tree. Same tree as the other build methods.
+     *
+     * @param boxes       stride 6, relative to an origin of the caller's, finite, min &lt;= max; reordered by the
+     *                    call into leaf order
+     * @param rootBounds  receives the root's box, 6 floats; unchanged for no boxes
+     * @param sink        receives the internal nodes, leaves by position
+     * @param leafObjects receives the object of each leaf, in leaf order: at least as long as there are objects
+     * @return the root reference, as {@link #buildInPlace(float[], float[], NodeSink)}'s
+     * @throws IllegalArgumentException as {@link #buildInPlace(float[], float[], NodeSink)}, or if
+     *                                  {@code leafObjects} is null or too short
+     */
+    public int buildInPlaceInLeafOrder(float[] boxes, float[] rootBounds, NodeSink sink, int[] leafObjects) {
+        checkInput(boxes);
+        if (rootBounds == null || rootBounds.length < 6) {
+            throw new IllegalArgumentException("rootBounds must hold 6 floats");
+        }
+        if (sink == null) {
+            throw new IllegalArgumentException("sink must not be null");
+        }
+        if (leafObjects == null || leafObjects.length < boxes.length / 6) {
+            throw new IllegalArgumentException("leafObjects must hold one int per object (" + boxes.length / 6 + ")");
+        }
+        return run(boxes, rootBounds, sink, leafObjects);
     }
 
     private static void checkInput(float[] boxes) {
@@ -413,13 +443,17 @@ public final class BinnedSahBuilder {
         }
     }
 
-    /** Builds over the checked {@code boxes} (partitioned in place); returns the root reference. */
-    private int run(float[] boxes, float[] root, NodeSink sink) {
+    /**
+     * Builds over the checked {@code boxes} (partitioned in place); returns the root reference.
+     *
+     * @param leafObjects null: leaves by object; else leaves by position, and it receives the object of each
+     */
+    private int run(float[] boxes, float[] root, NodeSink sink, int[] leafObjects) {
         int n = boxes.length / 6;
         if (n == 0) {
             return FlatBvh.NULL_REF;
         }
-        Job job = new Job(boxes, n, sink);
+        Job job = new Job(boxes, n, sink, leafObjects);
         job.union(0, n, root, 0);
         if (n == 1) {
             return ~0;
@@ -443,18 +477,23 @@ public final class BinnedSahBuilder {
          */
         final float[] boxes;
         final int[] idx;
+        /** Whether leaves are referenced by position (depth-first leaf order) rather than by object. */
+        final boolean leavesByPosition;
         final NodeSink sink;
         final int total;
         final AtomicLong placed = new AtomicLong();
 
         /**
-         * @param boxes the boxes, partitioned in place from here on
-         * @param sink  receives the nodes
+         * @param boxes       the boxes, partitioned in place from here on
+         * @param sink        receives the nodes
+         * @param leafObjects null, or the array that holds the permutation and so ends holding the leaf order
          */
-        Job(float[] boxes, int n, NodeSink sink) {
+        Job(float[] boxes, int n, NodeSink sink, int[] leafObjects) {
             this.boxes = boxes;
             this.total = n;
-            this.idx = new int[n];
+            // the permutation ends as the leaf order: given a caller's array, it is the caller's answer
+            this.leavesByPosition = leafObjects != null;
+            this.idx = leafObjects != null ? leafObjects : new int[n];
             for (int i = 0; i < n; i++) {
                 idx[i] = i;
             }
@@ -497,7 +536,7 @@ public final class BinnedSahBuilder {
         int splitNode(int s, int e, int node, Scratch sc) {
             if (e - s == 2) {
                 // two objects: one leaf each, whatever the heuristic; their boxes lie side by side already
-                sink.node(node, boxes, 6 * s, ~idx[s], ~idx[s + 1]);
+                sink.node(node, boxes, 6 * s, leafRef(s), leafRef(s + 1));
                 return s + 1;
             }
             float[] c = sc.centroids;
@@ -531,8 +570,14 @@ public final class BinnedSahBuilder {
             }
             int countA = mid - s;
             int countB = e - mid;
-            sink.node(node, childBoxes, 0, countA >= 2 ? node + 1 : ~idx[s], countB >= 2 ? node + countA : ~idx[mid]);
+            sink.node(node, childBoxes, 0, countA >= 2 ? node + 1 : leafRef(s),
+                    countB >= 2 ? node + countA : leafRef(mid));
             return mid;
+        }
+
+        /** The reference of the leaf at position {@code p}, a range of one object that is final. */
+        private int leafRef(int p) {
+            return ~(leavesByPosition ? p : idx[p]);
         }
 
         /**

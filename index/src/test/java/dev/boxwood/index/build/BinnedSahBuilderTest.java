@@ -390,6 +390,41 @@ class BinnedSahBuilderTest {
             pool.shutdown();
         }
 
+        // leaves by position: the same tree, its p-th leaf in depth-first order referenced as ~p
+        FlatBvh flat = BinnedSahBuilder.defaults().build(boxes, 0, 0, 0);
+        int[] leafRefs = new int[2 * flat.nodeCount()];
+        int[] leafObjects = new int[boxes.length / 6];
+        float[] inLeafOrder = boxes.clone();
+        int byLeaf = BinnedSahBuilder.defaults().buildInPlaceInLeafOrder(inLeafOrder, new float[6],
+                (node, childBoxes, offset, refA, refB) -> {
+                    leafRefs[2 * node] = refA;
+                    leafRefs[2 * node + 1] = refB;
+                }, leafObjects);
+        assertEquals(flat.rootRef(), byLeaf);
+        int[] next = {0};
+        java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>(java.util.List.of(0));
+        while (!todo.isEmpty()) {
+            int node = todo.pop();
+            for (int side = 1; side >= 0; side--) {
+                int ref = flat.childRefs()[2 * node + side];
+                int got = leafRefs[2 * node + side];
+                if (ref >= 0) {
+                    assertEquals(ref, got);
+                    todo.push(ref);
+                } else {
+                    assertEquals(~ref, leafObjects[~got], "leaf " + ~got + " holds the flat tree's object");
+                }
+            }
+        }
+        for (int p = 0; p < leafObjects.length; p++) {
+            assertArrayEquals(Arrays.copyOfRange(boxes, 6 * leafObjects[p], 6 * leafObjects[p] + 6),
+                    Arrays.copyOfRange(inLeafOrder, 6 * p, 6 * p + 6), "boxes end in leaf order");
+        }
+        assertDepthFirstLeafPositions(leafRefs, 0, next);
+        assertEquals(leafObjects.length, next[0]);
+        assertThrows(IllegalArgumentException.class, () -> BinnedSahBuilder.defaults().buildInPlaceInLeafOrder(
+                boxes.clone(), new float[6], (node, childBoxes, offset, refA, refB) -> { }, new int[10]));
+
         BinnedSahBuilder.NodeSink none = (node, childBoxes, offset, refA, refB) -> {
             throw new AssertionError("no internal node");
         };
@@ -407,6 +442,18 @@ class BinnedSahBuilderTest {
         assertThrows(IllegalArgumentException.class,
                 () -> BinnedSahBuilder.defaults().buildInPlace(inverted, new float[6], none));
         assertArrayEquals(new float[] {0, 0, 0, 1, 1, 1, 2, 2, 2, 1, 3, 3}, inverted, "rejected input unchanged");
+    }
+
+    /** Walks a tree depth first, child A first, checking its leaves are numbered 0, 1, 2... in that order. */
+    private static void assertDepthFirstLeafPositions(int[] refs, int node, int[] next) {
+        for (int side = 0; side < 2; side++) {
+            int ref = refs[2 * node + side];
+            if (ref >= 0) {
+                assertDepthFirstLeafPositions(refs, ref, next);
+            } else {
+                assertEquals(next[0]++, ~ref, "leaves in depth-first order");
+            }
+        }
     }
 
     @Test
