@@ -749,7 +749,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * order; O(n log n)). Otherwise only the nodes changed since the last rebuild (by adds, re-inserting moves,
      * removes, rotations, {@link #optimize}) are rebuilt, and every unchanged subtree below them is kept whole as
      * one unit (Box2D v3's partial rebuild): cheap when few objects moved, a no-op when none did. Either way the
-     * call allocates scratch proportional to what it rebuilds.
+     * call allocates scratch proportional to what it rebuilds; running out of memory for it leaves the tree as it
+     * was, but a failure once nodes are being rewritten (at most a fork/join task's few kilobytes) leaves it
+     * unusable.
      *
      * @param full whether to rebuild every internal node, or only the changed ones
      */
@@ -1458,6 +1460,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the first of them
      */
     int allocateNodeRange(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative, got " + count);
+        }
         if (nodeHighWater + count > nodeCapacity) {
             growNodes(Math.max(nodeHighWater + count, nodeCapacity + (nodeCapacity >> 1) + 1));
         }
@@ -1476,6 +1481,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /** Notes that the nodes are numbered depth first: the next renumbering waits for 1.5x as many. */
     void markDepthFirst() {
         renumberMark = Math.max(RENUMBER_MIN_NODES, nodeHighWater + (nodeHighWater >> 1));
+    }
+
+    /** Grows the node arrays to hold at least {@code nodes} nodes (header included); no-op when they do. */
+    void ensureNodeCapacity(int nodes) {
+        if (nodes > nodeCapacity) {
+            growNodes(nodes);
+        }
     }
 
     /** @return the length of the node arrays, in nodes */

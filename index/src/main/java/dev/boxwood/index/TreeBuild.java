@@ -11,16 +11,18 @@ import java.util.Arrays;
 /**
  * Bulk build and full or partial rebuild of a {@link DynamicAabbTree} through the shared binned-SAH builder
  * ({@link BinnedSahBuilder}, Wald 2007). All three reduce to one step: take a set of <em>units</em> (objects, or
- * whole subtrees kept as they are), build a hierarchy over their boxes, and write it into the tree's node arrays
- * ({@link #adopt}).
+ * whole subtrees kept as they are), build a hierarchy over their boxes, and write it into the tree's node arrays:
+ * a build and a full rebuild have the builder write each node straight into the records as it makes it
+ * ({@link #buildIntoRecords}), a partial rebuild and a batch's pieces copy the builder's flat output into the nodes
+ * they reuse ({@link #adopt}).
  *
  * <p>Partial rebuild follows Box2D v3's {@code b2DynamicTree_Rebuild(tree, false)}: every internal node changed
  * since the last rebuild (insertion, removal, rotation: the tree marks it in {@code touched}) is rebuilt, and
  * every untouched subtree hanging below a touched node is kept as one unit. Its box is the unit's box, its
  * surface area counts once in the builder's cost, like an object's.
  *
- * <p>Allocation: a build or rebuild allocates the builder's output and unit arrays (O(units)); it is a per-level
- * or per-frame operation, not a per-object one.
+ * <p>Allocation: a build or rebuild allocates unit arrays and the builder's scratch (O(units)), and a partial
+ * rebuild the builder's flat output too; it is a per-level or per-frame operation, not a per-object one.
  */
 final class TreeBuild {
 
@@ -64,14 +66,15 @@ final class TreeBuild {
                 storeObjects(tree, boxes, userValues, categories, unitRefs, from, to);
             }
         });
+        int first = tree.allocateNodeRange(n - 1);
         if (inputOrder) {
-            buildIntoRecords(tree, fat, unitRefs, unitMasks, null, null);
+            buildIntoRecords(tree, first, fat, unitRefs, unitMasks, null, null);
             return tree;
         }
         // Slots in the hierarchy's depth-first leaf order: the builder numbers the leaves so, the objects are stored
         // once it has placed them, and the links then read unitRefs and unitMasks in order, not at random.
         int[] boxOfSlot = new int[n];
-        buildIntoRecords(tree, fat, unitRefs, unitMasks, boxOfSlot, () -> forSlices(n, (from, to) ->
+        buildIntoRecords(tree, first, fat, unitRefs, unitMasks, boxOfSlot, () -> forSlices(n, (from, to) ->
                 storeObjectsInOrder(tree, boxes, userValues, categories, boxOfSlot, handlesOut, unitRefs, unitMasks,
                         from, to)));
         return tree;
@@ -308,7 +311,7 @@ final class TreeBuild {
                 masks[k] = unitMasks[units[from + k]];
             }
             FlatBvh bvh = BUILDER.buildInPlace(part, tree.originX(), tree.originY(), tree.originZ());
-            int root = writeNodes(tree, bvh, bvh.childRefs(), null, refs, masks);
+            int root = writeNodes(tree, bvh, null, refs, masks);
             tree.batchPartsInsertedWhole++;
             float[] rb = bvh.rootBounds();
             tree.insertReference(root, root >= 0 ? maskOfNode(tree, root) : masks[0], rb[0], rb[1], rb[2], rb[3],
@@ -673,41 +676,44 @@ final class TreeBuild {
             unitRefs[u] = ~tree.handles.handleOf(slot);
             u++;
         }
-        // Every internal node is rewritten: drop the free list and number the new nodes 1..n-1.
-        for (int node = 1; node < tree.nodeHighWater; node++) {
-            tree.touched[node] = false;
-        }
-        tree.nodeHighWater = 1;
-        tree.freeNode = -1;
-        tree.freeNodeCount = 0;
-        buildIntoRecords(tree, boxes, unitRefs, unitMasks, null, null);
+        // Every internal node is rewritten as nodes 1..n-1 and the free list dropped. The arrays grow first and the
+        // bookkeeping changes once the builder has returned, so that a builder failing before its first node (out
+        // of memory for its own arrays) leaves the tree as it was.
+        tree.ensureNodeCapacity(n);
+        int oldHighWater = tree.nodeHighWater;
+        buildIntoRecords(tree, 1, boxes, unitRefs, unitMasks, null, () -> {
+            for (int node = 1; node < oldHighWater; node++) {
+                tree.touched[node] = false;
+            }
+            tree.nodeHighWater = n;
+            tree.freeNode = -1;
+            tree.freeNodeCount = 0;
+        });
     }
 
     /**
-     * Builds the hierarchy over {@code m} objects (their fat boxes in {@code boxes}, partitioned in place) and
+     * Builds the hierarchy over {@code m >= 1} objects (their fat boxes in {@code boxes}, partitioned in place) and
      * hangs it under the header, the builder handing each internal node straight to the tree's records
-     * ({@link RecordSink}): no intermediate node arrays, no copy. The tree holds no internal node yet; flat node
-     * {@code k} becomes tree node {@code 1 + k}, so the nodes are laid out depth first.
+     * ({@link RecordSink}): no intermediate node arrays, no copy. Flat node {@code k} becomes tree node
+     * {@code first + k} ({@code first} is 1: the nodes are laid out depth first).
      *
-     * @param unitRefs  the reference of each unit (object), {@code ~handle}
-     * @param unitMasks the folded mask of each unit
-     * @param leafOrder null: unit {@code u} is box {@code u}; else unit {@code p} is the hierarchy's {@code p}-th
-     *                  leaf in depth-first order, and the array receives the box of each (its length {@code m})
-     * @param storeUnits with a leaf order: fills {@code unitRefs} and {@code unitMasks} by leaf once the order is
-     *                   known, before they are read
+     * @param first      the first of the {@code m - 1} consecutive nodes written, within the node arrays
+     * @param unitRefs   the reference of each unit (object), {@code ~handle}
+     * @param unitMasks  the folded mask of each unit
+     * @param leafOrder  null: unit {@code u} is box {@code u}; else unit {@code p} is the hierarchy's {@code p}-th
+     *                   leaf in depth-first order, and the array receives the box of each (its length {@code m})
+     * @param afterBuild null, or run once the builder has placed every object, before {@code unitRefs} and
+     *                   {@code unitMasks} are read (with a leaf order, it fills them by leaf)
      */
-    private static void buildIntoRecords(DynamicAabbTree tree, float[] boxes, int[] unitRefs, int[] unitMasks,
-                                         int[] leafOrder, Runnable storeUnits) {
+    private static void buildIntoRecords(DynamicAabbTree tree, int first, float[] boxes, int[] unitRefs,
+                                         int[] unitMasks, int[] leafOrder, Runnable afterBuild) {
         int m = boxes.length / DynamicAabbTree.BOX;
-        int first = tree.allocateNodeRange(m - 1);
         float[] rootBounds = new float[DynamicAabbTree.BOX];
         RecordSink sink = new RecordSink(tree, first, null, unitRefs, unitMasks);
-        int rootRef;
-        if (leafOrder == null) {
-            rootRef = BUILDER.buildInPlace(boxes, rootBounds, sink);
-        } else {
-            rootRef = BUILDER.buildInPlaceInLeafOrder(boxes, rootBounds, sink, leafOrder);
-            storeUnits.run();
+        int rootRef = leafOrder == null ? BUILDER.buildInPlace(boxes, rootBounds, sink)
+                : BUILDER.buildInPlaceInLeafOrder(boxes, rootBounds, sink, leafOrder);
+        if (afterBuild != null) {
+            afterBuild.run();
         }
         // links and masks in a pass of their own: done while building, they cost the build 10%
         forSlices(m - 1, sink::link);
@@ -721,8 +727,9 @@ final class TreeBuild {
     }
 
     /**
-     * Sets a new node's folded masks of its node children (objects' were written with the node; a kept subtree's
-     * root is finished already), its height, and clears its touched mark; its new children must be finished.
+     * Sets a new node's folded masks of its node children (objects' were stored when its references were resolved,
+     * {@link RecordSink#link}; a kept subtree's root is finished already), its height, and clears its touched mark;
+     * its new children must be finished.
      */
     private static void finishNode(DynamicAabbTree tree, int node) {
         final int[] r = tree.records;
@@ -794,7 +801,7 @@ final class TreeBuild {
         }
         FlatBvh bvh = BUILDER.buildInPlace(Arrays.copyOf(boxes, units * DynamicAabbTree.BOX),
                 tree.originX(), tree.originY(), tree.originZ());
-        adopt(tree, bvh, bvh.childRefs(), nodes, unitRefs, unitMasks);
+        adopt(tree, bvh, nodes, unitRefs, unitMasks);
     }
 
     /**
@@ -920,15 +927,10 @@ final class TreeBuild {
      * Writes {@code bvh} (over units {@code 0..m-1}) into the tree under the root entry: {@link #writeNodes}, then
      * the root entry.
      */
-    private static void adopt(DynamicAabbTree tree, FlatBvh bvh, int[] flatRefs, int[] nodeMap, int[] unitRefs,
-                              int[] unitMasks) {
-        int rootRefInTree = writeNodes(tree, bvh, flatRefs, nodeMap, unitRefs, unitMasks);
+    private static void adopt(DynamicAabbTree tree, FlatBvh bvh, int[] nodeMap, int[] unitRefs, int[] unitMasks) {
+        int rootRefInTree = writeNodes(tree, bvh, nodeMap, unitRefs, unitMasks);
         int rootRef = bvh.rootRef();
         hangRoot(tree, rootRefInTree, rootRef >= 0 ? -1 : unitMasks[~rootRef], bvh.rootBounds());
-        if (nodeMap == null) {
-            // A full build numbers its nodes depth first: the adds need not renumber them soon.
-            tree.markDepthFirst();
-        }
     }
 
     /** The folded mask of internal node {@code node}: the OR of its entries'. */
@@ -954,13 +956,13 @@ final class TreeBuild {
      * @return the tree reference of the hierarchy's root (a node, or {@code unitRefs[0]} for a single unit); the
      *     caller links it
      */
-    private static int writeNodes(DynamicAabbTree tree, FlatBvh bvh, int[] flatRefs, int[] nodeMap,
-                                  int[] unitRefs, int[] unitMasks) {
-        return writeNodes(tree, bvh.nodeCount(), bvh.childBounds(), flatRefs, bvh.rootRef(), nodeMap, unitRefs,
-                unitMasks);
+    private static int writeNodes(DynamicAabbTree tree, FlatBvh bvh, int[] nodeMap, int[] unitRefs,
+                                  int[] unitMasks) {
+        return writeNodes(tree, bvh.nodeCount(), bvh.childBounds(), bvh.childRefs(), bvh.rootRef(), nodeMap,
+                unitRefs, unitMasks);
     }
 
-    /** {@link #writeNodes(DynamicAabbTree, FlatBvh, int[], int[], int[], int[])} from the flat arrays. */
+    /** {@link #writeNodes(DynamicAabbTree, FlatBvh, int[], int[], int[])} from the flat arrays. */
     private static int writeNodes(DynamicAabbTree tree, int nodeCount, float[] flatBounds, int[] flatRefs,
                                   int rootRef, int[] nodeMap, int[] unitRefs, int[] unitMasks) {
         if (nodeMap == null) {

@@ -18,8 +18,9 @@ import dev.boxwood.query.OutwardFloat;
  *
  * <p>Memory: besides the output ({@code 56} bytes per object; none when a {@link NodeSink} takes the nodes) the
  * builder allocates 28 bytes per object (an index array and a copy of the boxes, partitioned in place together so
- * every pass reads memory in order; 4 bytes with {@link #buildInPlace}, which partitions the caller's array) and a
- * few kilobytes per task; no object per input object. The output is limited to {@link #MAX_OBJECTS} objects (Java
+ * every pass reads memory in order; 4 bytes with {@link #buildInPlace}, which partitions the caller's array; none
+ * with {@link #buildInPlaceInLeafOrder}, whose caller's array holds the index) and a few kilobytes per task; no
+ * object per input object. The output is limited to {@link #MAX_OBJECTS} objects (Java
  * arrays are indexed by {@code int}).
  *
  * <p>Parallelism: subtrees larger than {@code parallelThreshold} objects become fork/join tasks. Every subtree's
@@ -80,18 +81,20 @@ public final class BinnedSahBuilder {
      * of a {@link FlatBvh} (the dynamic tree writes them straight into its node records: no intermediate arrays, no
      * copy). Node numbers and references follow {@link FlatBvh}'s conventions: nodes {@code 0 .. n - 2} in
      * depth-first order, a reference {@code r >= 0} is internal node {@code r}, {@code r < 0} the leaf of object
-     * {@code ~r}.
+     * {@code ~r} (of the leaf at position {@code ~r} in depth-first order with
+     * {@link #buildInPlaceInLeafOrder}).
      */
     @FunctionalInterface
     public interface NodeSink {
         /**
          * Receives internal node {@code node}, exactly once per node. Calls for different nodes may come
-         * concurrently from the pool's threads and in any order (a parent always before its children on one
-         * thread, not across threads); the sink must only write state of its own node and its children's links.
+         * concurrently from the pool's threads, a parent's always before its children's, and every call has
+         * returned when the build method returns; the sink must only write state of its own node.
          *
          * @param node       the node, {@code 0 .. n - 2}
-         * @param childBoxes holds the two child boxes, A then B ({@code minX .. maxZ} each), at {@code offset}; only
-         *                   valid during the call
+         * @param childBoxes holds the two child boxes, A then B ({@code minX .. maxZ} each), at {@code offset}; the
+         *                   builder's own working array (possibly the caller's boxes): read only, and only during
+         *                   the call
          * @param offset     where child A's box starts in {@code childBoxes}
          * @param refA       reference of child A
          * @param refB       reference of child B
@@ -529,8 +532,8 @@ public final class BinnedSahBuilder {
 
         /**
          * Splits idx[s..e) (at least 2 objects) for internal node {@code node}: partitions in place, hands the
-         * node's child boxes and references to the sink, returns the split position. Takes the centroid bounds of the range
-         * from {@code sc.centroids} and leaves those of the two sides in {@code sc.leftCentroids} and
+         * node's child boxes and references to the sink, returns the split position. Takes the centroid bounds of
+         * the range from {@code sc.centroids} and leaves those of the two sides in {@code sc.leftCentroids} and
          * {@code sc.rightCentroids} (the SAH partition gathers them on the way, saving a pass per level).
          */
         int splitNode(int s, int e, int node, Scratch sc) {
@@ -829,8 +832,8 @@ public final class BinnedSahBuilder {
             if (bestAxis < 0) {
                 return -1;
             }
-            final float threshold = firstKeyAtOrAbove(cmin[bestAxis], cmin[3 + bestAxis], cmin[bestAxis],
-                    scale[bestAxis], last, bestPlane);
+            final float threshold = firstKeyAtOrAbove(cmin[bestAxis], cmin[3 + bestAxis], scale[bestAxis], last,
+                    bestPlane);
             final int mid = partition(s, e, bestAxis, threshold, sc);
             int base = bestAxis * bins;
             final float[] childBoxes = sc.childBoxes;
@@ -902,56 +905,6 @@ public final class BinnedSahBuilder {
             return i;
         }
 
-        /**
-         * The smallest centroid key in {@code [lo, hi]} whose bin, {@code min(last, (int) ((key - min) * scale))},
-         * is {@code plane} or more. The bin is monotone in the key, so comparing keys with it classifies every
-         * object exactly as binning did, with one compare in place of a subtract, multiply, conversion and minimum
-         * per object of the partition. The plane's position, {@code min + plane / scale}, is at most a few floats
-         * off it; walked from there, with bisection of the floats in between as the fallback.
-         *
-         * @param plane a plane that some key of {@code [lo, hi]} reaches (the binning saw objects on both sides)
-         */
-        private float firstKeyAtOrAbove(float lo, float hi, float min, float scale, int last, int plane) {
-            float t = min + plane / scale;
-            if (t >= lo && t <= hi) {
-                for (int steps = 0; steps < 8; steps++) {
-                    if (!reaches(t, min, scale, last, plane)) {
-                        t = Math.nextUp(t);
-                        if (t > hi) {
-                            break;
-                        }
-                    } else if (t > lo && reaches(Math.nextDown(t), min, scale, last, plane)) {
-                        t = Math.nextDown(t);
-                    } else {
-                        return t;
-                    }
-                }
-            }
-            return bisectFirstKey(lo, hi, min, scale, last, plane);
-        }
-
-        /** Whether a centroid key's bin is {@code plane} or more: the binning expression. */
-        private boolean reaches(float key, float min, float scale, int last, int plane) {
-            return Math.min(last, (int) ((key - min) * scale)) >= plane;
-        }
-
-        /** {@link #firstKeyAtOrAbove} by bisecting the floats of {@code [lo, hi]} in order. */
-        private float bisectFirstKey(float lo, float hi, float min, float scale, int last, int plane) {
-            // floats in order as ints: sign-magnitude to two's complement, so -0 comes just before +0
-            int a = orderedBits(lo);
-            int b = orderedBits(hi);
-            // invariant: key(b) reaches the plane; every key below a does not
-            while (a < b) {
-                int m = (int) (((long) a + b) >> 1);
-                if (reaches(floatOfOrdered(m), min, scale, last, plane)) {
-                    b = m;
-                } else {
-                    a = m + 1;
-                }
-            }
-            return floatOfOrdered(b);
-        }
-
         /** Object median on the largest centroid axis by 3-way quickselect; returns the split (boxes not written). */
         private int medianSplit(int s, int e, Scratch sc) {
             int axis = 0;
@@ -1011,6 +964,56 @@ public final class BinnedSahBuilder {
                 }
             }
         }
+    }
+
+    /**
+     * The smallest centroid key in {@code [min, max]} (a range's centroid bounds on the split axis) whose bin,
+     * {@code min(last, (int) ((key - min) * scale))}, is {@code plane} or more. The bin is monotone in the key, so comparing keys with it classifies every
+     * object exactly as binning did, with one compare in place of a subtract, multiply, conversion and minimum
+     * per object of the partition. The plane's position, {@code min + plane / scale}, is at most a few floats
+     * off it; walked from there, with bisection of the floats in between as the fallback.
+     *
+     * @param plane a plane in {@code [1, last]}, which {@code max} reaches (it is in the last bin)
+     */
+    static float firstKeyAtOrAbove(float min, float max, float scale, int last, int plane) {
+        float t = min + plane / scale;
+        if (t >= min && t <= max) {
+            for (int steps = 0; steps < 8; steps++) {
+                if (!reaches(t, min, scale, last, plane)) {
+                    t = Math.nextUp(t);
+                    if (t > max) {
+                        break;
+                    }
+                } else if (t > min && reaches(Math.nextDown(t), min, scale, last, plane)) {
+                    t = Math.nextDown(t);
+                } else {
+                    return t;
+                }
+            }
+        }
+        return bisectFirstKey(min, max, scale, last, plane);
+    }
+
+    /** Whether a centroid key's bin is {@code plane} or more: the binning expression. */
+    private static boolean reaches(float key, float min, float scale, int last, int plane) {
+        return Math.min(last, (int) ((key - min) * scale)) >= plane;
+    }
+
+    /** {@link #firstKeyAtOrAbove} by bisecting the floats of {@code [min, max]} in order. */
+    private static float bisectFirstKey(float min, float max, float scale, int last, int plane) {
+        // floats in order as ints: sign-magnitude to two's complement, so -0 comes just before +0
+        int a = orderedBits(min);
+        int b = orderedBits(max);
+        // invariant: key(b) reaches the plane; every key below a does not
+        while (a < b) {
+            int m = (int) (((long) a + b) >> 1);
+            if (reaches(floatOfOrdered(m), min, scale, last, plane)) {
+                b = m;
+            } else {
+                a = m + 1;
+            }
+        }
+        return floatOfOrdered(b);
     }
 
     private static int orderedBits(float f) {

@@ -346,9 +346,11 @@ class BinnedSahBuilderTest {
                 for (int a = 0; a < 3; a++) {
                     float c = r.nextInt(3) == 0 ? specials[r.nextInt(specials.length)] * unit
                             : r.nextInt(-16, 17) * unit / 16;
-                    float h = r.nextInt(3) == 0 ? 0f : unit * 0.01f;
-                    boxes[6 * i + a] = c - h;
-                    boxes[6 * i + 3 + a] = c + h;
+                    float h = unit * 0.01f;
+                    // a point keeps its signed zero: its doubled centroid key is -0.0 for c = -0.0
+                    boolean point = r.nextInt(3) == 0;
+                    boxes[6 * i + a] = point ? c : c - h;
+                    boxes[6 * i + 3 + a] = point ? c : c + h;
                 }
             }
             assertValid(BinnedSahBuilder.defaults().build(boxes, 0, 0, 0), boxes);
@@ -369,11 +371,9 @@ class BinnedSahBuilderTest {
             int[] refs = new int[2 * nodes];
             java.util.concurrent.atomic.AtomicIntegerArray calls = new java.util.concurrent.atomic.AtomicIntegerArray(
                     nodes);
-            java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
             float[] root = new float[6];
             int rootRef = builder.buildInPlace(boxes.clone(), root, (node, childBoxes, offset, refA, refB) -> {
                 calls.incrementAndGet(node);
-                threads.add(Thread.currentThread().getName());
                 System.arraycopy(childBoxes, offset, bounds, 12 * node, 12);
                 refs[2 * node] = refA;
                 refs[2 * node + 1] = refB;
@@ -381,8 +381,9 @@ class BinnedSahBuilderTest {
             for (int k = 0; k < nodes; k++) {
                 assertEquals(1, calls.get(k), "node " + k);
             }
-            assertTrue(threads.size() > 1, "nodes came from " + threads);
-            assertEquals(flat.rootRef(), rootRef);
+            assertEquals(0, rootRef);
+            // checked on its own (each child box the exact union of the objects below it), then against the flat tree
+            assertValid(FlatBvh.of(boxes.length / 6, 0, 0, 0, bounds, refs, root), boxes);
             assertArrayEquals(flat.rootBounds(), root);
             assertArrayEquals(flat.childRefs(), refs);
             assertArrayEquals(flat.childBounds(), bounds);
@@ -393,14 +394,17 @@ class BinnedSahBuilderTest {
         // leaves by position: the same tree, its p-th leaf in depth-first order referenced as ~p
         FlatBvh flat = BinnedSahBuilder.defaults().build(boxes, 0, 0, 0);
         int[] leafRefs = new int[2 * flat.nodeCount()];
+        float[] leafBounds = new float[12 * flat.nodeCount()];
         int[] leafObjects = new int[boxes.length / 6];
         float[] inLeafOrder = boxes.clone();
         int byLeaf = BinnedSahBuilder.defaults().buildInPlaceInLeafOrder(inLeafOrder, new float[6],
                 (node, childBoxes, offset, refA, refB) -> {
+                    System.arraycopy(childBoxes, offset, leafBounds, 12 * node, 12);
                     leafRefs[2 * node] = refA;
                     leafRefs[2 * node + 1] = refB;
                 }, leafObjects);
         assertEquals(flat.rootRef(), byLeaf);
+        assertArrayEquals(flat.childBounds(), leafBounds);
         int[] next = {0};
         java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>(java.util.List.of(0));
         while (!todo.isEmpty()) {
@@ -442,6 +446,51 @@ class BinnedSahBuilderTest {
         assertThrows(IllegalArgumentException.class,
                 () -> BinnedSahBuilder.defaults().buildInPlace(inverted, new float[6], none));
         assertArrayEquals(new float[] {0, 0, 0, 1, 1, 1, 2, 2, 2, 1, 3, 3}, inverted, "rejected input unchanged");
+    }
+
+    @Test
+    void shouldFindTheFirstKeyOfAPlanesBinExactly() {
+        // the bin is monotone in the key, so the answer is the one key in [min, max] that reaches the plane while
+        // the float before it does not (or is below min): a brute-force-free oracle for every case below
+        SplittableRandom r = new SplittableRandom(37);
+        float[] mins = {0f, -0.0f, -1f, -1e-30f, -Float.MIN_VALUE, -5000f, 1e6f, -3e38f, 7.5f};
+        int cases = 0;
+        int walked = 0;
+        for (int round = 0; round < 20_000; round++) {
+            float min = r.nextInt(4) == 0 ? mins[r.nextInt(mins.length)] : (float) (r.nextDouble(-1, 1)
+                    * Math.pow(10, r.nextInt(-40, 38)));
+            float extent;
+            switch (r.nextInt(4)) {
+                case 0 -> extent = Float.MIN_VALUE * (1 + r.nextInt(20));
+                case 1 -> extent = Math.abs(min) * (float) r.nextDouble(1e-7, 4) + Float.MIN_VALUE;
+                case 2 -> extent = Math.ulp(min) * (1 + r.nextInt(64));
+                default -> extent = (float) Math.pow(10, r.nextInt(-45, 38)) * (float) r.nextDouble(0.1, 1);
+            }
+            float max = min + extent;
+            extent = max - min;
+            if (!Float.isFinite(max) || !(extent > 0f)) {
+                continue;
+            }
+            int bins = 4 + r.nextInt(13);
+            // the builder's scale: bins over the centroid extent, infinite when that extent is tiny
+            float scale = bins / extent;
+            int plane = 1 + r.nextInt(bins - 1);
+            float t = BinnedSahBuilder.firstKeyAtOrAbove(min, max, scale, bins - 1, plane);
+            assertTrue(t >= min && t <= max, () -> "in range: " + t);
+            assertTrue(binOf(t, min, scale, bins - 1) >= plane, () -> "reaches: " + t);
+            float before = Math.nextDown(t);
+            assertTrue(before < min || binOf(before, min, scale, bins - 1) < plane, () -> "first: " + t);
+            if (binOf(min + plane / scale, min, scale, bins - 1) >= plane && t == min + plane / scale) {
+                walked++;
+            }
+            cases++;
+        }
+        assertTrue(cases > 10_000, "cases " + cases);
+        assertTrue(walked > 100, "the walk from the plane's position answered " + walked);
+    }
+
+    private static int binOf(float key, float min, float scale, int last) {
+        return Math.min(last, (int) ((key - min) * scale));
     }
 
     /** Walks a tree depth first, child A first, checking its leaves are numbered 0, 1, 2... in that order. */
