@@ -546,7 +546,7 @@ public final class BinnedSahBuilder {
             int mid = -1;
             boolean boxesWritten = false;
             if (e - s <= EXHAUSTIVE_MAX_OBJECTS && splitMethod == SplitMethod.BINNED_SAH) {
-                mid = exhaustiveSplit(s, e);
+                mid = exhaustiveSplit(s, e, sc);
             } else if (c[3] > c[0] || c[4] > c[1] || c[5] > c[2]) {
                 if (splitMethod == SplitMethod.BINNED_SAH) {
                     mid = sahSplit(s, e, sc);
@@ -598,19 +598,20 @@ public final class BinnedSahBuilder {
          * and returns where it ends; of equally cheap splits the most even and then the first is taken, so builds
          * stay deterministic.
          */
-        private int exhaustiveSplit(int s, int e) {
+        private int exhaustiveSplit(int s, int e, Scratch sc) {
             final int m = e - s;
             final int all = (1 << m) - 1;
+            final double[] cost = sideCosts(s, all, sc);
             double bestCost = Double.POSITIVE_INFINITY;
             int bestLeft = 1;
             int bestImbalance = m;
             // odd sets only: the first object stays left, so each split is tried once, not also mirrored
             for (int left = 1; left < all; left += 2) {
-                double cost = sideCost(s, left) + sideCost(s, all & ~left);
+                double splitCost = cost[left] + cost[all & ~left];
                 // among equal costs (coincident or nested boxes) the most even split, which keeps the tree low
                 int imbalance = Math.abs(2 * Integer.bitCount(left) - m);
-                if (cost < bestCost || cost == bestCost && imbalance < bestImbalance) {
-                    bestCost = cost;
+                if (splitCost < bestCost || splitCost == bestCost && imbalance < bestImbalance) {
+                    bestCost = splitCost;
                     bestLeft = left;
                     bestImbalance = imbalance;
                 }
@@ -629,25 +630,28 @@ public final class BinnedSahBuilder {
         }
 
         /**
-         * SAH cost of one side: the half area of the union of the boxes at {@code s + i}, i in {@code set}, times
-         * their count.
+         * The SAH cost of every subset of the boxes at {@code s + i}, i in {@code all}: the half area of its union
+         * times its count, at index {@code set} of {@code sc.subsetCost}. Each union is one box added to a smaller
+         * subset's (the set without its lowest member, done before it), so the 31 subsets of five boxes take 31
+         * unions rather than the 75 of computing each split's two sides on their own.
          */
-        private double sideCost(int s, int set) {
+        private double[] sideCosts(int s, int all, Scratch sc) {
             final float[] b = boxes;
-            float x0 = Float.POSITIVE_INFINITY, y0 = Float.POSITIVE_INFINITY, z0 = Float.POSITIVE_INFINITY;
-            float x1 = Float.NEGATIVE_INFINITY, y1 = Float.NEGATIVE_INFINITY, z1 = Float.NEGATIVE_INFINITY;
-            int count = 0;
-            for (int rest = set; rest != 0; rest &= rest - 1) {
-                int o = 6 * (s + Integer.numberOfTrailingZeros(rest));
-                x0 = Math.min(x0, b[o]);
-                y0 = Math.min(y0, b[o + 1]);
-                z0 = Math.min(z0, b[o + 2]);
-                x1 = Math.max(x1, b[o + 3]);
-                y1 = Math.max(y1, b[o + 4]);
-                z1 = Math.max(z1, b[o + 5]);
-                count++;
+            final float[] u = sc.subsetBox;
+            final double[] cost = sc.subsetCost;
+            for (int set = 1; set <= all; set++) {
+                int o = 6 * (s + Integer.numberOfTrailingZeros(set));
+                int rest = 6 * (set & (set - 1));
+                int d = 6 * set;
+                u[d] = Math.min(u[rest], b[o]);
+                u[d + 1] = Math.min(u[rest + 1], b[o + 1]);
+                u[d + 2] = Math.min(u[rest + 2], b[o + 2]);
+                u[d + 3] = Math.max(u[rest + 3], b[o + 3]);
+                u[d + 4] = Math.max(u[rest + 4], b[o + 4]);
+                u[d + 5] = Math.max(u[rest + 5], b[o + 5]);
+                cost[set] = halfArea(u[d], u[d + 1], u[d + 2], u[d + 3], u[d + 4], u[d + 5]) * Integer.bitCount(set);
             }
-            return halfArea(x0, y0, z0, x1, y1, z1) * count;
+            return cost;
         }
 
         /**
@@ -1130,6 +1134,10 @@ public final class BinnedSahBuilder {
         final float[] leftCentroids = new float[6];
         final float[] rightCentroids = new float[6];
         final float[] scale = new float[3];
+        /** Unions of subsets of a range's boxes, by subset bit mask; the empty set's (index 0) stays empty. */
+        final float[] subsetBox = emptySubsetBoxes();
+        /** SAH cost of each subset, by bit mask. */
+        final double[] subsetCost = new double[1 << EXHAUSTIVE_MAX_OBJECTS];
         /** The two child boxes of the node being split, A then B, until the sink has them. */
         final float[] childBoxes = new float[12];
         final int[] counts;
@@ -1166,6 +1174,12 @@ public final class BinnedSahBuilder {
             top -= 3;
             System.arraycopy(stackCentroids, 2 * top, centroids, 0, 6);
             return top;
+        }
+
+        private static float[] emptySubsetBoxes() {
+            float[] boxes = new float[6 << EXHAUSTIVE_MAX_OBJECTS];
+            setEmpty(boxes, 0);
+            return boxes;
         }
 
         static void setEmpty(float[] box, int off) {
