@@ -643,12 +643,7 @@ public final class BinnedSahBuilder {
                 int o = 6 * (s + Integer.numberOfTrailingZeros(set));
                 int rest = 6 * (set & (set - 1));
                 int d = 6 * set;
-                u[d] = Math.min(u[rest], b[o]);
-                u[d + 1] = Math.min(u[rest + 1], b[o + 1]);
-                u[d + 2] = Math.min(u[rest + 2], b[o + 2]);
-                u[d + 3] = Math.max(u[rest + 3], b[o + 3]);
-                u[d + 4] = Math.max(u[rest + 4], b[o + 4]);
-                u[d + 5] = Math.max(u[rest + 5], b[o + 5]);
+                Scratch.union(u, d, u, rest, b, o);
                 cost[set] = halfArea(u[d], u[d + 1], u[d + 2], u[d + 3], u[d + 4], u[d + 5]) * Integer.bitCount(set);
             }
             return cost;
@@ -1201,12 +1196,17 @@ public final class BinnedSahBuilder {
         }
 
         static void grow(float[] box, int off, float[] src, int srcOff) {
-            box[off] = Math.min(box[off], src[srcOff]);
-            box[off + 1] = Math.min(box[off + 1], src[srcOff + 1]);
-            box[off + 2] = Math.min(box[off + 2], src[srcOff + 2]);
-            box[off + 3] = Math.max(box[off + 3], src[srcOff + 3]);
-            box[off + 4] = Math.max(box[off + 4], src[srcOff + 4]);
-            box[off + 5] = Math.max(box[off + 5], src[srcOff + 5]);
+            union(box, off, box, off, src, srcOff);
+        }
+
+        /** The union of the boxes at {@code a[ao]} and {@code b[bo]} into {@code dest[d]} (may be either). */
+        static void union(float[] dest, int d, float[] a, int ao, float[] b, int bo) {
+            dest[d] = Math.min(a[ao], b[bo]);
+            dest[d + 1] = Math.min(a[ao + 1], b[bo + 1]);
+            dest[d + 2] = Math.min(a[ao + 2], b[bo + 2]);
+            dest[d + 3] = Math.max(a[ao + 3], b[bo + 3]);
+            dest[d + 4] = Math.max(a[ao + 4], b[bo + 4]);
+            dest[d + 5] = Math.max(a[ao + 5], b[bo + 5]);
         }
     }
 
