@@ -785,42 +785,28 @@ public final class BinnedSahBuilder {
                     continue;
                 }
                 int base = a * bins;
-                // plane j puts bins [0, j) left and [j, bins) right; the growing box stays in registers
-                float x0 = Float.POSITIVE_INFINITY, y0 = Float.POSITIVE_INFINITY, z0 = Float.POSITIVE_INFINITY;
-                float x1 = Float.NEGATIVE_INFINITY, y1 = Float.NEGATIVE_INFINITY, z1 = Float.NEGATIVE_INFINITY;
+                // plane j puts bins [0, j) left and [j, bins) right. The growing boxes are unions written to
+                // scratch, not running minima in registers: JDK 25 ran those sweeps at half JDK 17's speed (a
+                // profile), and the whole build 1.20x faster this way, at 0.97x on JDK 17
+                final float[] grown = sc.sweepBox;
+                Scratch.setEmpty(grown, 0);
                 int count = 0;
                 for (int j = bins - 1; j >= 1; j--) {
-                    int o = 6 * (base + j);
-                    x0 = Math.min(x0, binBox[o]);
-                    y0 = Math.min(y0, binBox[o + 1]);
-                    z0 = Math.min(z0, binBox[o + 2]);
-                    x1 = Math.max(x1, binBox[o + 3]);
-                    y1 = Math.max(y1, binBox[o + 4]);
-                    z1 = Math.max(z1, binBox[o + 5]);
+                    Scratch.grow(grown, 0, binBox, 6 * (base + j));
                     count += counts[base + j];
-                    rightArea[j] = halfArea(x0, y0, z0, x1, y1, z1);
+                    rightArea[j] = halfArea(grown[0], grown[1], grown[2], grown[3], grown[4], grown[5]);
                     rightCount[j] = count;
                 }
-                x0 = Float.POSITIVE_INFINITY;
-                y0 = Float.POSITIVE_INFINITY;
-                z0 = Float.POSITIVE_INFINITY;
-                x1 = Float.NEGATIVE_INFINITY;
-                y1 = Float.NEGATIVE_INFINITY;
-                z1 = Float.NEGATIVE_INFINITY;
+                Scratch.setEmpty(grown, 0);
                 count = 0;
                 for (int j = 1; j < bins; j++) {
-                    int o = 6 * (base + j - 1);
-                    x0 = Math.min(x0, binBox[o]);
-                    y0 = Math.min(y0, binBox[o + 1]);
-                    z0 = Math.min(z0, binBox[o + 2]);
-                    x1 = Math.max(x1, binBox[o + 3]);
-                    y1 = Math.max(y1, binBox[o + 4]);
-                    z1 = Math.max(z1, binBox[o + 5]);
+                    Scratch.grow(grown, 0, binBox, 6 * (base + j - 1));
                     count += counts[base + j - 1];
                     if (count == 0 || rightCount[j] == 0) {
                         continue;
                     }
-                    double cost = halfArea(x0, y0, z0, x1, y1, z1) * count + rightArea[j] * rightCount[j];
+                    double cost = halfArea(grown[0], grown[1], grown[2], grown[3], grown[4], grown[5]) * count
+                            + rightArea[j] * rightCount[j];
                     if (cost < bestCost) {
                         bestCost = cost;
                         bestAxis = a;
@@ -1129,6 +1115,8 @@ public final class BinnedSahBuilder {
         final float[] leftCentroids = new float[6];
         final float[] rightCentroids = new float[6];
         final float[] scale = new float[3];
+        /** The box a plane sweep grows. */
+        final float[] sweepBox = new float[6];
         /** Unions of subsets of a range's boxes, by subset bit mask; the empty set's (index 0) stays empty. */
         final float[] subsetBox = emptySubsetBoxes();
         /** SAH cost of each subset, by bit mask. */
