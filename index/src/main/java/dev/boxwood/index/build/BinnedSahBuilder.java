@@ -9,15 +9,10 @@ import dev.boxwood.query.OutwardFloat;
 
 /**
  * Top-down bulk builder of a binary BVH with one object per leaf: binned surface area heuristic (Wald 2007,
- * "On fast Construction of SAH-based Bounding Volume Hierarchies"), objects binned by centroid into
- * {@code binCount} bins spanning the range's box on its longest axis for ranges of more than
- * {@value #ALL_AXES_MAX_OBJECTS} objects (Wald's choice of one axis), on each of the three axes for smaller ones, the
- * cheapest plane wins; ranges of at most {@value #EXHAUSTIVE_MAX_OBJECTS} objects try every split. Larger ranges
- * whose centroids all coincide are split at the middle of the range. Bins span the box, which the split writes
- * anyway, rather than the centroids' own bounds, which the partition would have to gather: the partition is then a
- * compare and a swap per object (1.09x faster builds at 1M on JDK 17, 1.14x on JDK 25), for trees whose area ratios
- * differ by 0.04% on average (from 0.24% better to 0.64% worse: clustered worlds of 10k, 100k and 1M objects, three
- * seeds each, and the three real levels).
+ * "On fast Construction of SAH-based Bounding Volume Hierarchies"), {@code binCount} bins on the axis of widest
+ * centroid extent for ranges of more than {@value #ALL_AXES_MAX_OBJECTS} objects (Wald's choice), on each of the
+ * three centroid axes for smaller ones, the cheapest plane wins; ranges of at most {@value #EXHAUSTIVE_MAX_OBJECTS}
+ * objects try every split. Larger ranges whose centroids all coincide are split at the middle of the range.
  * {@link SplitMethod#MEDIAN} gives the classic object-median split on the largest centroid axis (Box2D's default
  * rebuild partitioner) as a reference.
  *
@@ -45,8 +40,8 @@ public final class BinnedSahBuilder {
     /** Default smallest subtree size, in objects, that becomes a fork/join task. */
     public static final int DEFAULT_PARALLEL_THRESHOLD = 1 << 15;
     /**
-     * Ranges of at most this many objects are binned on all three axes, larger ones on the axis of widest extent
-     * only (measured with the centroids' extent, which the bins then spanned). Higher up the tree the one axis chose splits as good as the three did (area ratio of fresh
+     * Ranges of at most this many objects are binned on all three axes, larger ones on the axis of widest centroid
+     * extent only. Higher up the tree the one axis chose splits as good as the three did (area ratio of fresh
      * builds of clustered worlds of 10k, 100k and 1M objects, three seeds each: from 0.32% worse to 0.35% better,
      * 0.08% better on average), for a third of the binning work; one axis at every range cost 1.0% to 1.9%, a
      * limit of 16 objects 0.01% to 0.74%.
@@ -467,11 +462,7 @@ public final class BinnedSahBuilder {
             return ~0;
         }
         float[] rootCentroids = new float[6];
-        if (splitMethod == SplitMethod.BINNED_SAH) {
-            doubled(root, 0, rootCentroids);
-        } else {
-            job.centroidBounds(0, n, rootCentroids);
-        }
+        job.centroidBounds(0, n, rootCentroids);
         if (pool == null || n <= parallelThreshold) {
             new Task(job, 0, n, 0, rootCentroids).compute();
         } else {
@@ -541,10 +532,9 @@ public final class BinnedSahBuilder {
 
         /**
          * Splits idx[s..e) (at least 2 objects) for internal node {@code node}: partitions in place, hands the
-         * node's child boxes and references to the sink, returns the split position. Takes the bounds of the
-         * range's doubled centroids from {@code sc.centroids} and leaves those of the two sides in
-         * {@code sc.leftCentroids} and {@code sc.rightCentroids}: the binned SAH's are twice the sides' boxes, the
-         * median split's the centroids' own.
+         * node's child boxes and references to the sink, returns the split position. Takes the centroid bounds of
+         * the range from {@code sc.centroids} and leaves those of the two sides in {@code sc.leftCentroids} and
+         * {@code sc.rightCentroids} (the SAH partition gathers them on the way, saving a pass per level).
          */
         int splitNode(int s, int e, int node, Scratch sc) {
             if (e - s == 2) {
@@ -573,11 +563,6 @@ public final class BinnedSahBuilder {
             if (!boxesWritten) {
                 union(s, mid, childBoxes, 0);
                 union(mid, e, childBoxes, 6);
-            }
-            if (splitMethod == SplitMethod.BINNED_SAH) {
-                doubled(childBoxes, 0, sc.leftCentroids);
-                doubled(childBoxes, 6, sc.rightCentroids);
-            } else if (!boxesWritten) {
                 // the centroid bounds of a side are only read if the side is split by them
                 if (readsCentroids(mid - s)) {
                     centroidBounds(s, mid, sc.leftCentroids);
@@ -693,7 +678,7 @@ public final class BinnedSahBuilder {
         }
 
         /**
-         * Bins {@code [s, e)} on the axis of widest extent only, Wald 2007's choice ("On fast
+         * Bins {@code [s, e)} on the axis of widest centroid extent only, Wald 2007's choice ("On fast
          * construction of SAH-based bounding volume hierarchies"); the other axes get scale 0, so the sweep skips
          * them. A third of the binning work of {@link #binAllAxes}, see {@link #ALL_AXES_MAX_OBJECTS}.
          */
@@ -834,7 +819,7 @@ public final class BinnedSahBuilder {
             }
             final float threshold = firstKeyAtOrAbove(cmin[bestAxis], cmin[3 + bestAxis], scale[bestAxis], last,
                     bestPlane);
-            final int mid = partition(s, e, bestAxis, threshold);
+            final int mid = partition(s, e, bestAxis, threshold, sc);
             int base = bestAxis * bins;
             final float[] childBoxes = sc.childBoxes;
             Scratch.setEmpty(childBoxes, 0);
@@ -847,20 +832,51 @@ public final class BinnedSahBuilder {
 
         /**
          * In-place Hoare partition of {@code [s, e)}: centroid keys below {@code threshold} go left
-         * ({@link #firstKeyAtOrAbove}: exactly the objects binned left of the plane). Returns where the right side
-         * starts.
+         * ({@link #firstKeyAtOrAbove}: exactly the objects binned left of the plane); each object is classified once
+         * on its way and its centroid joins its side's bounds, left in {@code sc.leftCentroids} and
+         * {@code sc.rightCentroids}. Returns where the right side starts.
          */
-        private int partition(int s, int e, int bestAxis, float threshold) {
+        private int partition(int s, int e, int bestAxis, float threshold, Scratch sc) {
             final float[] b = boxes;
-            final int lo = bestAxis;
-            final int hi = 3 + bestAxis;
+            float lx0 = Float.POSITIVE_INFINITY, ly0 = Float.POSITIVE_INFINITY, lz0 = Float.POSITIVE_INFINITY;
+            float lx1 = Float.NEGATIVE_INFINITY, ly1 = Float.NEGATIVE_INFINITY, lz1 = Float.NEGATIVE_INFINITY;
+            float rx0 = Float.POSITIVE_INFINITY, ry0 = Float.POSITIVE_INFINITY, rz0 = Float.POSITIVE_INFINITY;
+            float rx1 = Float.NEGATIVE_INFINITY, ry1 = Float.NEGATIVE_INFINITY, rz1 = Float.NEGATIVE_INFINITY;
             int i = s;
             int j = e - 1;
             while (true) {
-                while (i <= j && b[6 * i + lo] + b[6 * i + hi] < threshold) {
+                while (i <= j) {
+                    int o = 6 * i;
+                    float cx = b[o] + b[o + 3];
+                    float cy = b[o + 1] + b[o + 4];
+                    float cz = b[o + 2] + b[o + 5];
+                    float key = bestAxis == 0 ? cx : bestAxis == 1 ? cy : cz;
+                    if (key >= threshold) {
+                        break;
+                    }
+                    lx0 = Math.min(lx0, cx);
+                    ly0 = Math.min(ly0, cy);
+                    lz0 = Math.min(lz0, cz);
+                    lx1 = Math.max(lx1, cx);
+                    ly1 = Math.max(ly1, cy);
+                    lz1 = Math.max(lz1, cz);
                     i++;
                 }
-                while (i <= j && b[6 * j + lo] + b[6 * j + hi] >= threshold) {
+                while (i <= j) {
+                    int o = 6 * j;
+                    float cx = b[o] + b[o + 3];
+                    float cy = b[o + 1] + b[o + 4];
+                    float cz = b[o + 2] + b[o + 5];
+                    float key = bestAxis == 0 ? cx : bestAxis == 1 ? cy : cz;
+                    if (key < threshold) {
+                        break;
+                    }
+                    rx0 = Math.min(rx0, cx);
+                    ry0 = Math.min(ry0, cy);
+                    rz0 = Math.min(rz0, cz);
+                    rx1 = Math.max(rx1, cx);
+                    ry1 = Math.max(ry1, cy);
+                    rz1 = Math.max(rz1, cz);
                     j--;
                 }
                 if (i >= j) {
@@ -869,6 +885,8 @@ public final class BinnedSahBuilder {
                 // i belongs right and j left: swap them, the loops above then take both in
                 swap(i, j);
             }
+            setBounds(sc.leftCentroids, lx0, ly0, lz0, lx1, ly1, lz1);
+            setBounds(sc.rightCentroids, rx0, ry0, rz0, rx1, ry1, rz1);
             return i;
         }
 
@@ -934,7 +952,7 @@ public final class BinnedSahBuilder {
     }
 
     /**
-     * The smallest centroid key in {@code [min, max]} (the bounds binning spanned on the split axis) whose bin,
+     * The smallest centroid key in {@code [min, max]} (a range's centroid bounds on the split axis) whose bin,
      * {@code min(last, (int) ((key - min) * scale))}, is {@code plane} or more. The bin is monotone in the key, so comparing keys with it classifies every
      * object exactly as binning did, with one compare in place of a subtract, multiply, conversion and minimum
      * per object of the partition. The plane's position, {@code min + plane / scale}, is at most a few floats
@@ -981,13 +999,6 @@ public final class BinnedSahBuilder {
             }
         }
         return floatOfOrdered(b);
-    }
-
-    /** Twice the box at {@code box[off]}: bounds of the doubled centroids of the boxes it holds. */
-    private static void doubled(float[] box, int off, float[] dest) {
-        for (int k = 0; k < 6; k++) {
-            dest[k] = 2 * box[off + k];
-        }
     }
 
     private static int orderedBits(float f) {
@@ -1099,10 +1110,7 @@ public final class BinnedSahBuilder {
 
     /** Per-task scratch: bins, sweep arrays, explicit traversal stack. */
     private static final class Scratch {
-        /**
-         * Bounds (minima then maxima) the doubled centroids of the range being split lie in, and of its two sides
-         * after the split: twice their boxes for the binned SAH, the centroids' own bounds for the median split.
-         */
+        /** Centroid bounds (minima then maxima) of the range being split, and of its two sides after the split. */
         final float[] centroids = new float[6];
         final float[] leftCentroids = new float[6];
         final float[] rightCentroids = new float[6];
