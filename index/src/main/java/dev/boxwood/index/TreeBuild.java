@@ -572,9 +572,9 @@ final class TreeBuild {
 
     /**
      * Writes a built hierarchy's internal nodes into the tree's records in two steps: {@link #node} stores a node's
-     * child boxes and the builder's references, then {@link #link} turns the references into the tree's, links the
-     * children back to their entries and stores the masks of object entries (a node's own mask waits for its
-     * children, {@link #finishNode}). Flat node {@code k} is tree node {@code nodeMap[k]}, or {@code first + k}
+     * child boxes and the builder's references, then {@link #complete} turns the references into the tree's, links
+     * the children back to their entries, stores the masks of object entries and, children first, the nodes' own
+     * masks and heights. Flat node {@code k} is tree node {@code nodeMap[k]}, or {@code first + k}
      * without a map; a unit leaf {@code ~u} is reference {@code unitRefs[u]} with mask {@code unitMasks[u]}. Each
      * call writes only its own nodes' records and their children's links, so nodes may be written from several
      * threads at once.
@@ -611,6 +611,18 @@ final class TreeBuild {
             }
             r[o + DynamicAabbTree.REF] = refA;
             r[o + DynamicAabbTree.REF + 1] = refB;
+        }
+
+        /**
+         * Finishes flat nodes {@code 0 .. nodeCount - 1}, all written by {@link #node}: their references resolved
+         * ({@link #link}, in slices on the common pool), then masks and heights ({@link #finishNode}) in a backward
+         * pass, which sees every child before its parent (children follow their parents in flat order).
+         */
+        void complete(int nodeCount) {
+            forSlices(nodeCount, this::link);
+            for (int k = nodeCount - 1; k >= 0; k--) {
+                finishNode(tree, treeNode(k));
+            }
         }
 
         /** Resolves the references of flat nodes {@code [from, to)}, all written by {@link #node}. */
@@ -716,11 +728,7 @@ final class TreeBuild {
             afterBuild.run();
         }
         // links and masks in a pass of their own: done while building, they cost the build 10%
-        forSlices(m - 1, sink::link);
-        // Children follow their parents in depth-first order: a backward pass sees every child before its parent.
-        for (int node = first + m - 2; node >= first; node--) {
-            finishNode(tree, node);
-        }
+        sink.complete(m - 1);
         hangRoot(tree, rootRef >= 0 ? first + rootRef : unitRefs[~rootRef], rootRef >= 0 ? -1 : unitMasks[~rootRef],
                 rootBounds);
         tree.markDepthFirst();
@@ -971,17 +979,13 @@ final class TreeBuild {
         }
         // The arrays may have grown during allocation: the sink reads them afterwards.
         final RecordSink sink = new RecordSink(tree, 0, nodeMap, unitRefs, unitMasks);
-        // Each node writes its own record and its children's links back to it: slices never write the same place.
+        // Each node writes its own record: slices never write the same place.
         forSlices(nodeCount, (from, to) -> {
             for (int k = from; k < to; k++) {
                 sink.node(k, flatBounds, 12 * k, flatRefs[2 * k], flatRefs[2 * k + 1]);
             }
-            sink.link(from, to);
         });
-        // Children follow their parents in flat order: a backward pass sees every child before its parent.
-        for (int k = nodeCount - 1; k >= 0; k--) {
-            finishNode(tree, nodeMap[k]);
-        }
+        sink.complete(nodeCount);
         return rootRef >= 0 ? nodeMap[rootRef] : unitRefs[~rootRef];
     }
 }

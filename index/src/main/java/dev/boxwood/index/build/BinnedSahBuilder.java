@@ -20,8 +20,8 @@ import dev.boxwood.query.OutwardFloat;
  * builder allocates 28 bytes per object (an index array and a copy of the boxes, partitioned in place together so
  * every pass reads memory in order; 4 bytes with {@link #buildInPlace}, which partitions the caller's array; none
  * with {@link #buildInPlaceInLeafOrder}, whose caller's array holds the index) and a few kilobytes per task; no
- * object per input object. The output is limited to {@link #MAX_OBJECTS} objects (Java
- * arrays are indexed by {@code int}).
+ * object per input object. The output is limited to {@link #MAX_OBJECTS} objects (Java arrays are indexed by
+ * {@code int}).
  *
  * <p>Parallelism: subtrees larger than {@code parallelThreshold} objects become fork/join tasks. Every subtree's
  * node indices are known before it is built (a subtree of {@code m} objects has {@code m - 1} internal nodes,
@@ -398,13 +398,7 @@ public final class BinnedSahBuilder {
      *                                  array is then unchanged), or a null or short {@code rootBounds} or null sink
      */
     public int buildInPlace(float[] boxes, float[] rootBounds, NodeSink sink) {
-        checkInput(boxes);
-        if (rootBounds == null || rootBounds.length < 6) {
-            throw new IllegalArgumentException("rootBounds must hold 6 floats");
-        }
-        if (sink == null) {
-            throw new IllegalArgumentException("sink must not be null");
-        }
+        checkSinkArguments(boxes, rootBounds, sink);
         return run(boxes, rootBounds, sink, null);
     }
 
@@ -425,6 +419,14 @@ public final class BinnedSahBuilder {
      *                                  {@code leafObjects} is null or too short
      */
     public int buildInPlaceInLeafOrder(float[] boxes, float[] rootBounds, NodeSink sink, int[] leafObjects) {
+        checkSinkArguments(boxes, rootBounds, sink);
+        if (leafObjects == null || leafObjects.length < boxes.length / 6) {
+            throw new IllegalArgumentException("leafObjects must hold one int per object (" + boxes.length / 6 + ")");
+        }
+        return run(boxes, rootBounds, sink, leafObjects);
+    }
+
+    private static void checkSinkArguments(float[] boxes, float[] rootBounds, NodeSink sink) {
         checkInput(boxes);
         if (rootBounds == null || rootBounds.length < 6) {
             throw new IllegalArgumentException("rootBounds must hold 6 floats");
@@ -432,10 +434,6 @@ public final class BinnedSahBuilder {
         if (sink == null) {
             throw new IllegalArgumentException("sink must not be null");
         }
-        if (leafObjects == null || leafObjects.length < boxes.length / 6) {
-            throw new IllegalArgumentException("leafObjects must hold one int per object (" + boxes.length / 6 + ")");
-        }
-        return run(boxes, rootBounds, sink, leafObjects);
     }
 
     private static void checkInput(float[] boxes) {
@@ -705,7 +703,7 @@ public final class BinnedSahBuilder {
             final int last = bins - 1;
             for (int i = s; i < e; i++) {
                 int o = 6 * i;
-                int k = base + Math.min(last, (int) ((b[o + axis] + b[o + 3 + axis] - min) * axisScale));
+                int k = base + binOf(b[o + axis] + b[o + 3 + axis], min, axisScale, last);
                 counts[k]++;
                 Scratch.grow(binBox, 6 * k, b, o);
             }
@@ -736,9 +734,9 @@ public final class BinnedSahBuilder {
                 float x1 = b[o + 3];
                 float y1 = b[o + 4];
                 float z1 = b[o + 5];
-                int kx = Math.min(last, (int) ((x0 + x1 - mx) * sx));
-                int ky = bins + Math.min(last, (int) ((y0 + y1 - my) * sy));
-                int kz = 2 * bins + Math.min(last, (int) ((z0 + z1 - mz) * sz));
+                int kx = binOf(x0 + x1, mx, sx, last);
+                int ky = bins + binOf(y0 + y1, my, sy, last);
+                int kz = 2 * bins + binOf(z0 + z1, mz, sz, last);
                 counts[kx]++;
                 counts[ky]++;
                 counts[kz]++;
@@ -952,11 +950,11 @@ public final class BinnedSahBuilder {
     }
 
     /**
-     * The smallest centroid key in {@code [min, max]} (a range's centroid bounds on the split axis) whose bin,
-     * {@code min(last, (int) ((key - min) * scale))}, is {@code plane} or more. The bin is monotone in the key, so comparing keys with it classifies every
-     * object exactly as binning did, with one compare in place of a subtract, multiply, conversion and minimum
-     * per object of the partition. The plane's position, {@code min + plane / scale}, is at most a few floats
-     * off it; walked from there, with bisection of the floats in between as the fallback.
+     * The smallest centroid key in {@code [min, max]} (a range's centroid bounds on the split axis) whose bin
+     * ({@link #binOf}) is {@code plane} or more. The bin is monotone in the key, so comparing keys with it
+     * classifies every object exactly as binning did, with one compare in place of a subtract, multiply,
+     * conversion and minimum per object of the partition. The plane's position, {@code min + plane / scale}, is
+     * at most a few floats off it; walked from there, with bisection of the floats in between as the fallback.
      *
      * @param plane a plane in {@code [1, last]}, which {@code max} reaches (it is in the last bin)
      */
@@ -979,9 +977,18 @@ public final class BinnedSahBuilder {
         return bisectFirstKey(min, max, scale, last, plane);
     }
 
-    /** Whether a centroid key's bin is {@code plane} or more: the binning expression. */
+    /** Whether a centroid key's bin is {@code plane} or more. */
     private static boolean reaches(float key, float min, float scale, int last, int plane) {
-        return Math.min(last, (int) ((key - min) * scale)) >= plane;
+        return binOf(key, min, scale, last) >= plane;
+    }
+
+    /**
+     * The bin of a doubled centroid key on an axis binned from {@code min} with {@code scale} bins per unit, of
+     * bins {@code 0 .. last}: the one expression binning and the partition's threshold ({@link #firstKeyAtOrAbove})
+     * share, so that both put every object on the same side. Monotone in the key.
+     */
+    static int binOf(float key, float min, float scale, int last) {
+        return Math.min(last, (int) ((key - min) * scale));
     }
 
     /** {@link #firstKeyAtOrAbove} by bisecting the floats of {@code [min, max]} in order. */
