@@ -508,20 +508,18 @@ class BinnedSahBuilderTest {
             int plane = 1 + r.nextInt(bins - 1);
             float t = BinnedSahBuilder.firstKeyAtOrAbove(min, max, scale, bins - 1, plane);
             assertTrue(t >= min && t <= max, () -> "in range: " + t);
-            assertTrue(binOf(t, min, scale, bins - 1) >= plane, () -> "reaches: " + t);
+            assertTrue(BinnedSahBuilder.binOf(t, min, scale, bins - 1) >= plane, () -> "reaches: " + t);
             float before = Math.nextDown(t);
-            assertTrue(before < min || binOf(before, min, scale, bins - 1) < plane, () -> "first: " + t);
-            if (binOf(min + plane / scale, min, scale, bins - 1) >= plane && t == min + plane / scale) {
+            assertTrue(before < min || BinnedSahBuilder.binOf(before, min, scale, bins - 1) < plane,
+                    () -> "first: " + t);
+            float position = min + plane / scale;
+            if (BinnedSahBuilder.binOf(position, min, scale, bins - 1) >= plane && t == position) {
                 walked++;
             }
             cases++;
         }
         assertTrue(cases > 10_000, "cases " + cases);
         assertTrue(walked > 100, "the walk from the plane's position answered " + walked);
-    }
-
-    private static int binOf(float key, float min, float scale, int last) {
-        return Math.min(last, (int) ((key - min) * scale));
     }
 
     /** Walks a tree depth first, child A first, checking its leaves are numbered 0, 1, 2... in that order. */
