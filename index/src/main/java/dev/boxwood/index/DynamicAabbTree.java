@@ -1945,7 +1945,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     @Override
     public void getTightBox(int handle, double[] dest) {
         int s = handles.slotOf(handle, "handle") * BOX;
-        Arguments.requireNonNull("dest", dest);
+        Arguments.requireBoxDestination(dest);
         OutwardFloat.loadBox(tight, s, originX, originY, originZ, dest);
     }
 
@@ -1954,10 +1954,12 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      *
      * @param handle a live handle
      * @param dest an array of length {@code >= 6}: minX, minY, minZ, maxX, maxY, maxZ
+     * @throws IllegalArgumentException for a stale handle, a null {@code dest} or one shorter than 6 (nothing
+     *                                  written)
      */
     public void getFatBox(int handle, double[] dest) {
         int slot = handles.slotOf(handle, "handle");
-        Arguments.requireNonNull("dest", dest);
+        Arguments.requireBoxDestination(dest);
         flushIfPending();
         int o = boxIndex(leafEntries[slot]);
         final int[] r = records;

@@ -46,7 +46,8 @@ public final class NearestQueries {
      * @param filter predicate applied before the limit, or {@code null}
      * @param exact the exact distance of each candidate, or {@code null} for the tight-box distance
      * @param dest receives at most one result
-     * @throws IllegalArgumentException for non-finite coordinates, a negative or NaN maximum or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
+     *                                  from the origin on some axis, a negative or NaN maximum or null arguments
      */
     public static void nearest(ReadableTree tree, double x, double y, double z, double maxDistance,
                                long categoryMask, QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
@@ -96,7 +97,8 @@ public final class NearestQueries {
      * @param exact the exact distance of each candidate, or {@code null} for the tight-box distance
      * @param visitor receives the objects, nearest first; returns {@code false} to stop
      * @param scratch the search's heap, and the list of the objects visited (cleared first)
-     * @throws IllegalArgumentException for non-finite coordinates, a negative or NaN maximum or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
+     *                                  from the origin on some axis, a negative or NaN maximum or null arguments
      */
     public static void browseNearest(ReadableTree view, double x, double y, double z, double maxDistance,
                                      long categoryMask, QueryFilter filter, DistanceFunction exact,
@@ -112,11 +114,12 @@ public final class NearestQueries {
     private static void search(DynamicAabbTree tree, double x, double y, double z, int k, NearestVisitor visitor,
                                double maxDistance, long categoryMask, QueryFilter filter, DistanceFunction exact,
                                NearestNeighbours dest) {
-        dest.clear();
         final double px = x - tree.originX();
         final double py = y - tree.originY();
         final double pz = z - tree.originZ();
-        final double limit = maxDistance * maxDistance;
+        Arguments.requireWithinNearestReach(px, py, pz);
+        dest.clear();
+        final double limit = NearestNeighbours.squaredLimit(maxDistance);
         final int[] r = tree.records;
         final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;

@@ -2,6 +2,7 @@ package dev.boxwood.index;
 
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.OutwardFloat;
 import dev.boxwood.query.TraversalStack;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -137,6 +138,38 @@ class BadInputTest {
                 () -> far.add(0, 0, 0, 1, 1, 1, 0, -1L));
         assertTrue(e.getMessage().contains("minX"), e.getMessage());
         assertEquals(1, far.size());
+    }
+
+    @Test
+    void shouldRejectAShortBoxDestinationWithoutWritingIt() {
+        double[] shortDest = {7, 7, 7};
+        assertRejected("dest", () -> tree.getTightBox(live, shortDest));
+        assertRejected("dest", () -> tree.getFatBox(live, shortDest));
+        assertEquals("[7.0, 7.0, 7.0]", Arrays.toString(shortDest));
+    }
+
+    @Test
+    void shouldTakeBackEveryBoxItReportsAtTheEdgeOfTheStorageRange() {
+        // a coordinate within 1e18 is stored rounded outward, up to 1e18 rounded up to a float: the box reported
+        // back must be accepted again, by move, add and addAll
+        DynamicAabbTree edge = new DynamicAabbTree();
+        int h = edge.add(1e18 - 1e9, 0, 0, 1e18 - 1e9, 1, 1, 0, -1L);
+        int low = edge.add(-1e18 + 1e9, 0, 0, -1e18 + 1e9, 1, 1, 0, -1L);
+        double[] box = new double[6];
+        edge.getTightBox(h, box);
+        assertTrue(box[3] > 1e18, "stored rounded outward: " + box[3]);
+        edge.move(h, box[0], box[1], box[2], box[3], box[4], box[5]);
+        edge.getTightBox(low, box);
+        assertTrue(box[0] < -1e18, "stored rounded outward: " + box[0]);
+        edge.move(low, box[0], box[1], box[2], box[3], box[4], box[5]);
+        edge.add(box[0], box[1], box[2], box[3], box[4], box[5], 1, -1L);
+        assertEquals(1, edge.addAll(box, null, null).length);
+        edge.validate();
+        assertEquals(4, edge.size());
+        // one float further is still rejected
+        assertThrows(IllegalArgumentException.class,
+                () -> edge.add(0, 0, 0, Math.nextUp((double) OutwardFloat.MAX_STORED), 1, 1, 0, -1L));
+        assertEquals(4, edge.size());
     }
 
     @Test

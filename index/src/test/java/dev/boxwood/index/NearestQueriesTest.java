@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -126,5 +127,53 @@ class NearestQueriesTest {
                 null, null, browsed));
         assertThrows(IllegalArgumentException.class, () -> NearestQueries.browseNearest(tree, 0, 0, 0, -1, -1L,
                 null, null, recorder, browsed));
+    }
+
+    @Test
+    void shouldReportAnObjectAtExactlyADistanceItReported() {
+        // maxDistance is closed on the reported distance: "nearest, then everything within that distance" must find
+        // the nearest again, though the reported distance squared can round below the squared distance searched
+        // (fl(sqrt(3))^2 < 3)
+        SplittableRandom random = new SplittableRandom(11);
+        int roundedBelow = 0;
+        for (int i = 0; i < 400; i++) {
+            DynamicAabbTree tree = new DynamicAabbTree();
+            int x = 1 + random.nextInt(9);
+            int y = 1 + random.nextInt(9);
+            int z = 1 + random.nextInt(9);
+            int handle = tree.add(x, y, z, x + 1, y + 1, z + 1, i, 1L);
+            tree.add(x + 20, y, z, x + 21, y + 1, z + 1, i, 1L);
+            NearestQueries.nearest(tree, 0, 0, 0, Double.POSITIVE_INFINITY, -1L, null, null, found);
+            double d = found.distance(0);
+            // the squared distance is exact here: integers
+            double squared = (double) x * x + (double) y * y + (double) z * z;
+            if (d * d < squared) {
+                roundedBelow++;
+            }
+            NearestQueries.kNearest(tree, 0, 0, 0, 2, d, -1L, null, null, found);
+            assertEquals(1, found.count(), "within the reported distance " + d);
+            assertEquals(handle, found.handle(0));
+            assertEquals(d, found.distance(0));
+            NearestQueries.kNearest(tree, 0, 0, 0, 2, Math.nextDown(d), -1L, null, null, found);
+            assertEquals(0, found.count(), "just below the reported distance " + d);
+        }
+        assertTrue(roundedBelow > 20, "cases whose reported distance squared rounds below: " + roundedBelow);
+    }
+
+    @Test
+    void shouldRejectAPointSoFarThatSquaredDistancesOverflow() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        tree.add(0, 0, 0, 1, 1, 1, 5, 1L);
+        NearestQueries.nearest(tree, 0.5, 0.5, 3, Double.POSITIVE_INFINITY, -1L, null, null, found);
+        assertEquals(1, found.count());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NearestQueries.nearest(
+                tree, -1.5e154, 0, 0, Double.POSITIVE_INFINITY, -1L, null, null, found));
+        assertTrue(e.getMessage().contains("overflow"), e.getMessage());
+        assertEquals(1, found.count(), "the previous results stay");
+        assertThrows(IllegalArgumentException.class, () -> NearestQueries.browseNearest(tree, 0, 0, 2e150,
+                Double.POSITIVE_INFINITY, -1L, null, null, recorder.reset(3), browsed));
+        // within reach, far points still work
+        NearestQueries.nearest(tree, 0, 0, -1e150, Double.POSITIVE_INFINITY, -1L, null, null, found);
+        assertEquals(1e150, found.distance(0), 1e136);
     }
 }

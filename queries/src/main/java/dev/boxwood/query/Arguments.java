@@ -24,6 +24,43 @@ public final class Arguments {
     }
 
     /**
+     * Requires an array that can receive a box: non-null, at least 6 long (minX, minY, minZ, maxX, maxY, maxZ).
+     *
+     * @param dest the destination
+     * @throws IllegalArgumentException if null or shorter than 6
+     */
+    public static void requireBoxDestination(double[] dest) {
+        requireNonNull("dest", dest);
+        if (dest.length < 6) {
+            throw new IllegalArgumentException("dest must hold 6 doubles (minX, minY, minZ, maxX, maxY, maxZ), has "
+                    + dest.length);
+        }
+    }
+
+    /**
+     * How far from an index's origin the point of a nearest query may lie: objects are stored within about 1e18 of
+     * the origin, so every squared distance stays finite (below 3.1e300) when the point lies within this.
+     */
+    public static final double NEAREST_REACH = 1e150;
+
+    /**
+     * Requires the point of a nearest query, relative to the index's origin, within {@link #NEAREST_REACH} on
+     * every axis: farther, squared distances overflow to infinity and could no longer order the objects.
+     *
+     * @param px point x minus the origin's x
+     * @param py point y minus the origin's y
+     * @param pz point z minus the origin's z
+     * @throws IllegalArgumentException if the point lies farther
+     */
+    public static void requireWithinNearestReach(double px, double py, double pz) {
+        if (!(Math.abs(px) <= NEAREST_REACH && Math.abs(py) <= NEAREST_REACH && Math.abs(pz) <= NEAREST_REACH)) {
+            throw new IllegalArgumentException("the query point lies more than " + NEAREST_REACH
+                    + " from the index's origin on some axis (squared distances would overflow): offset (" + px
+                    + ", " + py + ", " + pz + ")");
+        }
+    }
+
+    /**
      * Requires a finite value {@code >= 0}.
      *
      * @param name the argument's name for the message

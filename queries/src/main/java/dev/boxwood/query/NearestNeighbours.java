@@ -39,6 +39,25 @@ public final class NearestNeighbours {
     public NearestNeighbours() {
     }
 
+    /**
+     * The squared limit of a search whose largest reported distance is {@code maxDistance} (closed): the largest
+     * squared distance whose square root, the distance the search reports, is at most {@code maxDistance}.
+     * {@code maxDistance * maxDistance} alone can round below the square of a distance that rounds to exactly
+     * {@code maxDistance} ({@code fl(sqrt(3))^2 < 3}), which would drop an object at exactly a distance the search
+     * reported before; squares being monotone, nodes pruned against this limit hold no object within it.
+     *
+     * @param maxDistance largest distance reported, {@code >= 0} (infinite: no limit)
+     * @return the squared limit for {@link #nextNode} and for the index's pruning
+     */
+    public static double squaredLimit(double maxDistance) {
+        double limit = maxDistance * maxDistance;
+        // sqrt is monotone, so the keys it maps to at most maxDistance are a prefix: a few steps reach its end
+        while (limit < Double.POSITIVE_INFINITY && Math.sqrt(Math.nextUp(limit)) <= maxDistance) {
+            limit = Math.nextUp(limit);
+        }
+        return limit;
+    }
+
     /** @return the number of objects found */
     public int count() {
         return count;

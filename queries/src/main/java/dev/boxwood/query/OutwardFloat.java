@@ -43,7 +43,10 @@ public final class OutwardFloat {
     }
 
     /**
-     * Whether a coordinate can be stored relative to an origin: {@code |value - origin| <= }{@link #MAX_OFFSET}.
+     * Whether a coordinate can be stored relative to an origin: {@code |value - origin| <= }{@link #MAX_OFFSET},
+     * give or take the rounding at the limit: a coordinate up to {@link #MAX_STORED} (1e18 rounded up to a float)
+     * is accepted too, so that a box an index reports back (its stored floats, rounded outward) can be given to it
+     * again.
      *
      * @param value a coordinate (world frame)
      * @param origin the storage origin on the same axis
@@ -51,7 +54,7 @@ public final class OutwardFloat {
      */
     public static boolean storable(double value, double origin) {
         double d = value - origin;
-        return d >= -MAX_OFFSET && d <= MAX_OFFSET;
+        return d >= -MAX_STORED && d <= MAX_STORED;
     }
 
     /**

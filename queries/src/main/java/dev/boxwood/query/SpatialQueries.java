@@ -50,6 +50,8 @@ public interface SpatialQueries {
      *
      * @param handle a live handle
      * @param dest an array of length {@code >= 6}
+     * @throws IllegalArgumentException for a stale handle, a null {@code dest} or one shorter than 6 (nothing
+     *                                  written)
      */
     void getTightBox(int handle, double[] dest);
 

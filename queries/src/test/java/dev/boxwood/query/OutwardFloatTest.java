@@ -78,7 +78,12 @@ class OutwardFloatTest {
     void storableMeansWithinTheLimitOfTheOrigin() {
         assertTrue(OutwardFloat.storable(1e18, 0));
         assertTrue(OutwardFloat.storable(-1e18, 0));
-        assertTrue(!OutwardFloat.storable(Math.nextUp(1e18), 0));
+        // up to 1e18 rounded up to a float, so that stored boxes can be given back
+        assertTrue(OutwardFloat.storable(Math.nextUp(1e18), 0));
+        assertTrue(OutwardFloat.storable(OutwardFloat.MAX_STORED, 0));
+        assertTrue(OutwardFloat.storable(-OutwardFloat.MAX_STORED, 0));
+        assertTrue(!OutwardFloat.storable(Math.nextUp((double) OutwardFloat.MAX_STORED), 0));
+        assertTrue(!OutwardFloat.storable(Math.nextDown(-(double) OutwardFloat.MAX_STORED), 0));
         assertTrue(!OutwardFloat.storable(-1.5e18, 0));
         assertTrue(OutwardFloat.storable(1e30 + 5e17, 1e30), "relative to the origin");
         assertTrue(!OutwardFloat.storable(0, 1e30));

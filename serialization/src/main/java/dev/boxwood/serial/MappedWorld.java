@@ -826,6 +826,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     @Override
     public void getTightBox(int handle, double[] dest) {
         checkHandle(handle);
+        Arguments.requireBoxDestination(dest);
         long o = boxBase(handle);
         toWorld(readFloat(o), readFloat(o + 4), readFloat(o + 8),
                 readFloat(o + 12), readFloat(o + 16), readFloat(o + 20), dest);
@@ -1346,7 +1347,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @param filter       predicate applied before the limit, or {@code null}
      * @param exact        the exact distance of each candidate, or {@code null} for the tight-box distance
      * @param dest         receives at most one result
-     * @throws IllegalArgumentException for non-finite coordinates, a negative or NaN maximum or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
+     *                                  from the origin on some axis, a negative or NaN maximum or null arguments
      * @throws IllegalStateException    if the world is closed
      */
     public void nearest(double x, double y, double z, double maxDistance, long categoryMask, QueryFilter filter,
@@ -1402,7 +1404,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @param exact        the exact distance of each candidate, or {@code null} for the tight-box distance
      * @param visitor      receives the objects, nearest first; returns {@code false} to stop
      * @param scratch      the search's heap, and the list of the objects visited (cleared first)
-     * @throws IllegalArgumentException for non-finite coordinates, a negative or NaN maximum or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
+     *                                  from the origin on some axis, a negative or NaN maximum or null arguments
      * @throws IllegalStateException    if the world is closed
      */
     public void browseNearest(double x, double y, double z, double maxDistance, long categoryMask,
@@ -1419,14 +1422,15 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     private void searchNearest(double x, double y, double z, int k, NearestVisitor visitor, double maxDistance,
                                long categoryMask, QueryFilter filter, DistanceFunction exact,
                                NearestNeighbours dest) {
+        final double px = x - originX;
+        final double py = y - originY;
+        final double pz = z - originZ;
+        Arguments.requireWithinNearestReach(px, py, pz);
         dest.clear();
         if (k == 0 && visitor == null || objectCount == 0) {
             return;
         }
-        final double px = x - originX;
-        final double py = y - originY;
-        final double pz = z - originZ;
-        final double limit = maxDistance * maxDistance;
+        final double limit = NearestNeighbours.squaredLimit(maxDistance);
         if (rootRef < 0) {
             nearestRun(rootRef, px, py, pz, limit, categoryMask, filter, exact, dest);
             dest.nextNode(k, visitor, limit, exact, x, y, z);

@@ -224,6 +224,25 @@ class MappedSweepNearestTest {
                     null, dest));
             assertThrows(IllegalArgumentException.class, () -> mapped.browseNearest(0, 0, 0, 1, -1L, null, null,
                     null, dest));
+            // a point so far that squared distances would overflow, and a short box destination: rejected
+            assertThrows(IllegalArgumentException.class, () -> mapped.kNearest(mapped.originX() + 2e150, 0, 0, 1,
+                    Double.POSITIVE_INFINITY, -1L, null, null, dest));
+            double[] shortBox = {7, 7, 7};
+            assertThrows(IllegalArgumentException.class, () -> mapped.getTightBox(0, shortBox));
+            assertEquals(7.0, shortBox[2]);
+            // maxDistance is closed on the reported distance: the nearest is found again within its own distance
+            java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+            for (int q = 0; q < 300; q++) {
+                double x = b[0] + random.nextDouble() * dx;
+                double y = b[1] + random.nextDouble() * (b[4] - b[1]);
+                double z = b[2] + random.nextDouble() * (b[5] - b[2]);
+                mapped.nearest(x, y, z, Double.POSITIVE_INFINITY, -1L, null, null, dest);
+                int nearest = dest.handle(0);
+                double d = dest.distance(0);
+                mapped.nearest(x, y, z, d, -1L, null, null, dest);
+                assertEquals(1, dest.count(), "within the reported distance " + d);
+                assertEquals(nearest, dest.handle(0));
+            }
             mapped.close();
             assertThrows(IllegalStateException.class, () -> mapped.kNearest(0, 0, 0, 1, 1, -1L, null, null, dest));
             assertThrows(IllegalStateException.class, () -> mapped.browseNearest(0, 0, 0, 1, -1L, null, null,

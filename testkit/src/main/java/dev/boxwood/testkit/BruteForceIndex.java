@@ -134,7 +134,7 @@ public final class BruteForceIndex implements SpatialIndex {
     @Override
     public void getTightBox(int handle, double[] dest) {
         int s = handles.slotOf(handle, "handle") * BOX;
-        Arguments.requireNonNull("dest", dest);
+        Arguments.requireBoxDestination(dest);
         OutwardFloat.loadBox(tight, s, originX, originY, originZ, dest);
     }
 
@@ -440,7 +440,8 @@ public final class BruteForceIndex implements SpatialIndex {
                 }
                 key = d * d;
             }
-            if (key <= maxDistance * maxDistance) {
+            // closed, on the distance reported (its square root), not on a rounded square of the limit
+            if (Math.sqrt(key) <= maxDistance) {
                 keys[n] = key;
                 found[n++] = handles.handleOf(slot);
             }
