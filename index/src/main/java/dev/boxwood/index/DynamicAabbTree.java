@@ -500,6 +500,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * 100,000 objects of one 500 m tile 2.6x to 3.5x faster; batches of 10,000 such objects (four times the
      * world's mean density, not dense enough) and batches spread over the world level with the loop.
      *
+     * <p>A batch at least as large as the tree ({@value #BULK_FLUSH_MIN} objects or more), or a quarter as large
+     * once the tree holds {@value #BULK_FLUSH_LARGE_TREE}, goes in by a binned-SAH rebuild of the whole tree with
+     * it, as {@link #flushAdds} takes many pending objects in: faster than inserting that many, and a bulk build's
+     * tree (nodes renumbered, free nodes dropped, as by {@link #rebuild rebuild(true)}).
+     *
      * <p>Each object gets the handle, fat box (margin, no displacement), tight box, user value and categories that
      * {@code add} would give it, in order (freed slots are reused first), and is marked moved for
      * {@link PairQueries#movedPairs}; every query answers as if the objects had been added one by one. Objects

@@ -303,6 +303,66 @@ class TreeBatchTest {
     }
 
     @Test
+    void shouldBuildABatchAsLargeAsTheTreeWithTheWholeTree() {
+        // a spread, overlapping batch into a tree of one object: inserted (it went in one by one) it made a tree of
+        // height 26; as large as the tree, it now goes in by a build of everything, the deferred adds' rule
+        SplittableRandom random = new SplittableRandom(8);
+        int n = 40_000;
+        double[] all = new double[6 * (n + 1)];
+        all[3] = 1;
+        all[4] = 1;
+        all[5] = 1;
+        for (int i = 1; i <= n; i++) {
+            for (int a = 0; a < 3; a++) {
+                double centre = 100 * random.nextDouble();
+                double half = 1 + 19 * random.nextDouble();
+                all[6 * i + a] = centre - half;
+                all[6 * i + 3 + a] = centre + half;
+            }
+        }
+        DynamicAabbTree tree = new DynamicAabbTree();
+        BruteForceIndex brute = new BruteForceIndex();
+        tree.add(0, 0, 0, 1, 1, 1, 7, -1L);
+        brute.add(0, 0, 0, 1, 1, 1, 7, -1L);
+        int[] handles = tree.addAll(java.util.Arrays.copyOfRange(all, 6, all.length), null, null);
+        tree.validate();
+        assertEquals(n + 1, tree.size());
+        for (int i = 1; i <= n; i++) {
+            int o = 6 * i;
+            assertEquals(brute.add(all[o], all[o + 1], all[o + 2], all[o + 3], all[o + 4], all[o + 5], 0, -1L),
+                    handles[i - 1]);
+        }
+        // objects by slot, as the build takes them in input order: the same hierarchy as a bulk build's
+        DynamicAabbTree built = DynamicAabbTree.build(TreeConfig.defaults(), all, null, null);
+        assertEquals(built.height(), tree.height());
+        assertEquals(built.areaRatio(), tree.areaRatio(), 1e-12 * built.areaRatio());
+        TraversalStack stack = new TraversalStack();
+        AllOverlaps fromTree = new AllOverlaps();
+        AllOverlaps fromBrute = new AllOverlaps();
+        for (int q = 0; q < 50; q++) {
+            double x = 100 * random.nextDouble();
+            double y = 100 * random.nextDouble();
+            double z = 100 * random.nextDouble();
+            double r = 5 * random.nextDouble();
+            fromTree.reset();
+            fromBrute.reset();
+            tree.queryAabb(x - r, y - r, z - r, x + r, y + r, z + r, -1L, fromTree, stack);
+            brute.queryAabb(x - r, y - r, z - r, x + r, y + r, z + r, -1L, fromBrute, stack);
+            fromTree.sort();
+            fromBrute.sort();
+            assertEquals(fromBrute.count(), fromTree.count(), "box query " + q);
+            for (int i = 0; i < fromBrute.count(); i++) {
+                assertEquals(fromBrute.handle(i), fromTree.handle(i), "box query " + q);
+            }
+        }
+        // a later add and a batch smaller than the tree take the usual paths on the rebuilt tree
+        tree.add(50, 50, 50, 51, 51, 51, 1, -1L);
+        tree.addAll(java.util.Arrays.copyOfRange(all, 6, 6 * 101), null, null);
+        tree.validate();
+        assertEquals(n + 102, tree.size());
+    }
+
+    @Test
     void shouldAddIntoAnEmptyTreeAndTakeEmptyAndSingleBatches() {
         DynamicAabbTree tree = new DynamicAabbTree(DENSE);
         assertEquals(0, tree.addAll(new double[0], null, null).length);
