@@ -72,7 +72,8 @@ public final class WorldLayout {
     public static final int MAX_QUANTIZED = 0xFFFF;
     /**
      * The quantization step factor: a node's step is {@code (max - min) * K}. {@code 65535 * K} exceeds 1 by
-     * 0.8 %, far more than the rounding of the float operations, so the largest code always reaches the node's max.
+     * 0.8 %, far more than the rounding of the float operations, so the largest code always reaches the node's max
+     * ({@link #scale} raises the rare subnormal step that would not).
      */
     public static final float QUANTIZATION_FACTOR = 1f / 65000f;
 
@@ -193,10 +194,20 @@ public final class WorldLayout {
      *
      * @param min the node's decoded min coordinate
      * @param max the node's decoded max coordinate
-     * @return {@code fl(fl(max - min) * K)}
+     * @return {@code fl(fl(max - min) * K)}, raised to the next float until {@code decode(65535) >= max} where
+     *         that product is subnormal
      */
     public static float scale(float min, float max) {
-        return (max - min) * QUANTIZATION_FACTOR;
+        float scale = (max - min) * QUANTIZATION_FACTOR;
+        if (scale < Float.MIN_NORMAL) {
+            // a subnormal product loses the 0.8 % margin to its absolute rounding (an extent below about 1e-40
+            // gives a step of 0 or one denormal), so decode(65535) could fall short of max and cull a match;
+            // one or two steps up restore it, and normal extents never come here, so their codes are unchanged
+            while (decode(min, scale, MAX_QUANTIZED) < max) {
+                scale = Math.nextUp(scale);
+            }
+        }
+        return scale;
     }
 
     /**

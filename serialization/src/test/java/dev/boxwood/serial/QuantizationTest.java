@@ -33,7 +33,12 @@ class QuantizationTest {
         SplittableRandom r = new SplittableRandom(7);
         for (int t = 0; t < 20_000; t++) {
             float centre = (float) (r.nextBoolean() ? r.nextDouble(-1e7, 1e7) : r.nextDouble(-10, 10));
-            float width = t % 10 == 0 ? 0f : (float) Math.pow(10, r.nextDouble(-6, 6));
+            if (t % 10 == 1) {
+                // subnormal steps: extents near the float minimum, around zero
+                centre = (float) r.nextDouble(-1e-38, 1e-38);
+            }
+            float width = t % 10 == 0 ? 0f
+                    : (float) Math.pow(10, t % 10 == 1 ? r.nextDouble(-45, -30) : r.nextDouble(-6, 6));
             float min = centre;
             float max = centre + width;
             float scale = WorldLayout.scale(min, max);
@@ -59,6 +64,8 @@ class QuantizationTest {
                 world("points", 2_500, r, 40, 100, 0, 0),
                 world("flat", 2_500, r, -1e4, 300, -1, 4),
                 touching("touching", 16),
+                flatPairs("denormal-thick", 64, 1e-300),
+                flatPairs("subnormal-thick", 64, 1e-40),
                 world("mixed", 4_000, r, 12_345.678, 1_000, 0, 30));
     }
 
@@ -74,6 +81,20 @@ class QuantizationTest {
                 boxes[6 * i + a] = lo;
                 boxes[6 * i + 3 + a] = lo + size;
             }
+        }
+        return new TestWorld(name, boxes, n, false);
+    }
+
+    /**
+     * Flat boxes in a row, every other one lifted to {@code z = thickness}: the nodes' z extents round to a few
+     * denormals, whose quantization step must still reach the node's max.
+     */
+    private static TestWorld flatPairs(String name, int n, double thickness) {
+        double[] boxes = new double[6 * n];
+        for (int i = 0; i < n; i++) {
+            double z = i % 2 == 0 ? 0 : thickness;
+            double[] box = {i, 0, z, i + 0.5, 1, z};
+            System.arraycopy(box, 0, boxes, 6 * i, 6);
         }
         return new TestWorld(name, boxes, n, false);
     }
