@@ -32,10 +32,11 @@ public final class TileSetWriter {
      * @param boxes        absolute boxes, stride 6, finite, min &lt;= max
      * @param categoryBits per object, or {@code null} for {@code -1L}
      * @param userValues   per object, or {@code null} for the object's global index in {@code boxes}
-     * @param cellSize     the grid cell edge length, finite and {@code > 0}
+     * @param cellSize     the grid cell edge length, finite and {@code > 0}; the world may lie anywhere but span
+     *                     at most 2^21 cells along each axis
      * @return the written tile files, ordered by cell z, then y, then x
      * @throws IOException              if writing fails
-     * @throws IllegalArgumentException on invalid arguments
+     * @throws IllegalArgumentException on invalid arguments (then no file is written)
      */
     public static List<Path> writeGrid(Path dir, String baseName, double[] boxes, long[] categoryBits,
                                        long[] userValues, double cellSize) throws IOException {
@@ -56,11 +57,28 @@ public final class TileSetWriter {
             throw new IllegalArgumentException("userValues must hold " + n + " values");
         }
         // sort object indices by cell (z, y, x) then index: one pass per tile afterwards
-        long[] cells = new long[n];
+        long[] firstCell = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+        long[] lastCell = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
         for (int i = 0; i < n; i++) {
             Arguments.requireBox(boxes[6 * i], boxes[6 * i + 1], boxes[6 * i + 2], boxes[6 * i + 3],
                     boxes[6 * i + 4], boxes[6 * i + 5]);
-            cells[i] = cellKey(boxes, i, cellSize);
+            for (int a = 0; a < 3; a++) {
+                long c = cellIndex(boxes, i, a, cellSize);
+                firstCell[a] = Math.min(firstCell[a], c);
+                lastCell[a] = Math.max(lastCell[a], c);
+            }
+        }
+        for (int a = 0; a < 3; a++) {
+            // the key packs cells relative to the world's first cell, so only the world's extent is bounded,
+            // not its distance from the origin
+            if (n > 0 && lastCell[a] - firstCell[a] > CELL_MASK) {
+                throw new IllegalArgumentException("cellSize " + cellSize + " gives more than 2^21 cells on axis "
+                        + "xyz".charAt(a) + " (cells " + firstCell[a] + " to " + lastCell[a] + ")");
+            }
+        }
+        long[] cells = new long[n];
+        for (int i = 0; i < n; i++) {
+            cells[i] = cellKey(boxes, i, cellSize, firstCell);
         }
         int[] order = sortByCell(cells);
         // every tile checked before the first file is written: its boxes must be storable relative to the origin
@@ -96,7 +114,8 @@ public final class TileSetWriter {
                 }
                 tileValues[k] = userValues == null ? i : userValues[i];
             }
-            Path file = dir.resolve(baseName + "_" + cellX(cell) + "_" + cellY(cell) + "_" + cellZ(cell) + ".bxw");
+            Path file = dir.resolve(baseName + "_" + cellOf(cell, 0, firstCell) + "_" + cellOf(cell, 1, firstCell)
+                    + "_" + cellOf(cell, 2, firstCell) + ".bxw");
             StaticWorldWriter.write(file, tileBoxes, tileCategories, tileValues, null);
             files.add(file);
             start = end;
@@ -116,32 +135,32 @@ public final class TileSetWriter {
 
     private static final int CELL_BITS = 21;
     private static final long CELL_MASK = (1L << CELL_BITS) - 1;
-    private static final long CELL_BIAS = 1L << (CELL_BITS - 1);
+    /** Beyond this many cells from the origin a cell index is no longer a whole number of cells. */
+    private static final double CELL_INDEX_LIMIT = 0x1p53;
 
-    /** Cell coordinates packed z, y, x (21 bits each, biased), so the key order is z-major. */
-    private static long cellKey(double[] boxes, int i, double cellSize) {
+    /** {@code floor(centre / cellSize)} on axis {@code a}. */
+    private static long cellIndex(double[] boxes, int i, int a, double cellSize) {
+        double centre = boxes[6 * i + a] * 0.5 + boxes[6 * i + 3 + a] * 0.5;
+        double c = Math.floor(centre / cellSize);
+        if (!(Math.abs(c) < CELL_INDEX_LIMIT)) {
+            throw new IllegalArgumentException("object " + i + " lies " + c + " cells of size " + cellSize
+                    + " from the origin on axis " + "xyz".charAt(a) + ", beyond 2^53");
+        }
+        return (long) c;
+    }
+
+    /** Cell indices relative to {@code firstCell}, packed z, y, x (21 bits each), so the key order is z-major. */
+    private static long cellKey(double[] boxes, int i, double cellSize, long[] firstCell) {
         long key = 0;
         for (int a = 2; a >= 0; a--) {
-            double centre = boxes[6 * i + a] * 0.5 + boxes[6 * i + 3 + a] * 0.5;
-            long c = (long) Math.floor(centre / cellSize) + CELL_BIAS;
-            if (c < 0 || c > CELL_MASK) {
-                throw new IllegalArgumentException("cellSize " + cellSize + " gives more than 2^21 cells per axis");
-            }
-            key = (key << CELL_BITS) | c;
+            key = (key << CELL_BITS) | (cellIndex(boxes, i, a, cellSize) - firstCell[a]);
         }
         return key;
     }
 
-    private static long cellX(long key) {
-        return (key & CELL_MASK) - CELL_BIAS;
-    }
-
-    private static long cellY(long key) {
-        return ((key >>> CELL_BITS) & CELL_MASK) - CELL_BIAS;
-    }
-
-    private static long cellZ(long key) {
-        return ((key >>> (2 * CELL_BITS)) & CELL_MASK) - CELL_BIAS;
+    /** The cell index on axis {@code a} of a packed key. */
+    private static long cellOf(long key, int a, long[] firstCell) {
+        return ((key >>> (a * CELL_BITS)) & CELL_MASK) + firstCell[a];
     }
 
     /** Object indices ordered by cell key, ties by index (stable). */

@@ -473,6 +473,43 @@ class TiledWorldTest {
         }
     }
 
+    @Test
+    void shouldGridASmallWorldFarFromTheOriginByItsOwnExtent() throws IOException {
+        Path far = Files.createDirectory(dir.resolve("far"));
+        // 2e8 / 100 = 2,000,000 cells from the origin, more than 21 bits hold; the world spans four cells
+        double[] boxes = {
+            2e8, -2e8, 0, 2e8 + 1, -2e8 + 1, 1,
+            2e8 + 150, -2e8, 0, 2e8 + 151, -2e8 + 1, 1,
+            2e8 + 350, -2e8 + 5, 0.5, 2e8 + 351, -2e8 + 6, 1.5};
+        List<Path> written = TileSetWriter.writeGrid(far, "tile", boxes, null, null, 100);
+        List<String> names = new ArrayList<>();
+        for (Path file : written) {
+            names.add(file.getFileName().toString());
+        }
+        assertEquals(List.of("tile_2000000_-2000000_0.bxw", "tile_2000001_-2000000_0.bxw",
+                "tile_2000003_-2000000_0.bxw"), names);
+        try (TiledWorld tiled = TiledWorld.open(written, Long.MAX_VALUE)) {
+            AllOverlaps found = new AllOverlaps();
+            tiled.queryAabb(2e8 + 0.5, -2e8 - 1, 0, 2e8 + 350, -2e8 + 5, 1, -1L, found, new TiledWorld.Scratch());
+            found.sort();
+            List<Long> values = new ArrayList<>();
+            for (int i = 0; i < found.count(); i++) {
+                values.add(found.userValue(i));
+            }
+            values.sort(null);
+            assertEquals(List.of(0L, 1L, 2L), values);
+        }
+        // the extent, not the distance from the origin, is bounded: 2^21 + 1 cells along y are refused, unwritten
+        Path wide = Files.createDirectory(dir.resolve("wide"));
+        double[] spread = {0, 2e8, 0, 1, 2e8 + 1, 1, 0, 2e8 + 100 * (1 << 21) + 50, 0, 1, 2e8 + 100 * (1 << 21) + 51, 1};
+        assertBad("on axis y", () -> TileSetWriter.writeGrid(wide, "tile", spread, null, null, 100));
+        double[] tiny = {1e300, 0, 0, 1e300, 0, 0};
+        assertBad("beyond 2^53", () -> TileSetWriter.writeGrid(wide, "tile", tiny, null, null, 1e-10));
+        try (var listing = Files.list(wide)) {
+            assertEquals(0, listing.count(), "no tile written");
+        }
+    }
+
     private static void assertBad(String argument, org.junit.jupiter.api.function.Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(argument), e.getMessage());
