@@ -199,10 +199,11 @@ public final class WorldLayout {
      */
     public static float scale(float min, float max) {
         float scale = (max - min) * QUANTIZATION_FACTOR;
-        if (scale < Float.MIN_NORMAL) {
+        if (scale < Float.MIN_NORMAL && scale >= 0f) {
             // a subnormal product loses the 0.8 % margin to its absolute rounding (an extent below about 1e-40
             // gives a step of 0 or one denormal), so decode(65535) could fall short of max and cull a match;
             // one or two steps up restore it, and normal extents never come here, so their codes are unchanged
+            // (nor do the inverted extents of a corrupt node, which would take up to 2^17 steps)
             while (decode(min, scale, MAX_QUANTIZED) < max) {
                 scale = Math.nextUp(scale);
             }
