@@ -13,7 +13,8 @@ public final class ObbAabb {
      * Whether the closed oriented box and the closed axis-aligned box overlap: the 15-axis test of
      * {@link ObbObb} with the box's axes the coordinate axes, so {@code R[i][j]} is component {@code j} of the
      * oriented box's axis {@code i} (Ericson, Real-Time Collision Detection, 4.4.1). Same conservative epsilon as
-     * {@link ObbObb}. The box centre offset is formed as {@code ((min - c) + (max - c)) / 2}, differences first.
+     * {@link ObbObb}. The box centre offset is formed as {@code ((min - c) + (max - c)) / 2}, differences first,
+     * and the box's own face axes test it as it is, unrotated.
      *
      * @param obb array holding the oriented box in {@link ObbLayout}
      * @param offset offset of the oriented box
@@ -39,6 +40,7 @@ public final class ObbAabb {
                 obb[ax] * tx + obb[ax + 1] * ty + obb[ax + 2] * tz,
                 obb[ax + 3] * tx + obb[ax + 4] * ty + obb[ax + 5] * tz,
                 obb[ax + 6] * tx + obb[ax + 7] * ty + obb[ax + 8] * tz,
+                tx, ty, tz,
                 obb[ax], obb[ax + 1], obb[ax + 2],
                 obb[ax + 3], obb[ax + 4], obb[ax + 5],
                 obb[ax + 6], obb[ax + 7], obb[ax + 8],

@@ -260,6 +260,47 @@ class ObbTest {
     }
 
     @Test
+    void shouldNeverSeparateASmallObbTouchingALargeBoxOrAPointOnAFace() {
+        // a point box on a face, rotated: its offset, rotated into its frame and back, rounded past the face
+        double s = Math.sqrt(0.5);
+        double[] point = new double[ObbLayout.STRIDE];
+        new Obb(1.0, 0.4, 0.5, s, s, 0, -s, s, 0, 0, 0, 1, 0, 0, 0).writeTo(point, 0);
+        assertTrue(ObbAabb.test(point, 0, 1, 0, 0, 2, 1, 1), "point on the face x = 1");
+        double[] face = new double[ObbLayout.STRIDE];
+        Obb.of(new Aabb(1, 0, 0, 2, 1, 1)).writeTo(face, 0);
+        assertTrue(ObbObb.test(point, 0, face, 0) && ObbObb.test(face, 0, point, 0));
+        // a small rotated box whose lowest x corner touches (or just enters) the face x = max of a box far larger
+        // than it: the offset between the centres is rounded by ulps of the large box, not of the small one
+        SplittableRandom random = new SplittableRandom(0x0BB0_0002L);
+        double[] large = new double[ObbLayout.STRIDE];
+        for (double size : new double[] {1e-3, 1}) {
+            for (double half : new double[] {1e4, 1e6, 1e9}) {
+                for (int n = 0; n < 2000; n++) {
+                    double[] small = randomObb(random, 5, 5, size);
+                    BigDecimal lowest = ExactReference.exact(small[0]);
+                    for (int i = 0; i < 3; i++) {
+                        lowest = lowest.subtract(ExactReference.exact(small[ObbLayout.HALF_EXTENTS + i])
+                                .multiply(ExactReference.exact(Math.abs(small[ObbLayout.AXES + 3 * i]))));
+                    }
+                    double maxX = lowest.doubleValue();
+                    if (ExactReference.exact(maxX).compareTo(lowest) < 0) {
+                        maxX = Math.nextUp(maxX);
+                    }
+                    double[] box = {maxX - 2 * half, small[1] - half, small[2] - half, maxX, small[1] + half,
+                        small[2] + half};
+                    String where = "size " + size + ", box half extent " + half + ", case " + n;
+                    assertTrue(ObbAabb.test(small, 0, box[0], box[1], box[2], box[3], box[4], box[5]), where);
+                    Obb.of(new Aabb(box[0], box[1], box[2], box[3], box[4], box[5])).writeTo(large, 0);
+                    // Obb.of rounds the large box's centre and extents: it still reaches maxX up to its ulps
+                    if (large[0] + large[ObbLayout.HALF_EXTENTS] >= maxX) {
+                        assertTrue(ObbObb.test(small, 0, large, 0) && ObbObb.test(large, 0, small, 0), where);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldEncloseTheObbTightlyAndConservatively() {
         SplittableRandom random = new SplittableRandom(0x0BB0_0004L);
         double[] bounds = new double[6];
