@@ -29,16 +29,17 @@ final class Check {
         }
     }
 
-    /** Length of a vector that must be finite and non-zero. */
-    static double nonZeroLength(double x, double y, double z, String name) {
-        finite(x, name + ".x");
-        finite(y, name + ".y");
-        finite(z, name + ".z");
-        double length = Math.sqrt(x * x + y * y + z * z);
-        if (!(length > 0.0) || !Double.isFinite(length)) {
-            throw new IllegalArgumentException(name + " must be a non-zero finite vector, was (" + x + ", " + y
-                    + ", " + z + ")");
+    /**
+     * Normalizes {@code v[0 .. count)} by the length of {@code (v[0], v[1], v[2])} ({@link Geom#normalize}), which
+     * must be finite and non-zero.
+     */
+    static void normalize(double[] v, int count, String name) {
+        finite(v[0], name + ".x");
+        finite(v[1], name + ".y");
+        finite(v[2], name + ".z");
+        if (!Geom.normalize(v, 0, count)) {
+            throw new IllegalArgumentException(name + " must be a non-zero finite vector, was (" + v[0] + ", " + v[1]
+                    + ", " + v[2] + ")");
         }
-        return length;
     }
 }

@@ -44,6 +44,34 @@ public final class Geom {
     }
 
     /**
+     * Divides {@code v[at .. at + count)} by the Euclidean length of its first three entries, a vector's own
+     * direction or a plane's {@code (n, d)}, without underflow or overflow of the squares: the entries are first
+     * divided by the largest of the three magnitudes (as {@link Math#hypot} scales two), so {@code (1e-200, 0, 0)}
+     * and {@code (1e308, 1e308, 0)} normalize like {@code (1, 0, 0)} and {@code (1, 1, 0)}. Entries beyond the
+     * third may become infinite (a large {@code d} over a tiny normal); callers check them.
+     *
+     * @param v     the entries, the first three finite
+     * @param at    where they start
+     * @param count how many to divide, at least 3
+     * @return false, leaving the entries unchanged, if the first three are all zero
+     */
+    public static boolean normalize(double[] v, int at, int count) {
+        double largest = Math.max(Math.abs(v[at]), Math.max(Math.abs(v[at + 1]), Math.abs(v[at + 2])));
+        if (!(largest > 0)) {
+            return false;
+        }
+        for (int k = at; k < at + count; k++) {
+            v[k] /= largest;
+        }
+        // the largest entry is now 1 in magnitude: the sum of squares is in [1, 3]
+        double length = Math.sqrt(v[at] * v[at] + v[at + 1] * v[at + 1] + v[at + 2] * v[at + 2]);
+        for (int k = at; k < at + count; k++) {
+            v[k] /= length;
+        }
+        return true;
+    }
+
+    /**
      * Higham's bound {@code gamma(n) = n u / (1 - n u)} on the relative error of {@code n} chained roundings.
      *
      * @param n the number of rounded operations

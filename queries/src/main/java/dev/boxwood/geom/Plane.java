@@ -21,15 +21,19 @@ public record Plane(double nx, double ny, double nz, double d) {
      * @param nz see the record component
      * @param d see the record component
      * @throws IllegalArgumentException if the normal is zero, NaN or infinite ("normal"), or {@code d} is not
-     *                                  finite ("d")
+     *                                  finite, or not once divided by the normal's length ("d")
      */
     public Plane {
-        double length = Check.nonZeroLength(nx, ny, nz, "normal");
         Check.finite(d, "d");
-        nx /= length;
-        ny /= length;
-        nz /= length;
-        d /= length;
+        double[] plane = {nx, ny, nz, d};
+        Check.normalize(plane, 4, "normal");
+        if (!Double.isFinite(plane[3])) {
+            throw new IllegalArgumentException("d (" + d + ") divided by the normal's length is not finite");
+        }
+        nx = plane[0];
+        ny = plane[1];
+        nz = plane[2];
+        d = plane[3];
     }
 
     /**
@@ -48,11 +52,8 @@ public record Plane(double nx, double ny, double nz, double d) {
         Check.finite(px, "px");
         Check.finite(py, "py");
         Check.finite(pz, "pz");
-        double length = Check.nonZeroLength(nx, ny, nz, "normal");
-        double ux = nx / length;
-        double uy = ny / length;
-        double uz = nz / length;
-        return new Plane(ux, uy, uz, ux * px + uy * py + uz * pz);
+        Plane unit = new Plane(nx, ny, nz, 0);
+        return new Plane(unit.nx, unit.ny, unit.nz, unit.nx * px + unit.ny * py + unit.nz * pz);
     }
 
     /**

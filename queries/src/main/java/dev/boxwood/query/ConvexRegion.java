@@ -110,13 +110,13 @@ public final class ConvexRegion {
             for (int k = 0; k < 4; k++) {
                 Arguments.requireFinite("planes[" + i + "]", planes[at + k]);
             }
-            double length = Math.sqrt(planes[at] * planes[at] + planes[at + 1] * planes[at + 1]
-                    + planes[at + 2] * planes[at + 2]);
-            if (!(length > 0) || !Double.isFinite(length)) {
+            System.arraycopy(planes, at, this.planes, at, 4);
+            if (!Geom.normalize(this.planes, at, 4)) {
                 throw new IllegalArgumentException("planes[" + i + "] has a zero normal");
             }
-            for (int k = 0; k < 4; k++) {
-                this.planes[at + k] = planes[at + k] / length;
+            if (!Double.isFinite(this.planes[at + 3])) {
+                throw new IllegalArgumentException("planes[" + i + "]: d (" + planes[at + 3]
+                        + ") divided by the normal's length is not finite");
             }
             scale = Math.max(scale, Math.abs(this.planes[at + 3]));
         }

@@ -1,5 +1,7 @@
 package dev.boxwood.query;
 
+import dev.boxwood.geom.Geom;
+
 /**
  * An immutable, validated perspective camera for picking and marquee selection: a position, an orthonormal view
  * basis (forward, up, right), a vertical field of view, an aspect ratio and near and far distances.
@@ -114,23 +116,25 @@ public final class PerspectiveCamera {
         if (!(far > near)) {
             throw new IllegalArgumentException("far must be > near: far " + far + ", near " + near);
         }
-        double f = Math.sqrt(forwardX * forwardX + forwardY * forwardY + forwardZ * forwardZ);
-        if (!(f > 0) || !Double.isFinite(f)) {
+        double[] forward = {forwardX, forwardY, forwardZ};
+        if (!Geom.normalize(forward, 0, 3)) {
             throw new IllegalArgumentException("forward (or target - position) must be a non-zero vector");
         }
         this.positionX = positionX;
         this.positionY = positionY;
         this.positionZ = positionZ;
-        this.forwardX = forwardX / f;
-        this.forwardY = forwardY / f;
-        this.forwardZ = forwardZ / f;
-        // right = forward x up, up' = right x forward (right-handed, Gram-Schmidt on the hint)
-        double rx = this.forwardY * upZ - this.forwardZ * upY;
-        double ry = this.forwardZ * upX - this.forwardX * upZ;
-        double rz = this.forwardX * upY - this.forwardY * upX;
+        this.forwardX = forward[0];
+        this.forwardY = forward[1];
+        this.forwardZ = forward[2];
+        // right = forward x up, up' = right x forward (right-handed, Gram-Schmidt on the hint); both unit, so the
+        // length of right is the sine of their angle
+        double[] up = {upX, upY, upZ};
+        boolean upGiven = Geom.normalize(up, 0, 3);
+        double rx = this.forwardY * up[2] - this.forwardZ * up[1];
+        double ry = this.forwardZ * up[0] - this.forwardX * up[2];
+        double rz = this.forwardX * up[1] - this.forwardY * up[0];
         double r = Math.sqrt(rx * rx + ry * ry + rz * rz);
-        double upLength = Math.sqrt(upX * upX + upY * upY + upZ * upZ);
-        if (!(r > 1e-9 * upLength) || !Double.isFinite(r)) {
+        if (!upGiven || !(r > 1e-9)) {
             throw new IllegalArgumentException("up must be non-zero and not parallel to the view direction");
         }
         this.rightX = rx / r;

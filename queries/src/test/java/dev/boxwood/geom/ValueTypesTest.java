@@ -60,6 +60,35 @@ class ValueTypesTest {
         assertEquals(-1.0, q.nz());
         assertEquals(-3.0, q.d());
         assertEquals(1.0, q.distance(0, 0, 2), "z = 2 is outside of z >= 3");
+        // tiny and huge normals are non-zero: their squares must not underflow to 0 or overflow to infinity
+        for (double scale : new double[] {1e-200, 1e-310, 1e200, Double.MAX_VALUE}) {
+            Plane r = new Plane(0, scale, 0, 3 * Math.min(scale, 1));
+            assertEquals(1.0, r.ny(), "normal of length " + scale);
+            assertEquals(3 * Math.min(scale, 1) / scale, r.d(), "d of length " + scale);
+            Plane t = new Plane(scale, scale, 0, 0);
+            assertEquals(Math.sqrt(0.5), t.nx(), 1e-15);
+            assertEquals(t.nx(), t.ny());
+            assertEquals(1.0, Plane.throughPoint(0, 0, 7, 0, 0, scale).nz());
+        }
+        assertRejects("d", () -> new Plane(1e-200, 0, 0, 1e200));
+    }
+
+    @Test
+    void shouldNormalizeVectorsWithoutUnderflowOrOverflow() {
+        double[][] cases = {{3e-200, 0, -4e-200, 1e-200}, {0, -3e200, 4e200, 5e200}, {Double.MAX_VALUE,
+            Double.MAX_VALUE, 0, 1}, {0, 0, -Double.MIN_VALUE, Double.MIN_VALUE}, {1, 1, 1, 0}};
+        double[][] expected = {{0.6, 0, -0.8, 0.2}, {0, -0.6, 0.8, 1}, {Math.sqrt(0.5), Math.sqrt(0.5), 0, 0},
+            {0, 0, -1, 1}, {1 / Math.sqrt(3), 1 / Math.sqrt(3), 1 / Math.sqrt(3), 0}};
+        for (int c = 0; c < cases.length; c++) {
+            double[] v = cases[c].clone();
+            assertTrue(Geom.normalize(v, 0, 4));
+            for (int k = 0; k < 4; k++) {
+                assertEquals(expected[c][k], v[k], 1e-15, "case " + c + ", entry " + k);
+            }
+        }
+        double[] zero = {0, -0.0, 0, 7};
+        assertTrue(!Geom.normalize(zero, 0, 4));
+        assertEquals(7.0, zero[3], "unchanged");
     }
 
     @Test

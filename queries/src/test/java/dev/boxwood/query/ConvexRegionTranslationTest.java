@@ -3,6 +3,7 @@ package dev.boxwood.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -37,6 +38,27 @@ class ConvexRegionTranslationTest {
         for (int i = 2; i < 16; i++) {
             assertSame(copies[i], world.translated(i + 1, 0, 0), "origin " + (i + 1));
         }
+    }
+
+    @Test
+    void shouldNormalizeTinyAndHugeNormalsLikeUnitOnes() {
+        ConvexRegion unit = cutCube(3, -2, 1);
+        for (double scale : new double[] {1e-200, 1e-300, 1e200}) {
+            double[] planes = unit.planes().clone();
+            for (int i = 0; i < planes.length; i++) {
+                planes[i] *= scale;
+            }
+            ConvexRegion scaled = new ConvexRegion(planes, unit.planeCount());
+            double[] normalized = scaled.planes();
+            for (int i = 0; i < planes.length; i++) {
+                assertEquals(unit.planes()[i], normalized[i], 1e-14, "scale " + scale + ", entry " + i);
+            }
+            assertTrue(scaled.isBounded());
+            assertEquals(unit.vertexCount(), scaled.vertexCount());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ConvexRegion(new double[] {1e-200, 0, 0, 1e200}, 1));
+        assertTrue(e.getMessage().contains("planes[0]"), e.getMessage());
     }
 
     @Test

@@ -91,5 +91,21 @@ class PerspectiveCameraProjectTest {
         assertTrue(e.getMessage().contains("dest"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> camera.project(0, Double.POSITIVE_INFINITY, 0, new double[3]));
         assertThrows(IllegalArgumentException.class, () -> camera.project(0, 0, 0, null));
+        e = assertThrows(IllegalArgumentException.class,
+                () -> new PerspectiveCamera(0, 0, 0, 0, 0, -1, 0, 0, 1e-300, 1.0, 1.5, 0.1, 100));
+        assertTrue(e.getMessage().contains("up"), e.getMessage());
+    }
+
+    @Test
+    void shouldTakeTinyAndHugeDirectionsLikeUnitOnes() {
+        PerspectiveCamera unit = new PerspectiveCamera(1, 2, 3, 0, 0, -1, 0, 1, 0, 1.0, 1.5, 0.1, 100);
+        double[] expected = new double[6];
+        double[] actual = new double[6];
+        unit.pickRay(0.3, 0.8, expected);
+        for (double scale : new double[] {1e-200, 1e-310, 1e200, Double.MAX_VALUE}) {
+            PerspectiveCamera scaled = new PerspectiveCamera(1, 2, 3, 0, 0, -scale, 0, scale, 0, 1.0, 1.5, 0.1, 100);
+            scaled.pickRay(0.3, 0.8, actual);
+            assertArrayEquals(expected, actual, 1e-12, "scale " + scale);
+        }
     }
 }
