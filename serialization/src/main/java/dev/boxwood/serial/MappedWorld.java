@@ -1377,8 +1377,9 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @param filter       predicate applied before the limit, or {@code null}
      * @param exact        the exact distance of each candidate, or {@code null} for the tight-box distance
      * @param dest         receives the results (cleared first)
-     * @throws IllegalArgumentException for non-finite coordinates, a negative {@code k}, a negative or NaN maximum
-     *                                  or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
+     *                                  from the origin on some axis, a negative {@code k}, a negative or NaN
+     *                                  maximum or null arguments
      * @throws IllegalStateException    if the world is closed
      */
     public void kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,

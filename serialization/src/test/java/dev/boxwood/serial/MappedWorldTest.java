@@ -281,6 +281,24 @@ class MappedWorldTest {
                 assertEquals(2_000, mapped.size());
             }
         }
+        // writes cancelled half-way (a progress listener that throws) release their mapping before the temporary
+        // file is deleted, or its disk space stays held until the JVM exits
+        StaticWorldWriter.Progress cancel = new StaticWorldWriter.Progress() {
+            @Override
+            public void building(long placedObjects, long totalObjects) {
+            }
+
+            @Override
+            public void writing(long writtenBytes, long totalBytes) {
+                if (writtenBytes > 0 && writtenBytes < totalBytes) {
+                    throw new IllegalStateException("cancelled");
+                }
+            }
+        };
+        for (int w = 0; w < 5; w++) {
+            assertThrows(IllegalStateException.class, () -> StaticWorldWriter.write(dir.resolve("cancelled.bxw"),
+                    world.boxes, null, null, new byte[4 << 20], cancel));
+        }
         String name = dir.getFileName().toString();
         long left = Files.readAllLines(maps).stream().filter(line -> line.contains(name)).count();
         // a streaming server maps tiles in and out all day: one leaked mapping per open would end at the kernel's
