@@ -4,10 +4,15 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -87,10 +92,27 @@ public final class WorldTool {
         if (e instanceof NoSuchFileException f) {
             return "no such file: " + f.getFile();
         }
-        if (e instanceof FileSystemException f && f.getReason() != null) {
-            return f.getFile() + ": " + f.getReason();
+        if (e instanceof FileSystemException f) {
+            return f.getFile() + ": " + (f.getReason() != null ? f.getReason() : reasonOf(f));
         }
         return String.valueOf(e.getMessage());
+    }
+
+    /** What the JDK's reason-less file system exceptions mean: their type. */
+    private static String reasonOf(FileSystemException e) {
+        if (e instanceof FileAlreadyExistsException) {
+            return "already exists";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "access denied";
+        }
+        if (e instanceof NotDirectoryException) {
+            return "not a directory";
+        }
+        if (e instanceof DirectoryNotEmptyException) {
+            return "directory not empty";
+        }
+        return e.getClass().getSimpleName();
     }
 
     /** An input must be a readable regular file: a directory would fail later with a message naming no file. */
@@ -113,8 +135,8 @@ public final class WorldTool {
         static BoxFile read(Path file) throws IOException {
             requireFile(file);
             BoxFile f = new BoxFile();
+            int lineNumber = 0;
             try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                int lineNumber = 0;
                 for (String line; (line = reader.readLine()) != null; ) {
                     lineNumber++;
                     line = line.strip();
@@ -138,6 +160,9 @@ public final class WorldTool {
                     }
                     f.count++;
                 }
+            } catch (CharacterCodingException e) {
+                // the reader decodes ahead of the lines it returns: the bad bytes are at or after the next line
+                throw new IOException(file + ": not UTF-8 text (at or after line " + (lineNumber + 1) + ")", e);
             }
             f.boxes = Arrays.copyOf(f.boxes, 6 * f.count);
             f.categories = Arrays.copyOf(f.categories, f.count);
@@ -189,6 +214,14 @@ public final class WorldTool {
             if (tileSize == null && directory != null && !Files.isDirectory(directory)) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "the directory of the output does not exist: " + directory);
+            }
+            if (tileSize == null && Files.isDirectory(output)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "the output is a directory (a world file is wanted without --tile-size): " + output);
+            }
+            if (tileSize != null && Files.exists(output) && !Files.isDirectory(output)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "with --tile-size the output is a directory, but this is a file: " + output);
             }
             if (binary) {
                 return buildFromBinary();

@@ -209,6 +209,27 @@ class WorldToolTest {
         Path tiles = dir.resolve("tiles");
         assertEquals(2, run("build", input.toString(), tiles.toString(), "--tile-size", "0"));
         assertFalse(Files.exists(tiles), "nothing created for a bad tile size");
+        // the output's kind must match the command: a directory for tiles, a file otherwise
+        assertEquals(2, run("build", input.toString(), dir.toString()));
+        assertTrue(err.contains("the output is a directory") && err.contains(dir.toString())
+                && !err.contains(".tmp-"), err);
+        assertEquals(2, run("build", input.toString(), world.toString(), "--tile-size", "5"));
+        assertTrue(err.contains("this is a file: " + world), err);
+        assertEquals(WorldTool.EXIT_IO, run("verify", world.resolve("inside.bxw").toString()));
+        // a text input that is not UTF-8 names the file (and where decoding stood)
+        Path latin = dir.resolve("latin.txt");
+        Files.write(latin, new byte[] {'0', ' ', '0', ' ', '0', ' ', '1', ' ', '1', ' ', '1', '\n', '#', (byte) 0xE9,
+            '\n'});
+        assertEquals(WorldTool.EXIT_IO, run("build", latin.toString(), dir.resolve("latin.bxw").toString()));
+        assertTrue(err.contains(latin + ": not UTF-8 text (at or after line 1)"), err);
+    }
+
+    @Test
+    void shouldDescribeFileSystemFailuresWithoutAReasonByTheirKind() {
+        assertEquals("a: already exists", WorldTool.describe(new java.nio.file.FileAlreadyExistsException("a")));
+        assertEquals("b: access denied", WorldTool.describe(new java.nio.file.AccessDeniedException("b")));
+        assertEquals("c: not a directory", WorldTool.describe(new java.nio.file.NotDirectoryException("c")));
+        assertEquals("d: why", WorldTool.describe(new java.nio.file.FileSystemException("d", null, "why")));
     }
 
     @Test
