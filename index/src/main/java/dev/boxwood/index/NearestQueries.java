@@ -67,8 +67,8 @@ public final class NearestQueries {
      * @param filter predicate applied before the limit, or {@code null}
      * @param exact the exact distance of each candidate, or {@code null} for the tight-box distance
      * @param dest receives the results (cleared first)
-     * @throws IllegalArgumentException for non-finite coordinates, a negative {@code k}, a negative or NaN maximum
-     *     or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
+     *     from the origin on some axis, a negative {@code k}, a negative or NaN maximum or null arguments
      */
     public static void kNearest(ReadableTree view, double x, double y, double z, int k, double maxDistance,
                                 long categoryMask, QueryFilter filter, DistanceFunction exact,
