@@ -13,7 +13,8 @@ import java.util.Arrays;
  *
  * <p>Publishing copies the used prefix of the tree's flat arrays (one {@link System#arraycopy} each) into a
  * recycled view: a view nobody holds and that is not the latest is reused; a new one is allocated only when every
- * view but the latest is held (so the second publish allocates a second view even with no reader). Cost: O(n), about 120 bytes copied per object (per object about one internal node: its 64-byte
+ * view but the latest is held (so the second publish allocates a second view even with no reader). Cost: O(n),
+ * about 120 bytes copied per object (per object about one internal node: its 64-byte
  * record of two entry boxes, references and folded masks, plus parent and height; and the object's own 24-byte
  * tight box, user value, categories, leaf entry and handle state). At memory bandwidth that is a fraction of a
  * millisecond per 10,000 objects; for millions of objects publish less often than every frame. Memory: one copy

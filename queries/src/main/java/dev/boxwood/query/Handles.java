@@ -13,9 +13,9 @@ package dev.boxwood.query;
  * The slot indexes the index's per-object arrays (so at most {@code MAX_SLOTS - 1} live objects); the generation is
  * bumped each time the slot is freed, so a handle kept after {@code remove} no longer matches and every method
  * taking it throws {@link IllegalArgumentException}. Freed slots are reused first-in first-out, so a slot comes
- * back only after every slot freed before it: a stale handle could alias a new object only at the 128th reuse of its
- * slot (127 more add/remove cycles after its own removal) while the stale handle was still used. {@link #NONE} (-1) is never a
- * handle.
+ * back only after every slot freed before it: a stale handle could alias a new object only at the 128th reuse of
+ * its slot (127 more add/remove cycles after its own removal) while the stale handle was still used.
+ * {@link #NONE} (-1) is never a handle.
  *
  * <p>Allocation is deterministic: two indexes fed the same sequence of adds and removes hand out the same
  * handles (the differential tests rely on it). Not thread-safe; it belongs to its index's mutation side.

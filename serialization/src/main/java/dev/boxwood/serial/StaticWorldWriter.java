@@ -437,60 +437,58 @@ public final class StaticWorldWriter {
 
         MappedFile mappedFile = null;
         BytesStore<?, ?> mappedStore = null;
-        // released on failure too: the caller deletes the temporary file, whose disk space a mapping left behind
-        // would hold until the JVM exits
-        try {
-            try (MappedBytes out = MappedBytes.singleMappedBytes(temp.toFile(), Math.max(end, 1))) {
-                mappedFile = out.mappedFile();
-                mappedStore = out.bytesStore();
-                SectionSink sink = new SectionSink(out, progress, end);
-                sink.begin(offsets[WorldLayout.SECTION_NODES]);
-                writeNodes(sink, tree, layout);
-                crcs[WorldLayout.SECTION_NODES] = sink.end();
+        // released (after the close) on failure too: the caller deletes the temporary file, whose disk space a
+        // mapping left behind would hold until the JVM exits
+        try (MappedBytes out = MappedBytes.singleMappedBytes(temp.toFile(), Math.max(end, 1))) {
+            mappedFile = out.mappedFile();
+            mappedStore = out.bytesStore();
+            SectionSink sink = new SectionSink(out, progress, end);
+            sink.begin(offsets[WorldLayout.SECTION_NODES]);
+            writeNodes(sink, tree, layout);
+            crcs[WorldLayout.SECTION_NODES] = sink.end();
 
-                sink.begin(offsets[WorldLayout.SECTION_BOXES]);
-                for (int h = 0; h < n; h++) {
-                    ByteBuffer b = sink.room(WorldLayout.BOX_SIZE);
-                    int i = order[h];
-                    for (int a = 0; a < 6; a++) {
-                        b.putFloat(objectBoxes[6 * i + a]);
-                    }
+            sink.begin(offsets[WorldLayout.SECTION_BOXES]);
+            for (int h = 0; h < n; h++) {
+                ByteBuffer b = sink.room(WorldLayout.BOX_SIZE);
+                int i = order[h];
+                for (int a = 0; a < 6; a++) {
+                    b.putFloat(objectBoxes[6 * i + a]);
                 }
-                crcs[WorldLayout.SECTION_BOXES] = sink.end();
-
-                sink.begin(offsets[WorldLayout.SECTION_CATEGORIES]);
-                for (int h = 0; h < n; h++) {
-                    long bits = category(categoryBits, order[h]);
-                    if (palette.indexed) {
-                        sink.room(WorldLayout.PALETTE_INDEX_SIZE).putShort((short) palette.indexOf(bits));
-                    } else {
-                        sink.room(WorldLayout.CATEGORY_SIZE).putLong(bits);
-                    }
-                }
-                crcs[WorldLayout.SECTION_CATEGORIES] = sink.end();
-
-                sink.begin(offsets[WorldLayout.SECTION_PALETTE]);
-                for (int p = 0; palette.indexed && p < palette.size; p++) {
-                    sink.room(WorldLayout.PALETTE_ENTRY_SIZE).putLong(palette.values[p]);
-                }
-                crcs[WorldLayout.SECTION_PALETTE] = sink.end();
-
-                sink.begin(offsets[WorldLayout.SECTION_USER_VALUES]);
-                for (int h = 0; h < n; h++) {
-                    int i = order[h];
-                    sink.room(WorldLayout.USER_VALUE_SIZE).putLong(userValues == null ? i : userValues[i]);
-                }
-                crcs[WorldLayout.SECTION_USER_VALUES] = sink.end();
-
-                sink.begin(offsets[WorldLayout.SECTION_PAYLOAD]);
-                if (payload != null) {
-                    sink.writeBytes(payload);
-                }
-                crcs[WorldLayout.SECTION_PAYLOAD] = sink.end();
-
-                byte[] header = header(tree, layout, flags, offsets, lengths, crcs);
-                out.write(0L, header, 0, header.length);
             }
+            crcs[WorldLayout.SECTION_BOXES] = sink.end();
+
+            sink.begin(offsets[WorldLayout.SECTION_CATEGORIES]);
+            for (int h = 0; h < n; h++) {
+                long bits = category(categoryBits, order[h]);
+                if (palette.indexed) {
+                    sink.room(WorldLayout.PALETTE_INDEX_SIZE).putShort((short) palette.indexOf(bits));
+                } else {
+                    sink.room(WorldLayout.CATEGORY_SIZE).putLong(bits);
+                }
+            }
+            crcs[WorldLayout.SECTION_CATEGORIES] = sink.end();
+
+            sink.begin(offsets[WorldLayout.SECTION_PALETTE]);
+            for (int p = 0; palette.indexed && p < palette.size; p++) {
+                sink.room(WorldLayout.PALETTE_ENTRY_SIZE).putLong(palette.values[p]);
+            }
+            crcs[WorldLayout.SECTION_PALETTE] = sink.end();
+
+            sink.begin(offsets[WorldLayout.SECTION_USER_VALUES]);
+            for (int h = 0; h < n; h++) {
+                int i = order[h];
+                sink.room(WorldLayout.USER_VALUE_SIZE).putLong(userValues == null ? i : userValues[i]);
+            }
+            crcs[WorldLayout.SECTION_USER_VALUES] = sink.end();
+
+            sink.begin(offsets[WorldLayout.SECTION_PAYLOAD]);
+            if (payload != null) {
+                sink.writeBytes(payload);
+            }
+            crcs[WorldLayout.SECTION_PAYLOAD] = sink.end();
+
+            byte[] header = header(tree, layout, flags, offsets, lengths, crcs);
+            out.write(0L, header, 0, header.length);
         } finally {
             if (mappedStore != null) {
                 Unmapping.release(mappedStore, mappedFile);
