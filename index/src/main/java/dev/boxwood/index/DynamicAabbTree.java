@@ -1928,6 +1928,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     @Override
+    DynamicAabbTree frame() {
+        return this;
+    }
+
+    @Override
     public int size() {
         return handles.size();
     }

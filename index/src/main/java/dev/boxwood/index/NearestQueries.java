@@ -75,6 +75,7 @@ public final class NearestQueries {
                                 NearestNeighbours dest) {
         Arguments.requireNonNull("tree", view);
         Arguments.requireNearest(x, y, z, k, maxDistance, dest);
+        requireWithinReach(view, x, y, z);
         search(view.storage(), x, y, z, k, null, maxDistance, categoryMask, filter, exact, dest);
     }
 
@@ -107,7 +108,14 @@ public final class NearestQueries {
         Arguments.requireNonNull("scratch", scratch);
         Arguments.requireNearest(x, y, z, 0, maxDistance, scratch);
         Arguments.requireNonNull("visitor", visitor);
+        requireWithinReach(view, x, y, z);
         search(view.storage(), x, y, z, 0, visitor, maxDistance, categoryMask, filter, exact, scratch);
+    }
+
+    /** Checked before a tree's pending adds are taken in, so that a rejected query leaves the tree as it was. */
+    private static void requireWithinReach(ReadableTree view, double x, double y, double z) {
+        DynamicAabbTree frame = view.frame();
+        Arguments.requireWithinNearestReach(x - frame.originX(), y - frame.originY(), z - frame.originZ());
     }
 
     /** The best-first search of both forms: up to {@code k} results, or browsing when {@code visitor} is set. */
@@ -117,7 +125,6 @@ public final class NearestQueries {
         final double px = x - tree.originX();
         final double py = y - tree.originY();
         final double pz = z - tree.originZ();
-        Arguments.requireWithinNearestReach(px, py, pz);
         dest.clear();
         final double limit = NearestNeighbours.squaredLimit(maxDistance);
         final int[] r = tree.records;

@@ -37,6 +37,11 @@ public final class ReadView extends ReadableTree implements AutoCloseable {
         return frozen;
     }
 
+    @Override
+    DynamicAabbTree frame() {
+        return frozen;
+    }
+
     /** @return the version number {@link TreeSnapshots#publish()} returned for this view's contents */
     public long version() {
         return version;

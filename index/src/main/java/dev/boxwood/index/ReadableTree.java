@@ -24,6 +24,12 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
     /** The arrays the queries traverse: the tree itself, or a view's frozen copy. */
     abstract DynamicAabbTree storage();
 
+    /**
+     * The same tree as {@link #storage()} without taking a tree's pending adds in: for reading its origin and
+     * configuration while arguments are still being checked (a rejected query changes nothing).
+     */
+    abstract DynamicAabbTree frame();
+
     /** {@inheritDoc} As {@link RegionQueries#querySphere}. */
     @Override
     public final void querySphere(double centerX, double centerY, double centerZ, double radius, RegionMode mode,

@@ -176,4 +176,56 @@ class NearestQueriesTest {
         NearestQueries.nearest(tree, 0, 0, -1e150, Double.POSITIVE_INFINITY, -1L, null, null, found);
         assertEquals(1e150, found.distance(0), 1e136);
     }
+
+    @Test
+    void shouldDropExactDistancesWhoseSquareOverflowsLikeBruteForce() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        dev.boxwood.testkit.BruteForceIndex brute = new dev.boxwood.testkit.BruteForceIndex();
+        // each at least the distance to its box (object i lies i - 0.5 from the point)
+        double[] exactByValue = {Double.POSITIVE_INFINITY, 3, 1e200, 1e154, 1.3e154, 6};
+        for (int i = 0; i < exactByValue.length; i++) {
+            tree.add(i, 0, 0, i + 1, 1, 1, i, 1L);
+            brute.add(i, 0, 0, i + 1, 1, 1, i, 1L);
+        }
+        DistanceFunction exact = (handle, userValue, x, y, z) -> exactByValue[(int) userValue];
+        int[] handles = new int[exactByValue.length];
+        double[] distances = new double[exactByValue.length];
+        for (double maxDistance : new double[] {Double.POSITIVE_INFINITY, Double.MAX_VALUE, 1e200, 1e154, 5}) {
+            for (int k = 1; k <= exactByValue.length; k++) {
+                NearestQueries.kNearest(tree, 0.5, 0.5, 0.5, k, maxDistance, -1L, null, exact, found);
+                int n = brute.kNearest(0.5, 0.5, 0.5, k, maxDistance, -1L, null, exact, handles, distances);
+                String where = "k " + k + ", max " + maxDistance;
+                assertEquals(n, found.count(), where);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(handles[i], found.handle(i), where);
+                    assertEquals(distances[i], found.distance(i), where);
+                    assertEquals(exactByValue[(int) found.userValue(i)], found.distance(i), where);
+                    assertTrue(found.distance(i) <= maxDistance, where);
+                }
+            }
+        }
+        // nearest first: 3, 6, 1e154 and 1.3e154 (whose squares are finite); 1e200 and infinity are dropped
+        NearestQueries.kNearest(tree, 0.5, 0.5, 0.5, 6, Double.POSITIVE_INFINITY, -1L, null, exact, found);
+        assertEquals(4, found.count());
+        assertEquals(1.3e154, found.distance(3));
+    }
+
+    @Test
+    void shouldLeavePendingAddsPendingWhenANearestQueryIsRejected() {
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withDeferredAdds(true));
+        for (int i = 0; i < 13; i++) {
+            tree.add(i, 0, 0, i + 1, 1, 1, i, 1L);
+        }
+        long memory = tree.memoryBytes();
+        assertThrows(IllegalArgumentException.class, () -> NearestQueries.kNearest(tree, 1e200, 0, 0, 1, 1, -1L,
+                null, null, found));
+        assertThrows(IllegalArgumentException.class, () -> NearestQueries.browseNearest(tree, 0, -1e151, 0, 1,
+                -1L, null, null, recorder.reset(3), browsed));
+        assertEquals(13, tree.pendingAdds(), "nothing taken in");
+        assertEquals(memory, tree.memoryBytes());
+        NearestQueries.nearest(tree, 0.5, 0.5, 0.5, 1, -1L, null, null, found);
+        assertEquals(0, tree.pendingAdds(), "a valid query takes them in");
+        assertEquals(1, found.count());
+        tree.validate();
+    }
 }

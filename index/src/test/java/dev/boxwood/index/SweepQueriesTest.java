@@ -5,11 +5,13 @@ import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.TraversalStack;
+import dev.boxwood.testkit.BruteForceIndex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -104,5 +106,52 @@ class SweepQueriesTest {
         SweepQueries.sweepSphere(tree, 0.5, 0.5, 0.5, 0.5, 20, 0, 0, -1L, hit, stack);
         assertEquals(wall, hit.handle());
         assertEquals(9.0 / 20.0, hit.fraction(), 1e-15);
+    }
+
+    @Test
+    void shouldFindSpheresTouchingBoxesWithoutMarginAtTheEdgeOfRounding() {
+        // objects without margin (fat box = tight box, as spliced objects are too) and sphere centres a few ulps
+        // around the grown box's face: the node cull must keep every box the exact test touches
+        SplittableRandom random = new SplittableRandom(91);
+        int disagreements = 0;
+        int touching = 0;
+        for (int i = 0; i < 4000; i++) {
+            double scale = Math.pow(10, random.nextInt(-3, 8));
+            double[] b = new double[6];
+            for (int a = 0; a < 3; a++) {
+                b[a] = (float) ((random.nextDouble() - 0.5) * scale);
+                b[3 + a] = (float) (b[a] + random.nextDouble() * scale);
+            }
+            double r = random.nextDouble() * scale;
+            double[] c = new double[3];
+            int axis = random.nextInt(3);
+            for (int a = 0; a < 3; a++) {
+                c[a] = b[a] + random.nextDouble() * (b[3 + a] - b[a]);
+            }
+            // a face's grown plane, then a few ulps either way
+            double face = random.nextBoolean() ? b[axis] - r : b[3 + axis] + r;
+            for (int k = random.nextInt(-3, 4); k < 0; k++) {
+                face = Math.nextDown(face);
+            }
+            for (int k = random.nextInt(-3, 4); k > 0; k--) {
+                face = Math.nextUp(face);
+            }
+            c[axis] = face;
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0, 0));
+            BruteForceIndex brute = new BruteForceIndex();
+            tree.add(b[0], b[1], b[2], b[3], b[4], b[5], 1, -1L);
+            brute.add(b[0], b[1], b[2], b[3], b[4], b[5], 1, -1L);
+            double[] d = {0, 0, 0};
+            d[random.nextInt(3)] = random.nextBoolean() ? 0 : (random.nextDouble() - 0.5) * 1e-3 * scale;
+            SweepQueries.sweepSphere(tree, c[0], c[1], c[2], r, d[0], d[1], d[2], -1L, treeAll, stack);
+            brute.sweepSphere(c[0], c[1], c[2], r, d[0], d[1], d[2], -1L, bruteAll);
+            touching += bruteAll.count();
+            if (treeAll.count() != bruteAll.count()
+                    || bruteAll.count() == 1 && treeAll.fraction(0) != bruteAll.fraction(0)) {
+                disagreements++;
+            }
+        }
+        assertEquals(0, disagreements, "sweeps that disagree with the exact test, of " + touching + " touching");
+        assertTrue(touching > 500, touching + " touching");
     }
 }

@@ -6,7 +6,9 @@ package dev.boxwood.query;
  *
  * <p>The returned distance must be at least the distance from the point to the object's stored tight box (the
  * shape lies inside its box), because the query prunes with box distances; a negative value (or NaN) drops the
- * object from the query (a filter).
+ * object from the query (a filter). So does a distance whose square overflows (above about 1.34e154, or
+ * infinite), which no shape inside a box the index holds can be from a point it accepts: the queries order and
+ * report distances through their squares.
  */
 @FunctionalInterface
 public interface DistanceFunction {
@@ -19,7 +21,8 @@ public interface DistanceFunction {
      * @param x query point x (world coordinates)
      * @param y query point y
      * @param z query point z
-     * @return the distance, {@code >=} the distance to the object's tight box; negative to drop the object
+     * @return the distance, {@code >=} the distance to the object's tight box; negative (or too large to square)
+     *         to drop the object
      */
     double distance(int handle, long userValue, double x, double y, double z);
 }

@@ -215,7 +215,8 @@ public final class NearestNeighbours {
             } else if (tie >= PENDING) {
                 int handle = (int) tie;
                 double d = exact.distance(handle, value, x, y, z);
-                if (d >= 0) {
+                // an infinite square could neither be ordered nor give d back: dropped (DistanceFunction)
+                if (d >= 0 && d * d < Double.POSITIVE_INFINITY) {
                     push(d * d, RESOLVED | (handle & 0xFFFF_FFFFL), 0, value);
                 }
             } else {

@@ -25,8 +25,9 @@ public final class SweepTests {
     /**
      * A lower bound of the first time of contact with any box inside the given (node) box, for culling: the
      * centre's path against the node grown by the shape (the Minkowski sum with the box, or the box grown by the
-     * radius on every axis), with the robust slab test ({@link SegmentAabb#intersectInverse}). For a moving box
-     * the bound is exact ({@link SweepAabb#intersectMovingAabb}).
+     * radius on every axis, a little more and rounded outward), with the robust slab test
+     * ({@link SegmentAabb#intersectInverse}). For a moving box the bound is exact
+     * ({@link SweepAabb#intersectMovingAabb}).
      *
      * @param shape {@link #BOX} or {@link #SPHERE}
      * @param p0 shape parameter 0
@@ -54,8 +55,13 @@ public final class SweepTests {
             return SweepAabb.intersectMovingAabb(invDx, invDy, invDz, max, p0, p1, p2, p3, p4, p5,
                     minX, minY, minZ, maxX, maxY, maxZ);
         }
+        // The exact tests accept a centre up to about r (1 + 2^-52) from the box after their own rounding (Arvo's
+        // squared distances), so the grown box takes r (1 + 2^-50), rounded outward: the cull never rejects a box
+        // the exact test would accept (a fat box equal to the tight box, without margin, showed it).
+        double grow = p3 + p3 * 0x1p-50;
         return SegmentAabb.intersectInverse(p0, p1, p2, invDx, invDy, invDz, max,
-                minX - p3, minY - p3, minZ - p3, maxX + p3, maxY + p3, maxZ + p3);
+                Math.nextDown(minX - grow), Math.nextDown(minY - grow), Math.nextDown(minZ - grow),
+                Math.nextUp(maxX + grow), Math.nextUp(maxY + grow), Math.nextUp(maxZ + grow));
     }
 
     /**

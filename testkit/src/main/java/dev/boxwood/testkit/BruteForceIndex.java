@@ -435,7 +435,7 @@ public final class BruteForceIndex implements SpatialIndex {
                     tight[s], tight[s + 1], tight[s + 2], tight[s + 3], tight[s + 4], tight[s + 5]);
             if (exact != null) {
                 double d = exact.distance(handles.handleOf(slot), userValues[slot], x, y, z);
-                if (!(d >= 0)) {
+                if (!(d >= 0 && d * d < Double.POSITIVE_INFINITY)) {
                     continue;
                 }
                 key = d * d;
