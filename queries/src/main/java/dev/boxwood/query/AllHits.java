@@ -2,7 +2,7 @@ package dev.boxwood.query;
 
 /**
  * Collects every accepted hit of a segment cast (the cast is never clipped). Hits arrive in traversal order;
- * {@link #sort()} orders them by fraction, ties by lower handle. The arrays grow as needed and are reused, so a
+ * {@link #sort()} orders them by fraction, ties by lower part ({@link #enterPart}), then lower handle. The arrays grow as needed and are reused, so a
  * warmed-up collector allocates nothing.
  */
 public final class AllHits extends SegmentCollector {
@@ -25,12 +25,12 @@ public final class AllHits extends SegmentCollector {
 
     @Override
     double accept(int handle, long userValue, double fraction) {
-        hits.add(handle, userValue, fraction);
+        hits.add(handle, userValue, fraction, currentPart);
         // Not maxFraction: a cast with maxFraction 0 would read it as 0, "stop", and lose every other hit at 0.
         return Double.POSITIVE_INFINITY;
     }
 
-    /** Sorts the hits by fraction, ties by lower handle (in place, no allocation). */
+    /** Sorts the hits by fraction, ties by lower part, then lower handle (in place, no allocation). */
     public void sort() {
         hits.sort();
     }
@@ -62,5 +62,14 @@ public final class AllHits extends SegmentCollector {
      */
     public double fraction(int i) {
         return hits.fraction(i);
+    }
+
+    /**
+     * @param i hit index in {@code [0, count())}
+     * @return the part of the index the hit's handle belongs to ({@link #enterPart}: the tile of a tiled world; 0
+     *         in an index of one part)
+     */
+    public int part(int i) {
+        return hits.part(i);
     }
 }

@@ -2,29 +2,41 @@ package dev.boxwood.query;
 
 /**
  * Collects every object a region query visits. Objects arrive in traversal order; {@link #sort()} orders them
- * by handle. The arrays grow as needed and are reused, so a warmed-up collector allocates nothing. Results
+ * by part ({@link #enterPart}: the tile of a tiled world; 0 in an index of one part), then by handle. The arrays grow as needed and are reused, so a warmed-up collector allocates nothing. Results
  * accumulate until {@link #reset()}.
  */
 public final class AllOverlaps implements OverlapVisitor {
 
     private final HitBuffer hits = new HitBuffer(16);
+    private int currentPart;
 
     /** An empty collector. */
     public AllOverlaps() {
     }
 
-    /** Clears the results. */
+    /** Clears the results, and the current part back to 0. */
     public void reset() {
         hits.clear();
+        currentPart = 0;
     }
 
     @Override
     public boolean visit(int handle, long userValue) {
-        hits.add(handle, userValue, 0.0);
+        hits.add(handle, userValue, 0.0, currentPart);
         return true;
     }
 
-    /** Sorts the objects by handle (in place, no allocation). */
+    /**
+     * {@inheritDoc} The part stays current until the next call or {@link #reset()}.
+     *
+     * @throws IllegalArgumentException if {@code part} is negative
+     */
+    @Override
+    public void enterPart(int part) {
+        currentPart = Arguments.requirePart(part);
+    }
+
+    /** Sorts the objects by part ({@link #enterPart}), then handle (in place, no allocation). */
     public void sort() {
         hits.sort();
     }
@@ -48,5 +60,14 @@ public final class AllOverlaps implements OverlapVisitor {
      */
     public long userValue(int i) {
         return hits.userValue(i);
+    }
+
+    /**
+     * @param i index in {@code [0, count())}
+     * @return the part of the index the object's handle belongs to ({@link #enterPart}: the tile of a tiled world;
+     *         0 in an index of one part)
+     */
+    public int part(int i) {
+        return hits.part(i);
     }
 }

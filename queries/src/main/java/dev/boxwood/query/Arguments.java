@@ -10,6 +10,14 @@ public final class Arguments {
     private Arguments() {
     }
 
+    /** The collectors' check of {@code enterPart}'s argument: a part is an index, {@code >= 0}. */
+    static int requirePart(int part) {
+        if (part < 0) {
+            throw new IllegalArgumentException("part must be >= 0: " + part);
+        }
+        return part;
+    }
+
     /**
      * Requires a finite value.
      *

@@ -3,7 +3,7 @@ package dev.boxwood.query;
 import java.util.Arrays;
 
 /**
- * Growable parallel arrays (handle, user value, fraction) behind {@link AllHits} and {@link AllOverlaps}: the storage,
+ * Growable parallel arrays (handle, user value, fraction, part) behind {@link AllHits} and {@link AllOverlaps}: the storage,
  * the index-checked reads and the sort both public collectors expose, so each of them only documents its accessors.
  */
 final class HitBuffer extends HeapSorted {
@@ -11,6 +11,7 @@ final class HitBuffer extends HeapSorted {
     int[] handles;
     long[] userValues;
     double[] fractions;
+    int[] parts;
     int count;
 
     HitBuffer(int initialCapacity) {
@@ -18,18 +19,21 @@ final class HitBuffer extends HeapSorted {
         handles = new int[capacity];
         userValues = new long[capacity];
         fractions = new double[capacity];
+        parts = new int[capacity];
     }
 
-    void add(int handle, long userValue, double fraction) {
+    void add(int handle, long userValue, double fraction, int part) {
         if (count == handles.length) {
             int capacity = count * 2;
             handles = Arrays.copyOf(handles, capacity);
             userValues = Arrays.copyOf(userValues, capacity);
             fractions = Arrays.copyOf(fractions, capacity);
+            parts = Arrays.copyOf(parts, capacity);
         }
         handles[count] = handle;
         userValues[count] = userValue;
         fractions[count] = fraction;
+        parts[count] = part;
         count++;
     }
 
@@ -57,20 +61,28 @@ final class HitBuffer extends HeapSorted {
         return fractions[i];
     }
 
+    int part(int i) {
+        checkIndex(i);
+        return parts[i];
+    }
+
     private void checkIndex(int i) {
         if (i < 0 || i >= count) {
             throw new IndexOutOfBoundsException("hit index " + i + " out of [0, " + count + ")");
         }
     }
 
-    /** Heapsort by (fraction, handle): in place, no allocation, no recursion (Williams 1964). */
+    /** Heapsort by (fraction, part, handle): in place, no allocation, no recursion (Williams 1964). */
     void sort() {
         heapSort(count);
     }
 
     @Override
     boolean less(int a, int b) {
-        return fractions[a] < fractions[b] || (fractions[a] == fractions[b] && handles[a] < handles[b]);
+        if (fractions[a] != fractions[b]) {
+            return fractions[a] < fractions[b];
+        }
+        return parts[a] < parts[b] || (parts[a] == parts[b] && handles[a] < handles[b]);
     }
 
     @Override
@@ -84,5 +96,8 @@ final class HitBuffer extends HeapSorted {
         double f = fractions[a];
         fractions[a] = fractions[b];
         fractions[b] = f;
+        int p = parts[a];
+        parts[a] = parts[b];
+        parts[b] = p;
     }
 }

@@ -8,7 +8,7 @@ package dev.boxwood.query;
  * fields; a lambda capturing locals allocates once per evaluation of the lambda expression, not per object.
  */
 @FunctionalInterface
-public interface OverlapVisitor {
+public interface OverlapVisitor extends PartAware {
 
     /**
      * Visits one object.

@@ -24,7 +24,7 @@ package dev.boxwood.query;
  * Indexes visit near objects first where they cheaply can, but the order is not part of the contract: a
  * visitor that wants the closest hit must compare fractions itself (see {@link ClosestHit}).
  */
-public interface RayCastVisitor {
+public interface RayCastVisitor extends PartAware {
 
     /**
      * Called once by the index at the start of each cast, before any {@link #visit}, with the validated segment

@@ -8,6 +8,11 @@ package dev.boxwood.query;
  * <p>Configuration (filter, exact test, ignored handles) persists across casts; results are cleared by
  * {@link #begin} at the start of every cast (and by {@link #reset()}). A collector is not thread-safe: use one per
  * thread. Collectors allocate nothing per cast.
+ *
+ * <p>In an index of several parts ({@link #enterPart}: the tiles of a tiled world) handles are numbered per part:
+ * the results carry the part, ties between equal fractions are broken by the lower part first, then the lower
+ * handle, and the ignored handles apply in every part (the filter and the exact test may read
+ * {@link #currentPart()} to tell the parts apart).
  */
 public abstract class SegmentCollector implements RayCastVisitor {
 
@@ -23,6 +28,8 @@ public abstract class SegmentCollector implements RayCastVisitor {
     private double translationZ;
     /** The maximum fraction of the current cast as given to {@link #begin}. */
     protected double maxFraction;
+    /** The part whose objects are being visited ({@link #enterPart}); 0 from {@link #begin} on. */
+    int currentPart;
 
     /** Package-private: the three collectors of this package are the only subclasses. */
     SegmentCollector() {
@@ -72,7 +79,26 @@ public abstract class SegmentCollector implements RayCastVisitor {
         this.translationY = translationY;
         this.translationZ = translationZ;
         this.maxFraction = maxFraction;
+        currentPart = 0;
         reset();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException if {@code part} is negative
+     */
+    @Override
+    public final void enterPart(int part) {
+        currentPart = Arguments.requirePart(part);
+    }
+
+    /**
+     * @return the part whose objects are being visited: 0 in an index of one part, the tile in a tiled world (for
+     *         filters and exact tests that need it)
+     */
+    public final int currentPart() {
+        return currentPart;
     }
 
     @Override

@@ -1,8 +1,8 @@
 package dev.boxwood.query;
 
 /**
- * Base of the collectors that keep one hit ({@link ClosestHit}, {@link AnyHit}): its handle, user value and
- * fraction.
+ * Base of the collectors that keep one hit ({@link ClosestHit}, {@link AnyHit}): its handle, user value,
+ * fraction and part.
  */
 public abstract class SingleHitCollector extends SegmentCollector {
 
@@ -10,6 +10,7 @@ public abstract class SingleHitCollector extends SegmentCollector {
     int handle;
     long userValue;
     double fraction;
+    int hitPart;
 
     /** Package-private: only this package's collectors extend it. */
     SingleHitCollector() {
@@ -22,6 +23,7 @@ public abstract class SingleHitCollector extends SegmentCollector {
         handle = Handles.NONE;
         userValue = 0;
         fraction = Double.NaN;
+        hitPart = -1;
     }
 
     /** Records the hit. */
@@ -30,6 +32,7 @@ public abstract class SingleHitCollector extends SegmentCollector {
         handle = candidate;
         userValue = candidateValue;
         fraction = t;
+        hitPart = currentPart;
     }
 
     /** @return whether the last cast hit anything */
@@ -50,5 +53,13 @@ public abstract class SingleHitCollector extends SegmentCollector {
     /** @return the fraction of the hit, or NaN if none */
     public final double fraction() {
         return fraction;
+    }
+
+    /**
+     * @return the part of the index the hit's handle belongs to ({@link #enterPart}: the tile of a tiled world; 0
+     *         in an index of one part), or -1 if none
+     */
+    public final int part() {
+        return hitPart;
     }
 }

@@ -26,8 +26,11 @@ import dev.boxwood.query.TraversalStack;
  *
  * <p>Opening reads only each tile's 256-byte header (validated as by {@link MappedWorld#open}); a tile is mapped
  * when a query first reaches its bounds. Queries use the library's visitors: the handle passed to a visitor is
- * the object's handle <em>within its tile</em> ({@link Scratch#tile()} tells which tile is being visited, and the
- * user value should identify objects globally; {@link TileSetWriter} makes it the global index by default). A
+ * the object's handle <em>within its tile</em>. Before the objects of each tile the visitor's
+ * {@link dev.boxwood.query.PartAware#enterPart enterPart} gets the tile's index, so the
+ * library's collectors record the tile of each result ({@code part()}, {@code part(i)}), break ties by tile
+ * before handle and sort by it; inside a visit {@link Scratch#tile()} tells it too. User values may identify
+ * objects across tiles as well ({@link TileSetWriter} makes them the global index by default). A
  * ray cast walks the tiles its segment crosses in order of entry and carries the visitor's clipping from tile to
  * tile, so a closest-hit cast stops at the first tile that cannot hold anything nearer; fractions are those of
  * the whole segment and bit-equal to a single-index cast. Region queries ({@link #querySphere},
@@ -416,6 +419,7 @@ public final class TiledWorld implements AutoCloseable {
             }
             MappedWorld world = acquire(t);
             scratch.tile = i;
+            visitor.enterPart(i);
             try {
                 if (!world.region(kind, q0, q1, q2, q3, q4, q5, local, tileConvex, mode, mask, filter, visitor,
                         scratch.stack)) {
@@ -491,6 +495,7 @@ public final class TiledWorld implements AutoCloseable {
             Tile t = tiles[order[k]];
             MappedWorld world = acquire(t);
             scratch.tile = order[k];
+            visitor.enterPart(order[k]);
             try {
                 clip = world.castUnchecked(originX, originY, originZ, translationX, translationY, translationZ,
                         maxFraction, clip, categoryMask, visitor, scratch.stack);

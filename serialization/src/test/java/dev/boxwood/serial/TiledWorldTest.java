@@ -83,7 +83,10 @@ class TiledWorldTest {
         AbstractReferenceCounted.assertReferencesReleased();
     }
 
-    /** The answers, by user value (global index), of the tiled world or of the per-tile oracles. */
+    /**
+     * The answers, by user value (global index) and tile (the collectors' part), of the tiled world or of the
+     * per-tile oracles.
+     */
     private List<String> answers(TiledWorld tiled, double[] queries, double[] segments) {
         TiledWorld.Scratch scratch = new TiledWorld.Scratch();
         TraversalStack stack = new TraversalStack();
@@ -93,21 +96,21 @@ class TiledWorldTest {
         List<String> out = new ArrayList<>();
         for (long mask : new long[] {-1L, 0x00FF_00FF_00FF_00FFL}) {
             for (int q = 0; q < queries.length; q += 6) {
-                List<Long> found = new ArrayList<>();
+                List<String> found = new ArrayList<>();
                 if (tiled != null) {
                     overlaps.reset();
                     tiled.queryAabb(queries[q], queries[q + 1], queries[q + 2], queries[q + 3], queries[q + 4],
                             queries[q + 5], mask, overlaps, scratch);
                     for (int i = 0; i < overlaps.count(); i++) {
-                        found.add(overlaps.userValue(i));
+                        found.add(overlaps.userValue(i) + "#" + overlaps.part(i));
                     }
                 } else {
-                    for (BruteForceIndex oracle : oracles) {
+                    for (int t = 0; t < oracles.size(); t++) {
                         overlaps.reset();
-                        oracle.queryAabb(queries[q], queries[q + 1], queries[q + 2], queries[q + 3],
+                        oracles.get(t).queryAabb(queries[q], queries[q + 1], queries[q + 2], queries[q + 3],
                                 queries[q + 4], queries[q + 5], mask, overlaps, stack);
                         for (int i = 0; i < overlaps.count(); i++) {
-                            found.add(overlaps.userValue(i));
+                            found.add(overlaps.userValue(i) + "#" + t);
                         }
                     }
                 }
@@ -116,28 +119,32 @@ class TiledWorldTest {
             }
             for (int s = 0; s < segments.length; s += 6) {
                 List<String> hits = new ArrayList<>();
-                double nearest = Double.POSITIVE_INFINITY;
-                List<AllHits> parts = new ArrayList<>();
+                String nearest = "none";
                 if (tiled != null) {
                     tiled.rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3], segments[s + 4],
                             segments[s + 5], 1.0, mask, all, scratch);
-                    parts.add(all);
+                    for (int i = 0; i < all.count(); i++) {
+                        hits.add(all.userValue(i) + "#" + all.part(i) + "@" + all.fraction(i));
+                    }
                     tiled.rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3], segments[s + 4],
                             segments[s + 5], 1.0, mask, closest, scratch);
-                    nearest = closest.hasHit() ? closest.fraction() : nearest;
-                } else {
-                    for (BruteForceIndex oracle : oracles) {
-                        AllHits part = new AllHits();
-                        oracle.rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3],
-                                segments[s + 4], segments[s + 5], 1.0, mask, part, stack);
-                        parts.add(part);
+                    if (closest.hasHit()) {
+                        nearest = closest.userValue() + "#" + closest.part() + "@" + closest.fraction();
                     }
-                }
-                for (AllHits part : parts) {
-                    for (int i = 0; i < part.count(); i++) {
-                        hits.add(part.userValue(i) + "@" + part.fraction(i));
-                        if (tiled == null) {
-                            nearest = Math.min(nearest, part.fraction(i));
+                } else {
+                    // the closest by (fraction, tile, handle), the order the collectors break ties in
+                    double best = Double.POSITIVE_INFINITY;
+                    for (int t = 0; t < oracles.size(); t++) {
+                        AllHits part = new AllHits();
+                        oracles.get(t).rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3],
+                                segments[s + 4], segments[s + 5], 1.0, mask, part, stack);
+                        part.sort();
+                        for (int i = 0; i < part.count(); i++) {
+                            hits.add(part.userValue(i) + "#" + t + "@" + part.fraction(i));
+                        }
+                        if (part.count() > 0 && part.fraction(0) < best) {
+                            best = part.fraction(0);
+                            nearest = part.userValue(0) + "#" + t + "@" + best;
                         }
                     }
                 }
