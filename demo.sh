@@ -19,13 +19,8 @@ done
 if [ -z "$folder" ]; then args+=("$caller/boxwood-out"); fi
 cd "$(dirname "$0")"
 mvn -B -q -ntp -pl samples -am -Dmaven.test.skip=true package
-# The JVM flags Chronicle Bytes needs to map files on JDK 17+ (see docs/format.md); the last one only exists on 23+.
-flags=(--add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-exports=java.base/sun.nio.ch=ALL-UNNAMED
-       --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED
-       --add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED
-       --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
-       --enable-native-access=ALL-UNNAMED -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true
-       -Ddisable.perf.info=true)
+# The JVM options static worlds need (Chronicle Bytes maps their files), kept in argument files for every user.
+flags=(@serialization/chronicle.args)
 major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
-if [ "${major:-17}" -ge 23 ]; then flags+=(--sun-misc-unsafe-memory-access=allow); fi
+if [ "${major:-17}" -ge 23 ]; then flags+=(@serialization/chronicle-jdk23.args); fi
 exec java "${flags[@]}" -jar samples/target/boxwood-samples.jar "${args[@]}"

@@ -89,9 +89,8 @@ public final class BatchQueries implements AutoCloseable {
                         + to[i] + " on axis " + i % 3);
             }
         }
-        if (ignoreFirst != null && ignoreFirst.length < count || ignoreSecond != null && ignoreSecond.length < count) {
-            throw new IllegalArgumentException("ignore arrays must hold " + count + " handles");
-        }
+        requireIgnored("ignoreFirst", ignoreFirst, count);
+        requireIgnored("ignoreSecond", ignoreSecond, count);
         Arguments.requireNonNull("visible", visible);
         requireAnswers("visible", visible.length, count);
         LineOfSight t = lineOfSight;
@@ -217,6 +216,13 @@ public final class BatchQueries implements AutoCloseable {
     private static void requireCount(int count) {
         if (count < 0) {
             throw new IllegalArgumentException("count must be >= 0: " + count);
+        }
+    }
+
+    private static void requireIgnored(String name, int[] handles, int count) {
+        if (handles != null && handles.length < count) {
+            throw new IllegalArgumentException(name + " must hold at least " + count + " handles (or be null), has "
+                    + handles.length);
         }
     }
 

@@ -131,6 +131,10 @@ class BatchQueriesTest {
             double[] farFrom = from.clone();
             farFrom[3 * 12] = -Double.MAX_VALUE;
             assertNamed("segment 12", () -> batch.lineOfSight(tree, farFrom, farTo, null, null, n, -1L, visible));
+            assertNamed("ignoreSecond", () -> batch.lineOfSight(tree, from, to, null, new int[n - 1], n, -1L,
+                    visible));
+            assertNamed("ignoreFirst", () -> batch.lineOfSight(tree, from, to, new int[0], new int[n], n, -1L,
+                    visible));
             double[] infinite = to.clone();
             infinite[3 * 25 + 1] = Double.POSITIVE_INFINITY;
             assertNamed("ray 25", () -> batch.closestRays(tree, from, infinite, n, 1, -1L, handles, fractions));

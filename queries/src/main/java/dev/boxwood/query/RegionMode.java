@@ -26,7 +26,11 @@ public enum RegionMode {
 
     /**
      * Window selection: every object whose tight box lies entirely inside the closed region (all eight corners
-     * inside), and only those. Exact up to the rounding of the corner distances.
+     * inside), and only those. Exact up to the rounding of the corner distances. The stored tight box is the given
+     * box rounded outward to floats relative to the index's origin (at most one float step per side), so a given
+     * box flush with the region's boundary is selected only where that rounding is exact, as for coordinates on a
+     * grid near the origin (a static world's writer puts its origin on a power-of-two grid); widen the region by
+     * a tolerance to keep flush boxes anywhere.
      */
     WINDOW
 }

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -73,7 +75,8 @@ public final class StaticWorldWriter {
      * @param userValues   per object, or {@code null} for the object's input index
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @return the handle of each input object and the stored tree's shape
-     * @throws IOException              if writing fails
+     * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
+     *                                  directory does not exist (checked before any work)
      * @throws IllegalArgumentException on invalid boxes or array lengths that do not match the box count
      */
     public static WrittenWorld write(Path file, double[] boxes, long[] categoryBits, long[] userValues,
@@ -91,11 +94,13 @@ public final class StaticWorldWriter {
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @param progress     receives the progress, or {@code null}
      * @return the handle of each input object and the stored tree's shape
-     * @throws IOException              if writing fails
+     * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
+     *                                  directory does not exist (checked before any work)
      * @throws IllegalArgumentException on invalid boxes or array lengths that do not match the box count
      */
     public static WrittenWorld write(Path file, double[] boxes, long[] categoryBits, long[] userValues,
                                      byte[] payload, Progress progress) throws IOException {
+        targetDirectory(file);
         FlatBvh tree = builder(progress).build(boxes);
         float[] stored = BinnedSahBuilder.toFloatBoxes(boxes, tree.originX(), tree.originY(), tree.originZ());
         return write(file, tree, stored, categoryBits, userValues, payload, progress);
@@ -105,7 +110,7 @@ public final class StaticWorldWriter {
      * {@link #write(Path, double[], long[], long[], byte[], Progress)} over boxes read from a source in chunks of
      * 65,536 objects, so that no {@code double[]} of the whole world is ever held: besides the per-object arrays
      * passed in, the memory is the float boxes the build needs anyway and one chunk. The source is read twice (see
-     * {@link BoxSource}): first for the bounds, whose centre is the origin (as
+     * {@link BoxSource}): first for the bounds, which give the origin (as
      * {@link BinnedSahBuilder#build(double[])} chooses it), then to round each box outward to floats relative to
      * that origin. Every box is checked on both reads as the {@code double[]} overload checks it. For the same
      * boxes the file is byte for byte the one the {@code double[]} overload writes.
@@ -117,7 +122,8 @@ public final class StaticWorldWriter {
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @param progress     receives the progress of the build and the write (not of the reads), or {@code null}
      * @return the handle of each input object and the stored tree's shape
-     * @throws IOException              if writing fails
+     * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
+     *                                  directory does not exist (checked before any work)
      * @throws IllegalArgumentException on a null source, a size outside {@code 0 ..}
      *                                  {@link BinnedSahBuilder#MAX_OBJECTS}, an invalid box (the message names its
      *                                  index) or array lengths that do not match the size; the target is untouched
@@ -130,9 +136,7 @@ public final class StaticWorldWriter {
     /** The streaming write with a chosen chunk, so tests cross chunk boundaries with small worlds. */
     static WrittenWorld write(Path file, BoxSource source, long[] categoryBits, long[] userValues, byte[] payload,
                               Progress progress, int chunkObjects) throws IOException {
-        if (file == null) {
-            throw new IllegalArgumentException("file must not be null");
-        }
+        targetDirectory(file);
         if (source == null) {
             throw new IllegalArgumentException("source must not be null");
         }
@@ -175,7 +179,8 @@ public final class StaticWorldWriter {
      * @param userValues   per object, or {@code null} for the object's input index
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @return the handle of each input object and the stored tree's shape
-     * @throws IOException              if writing fails
+     * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
+     *                                  directory does not exist (checked before any work)
      * @throws IllegalArgumentException if an array length does not match the tree's object count; an object box is
      *                                  not finite, is inverted or reaches more than
      *                                  {@link dev.boxwood.query.OutwardFloat#MAX_STORED} (the storage limit as a
@@ -200,9 +205,7 @@ public final class StaticWorldWriter {
 
     private static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
                                       long[] userValues, byte[] payload, Progress progress) throws IOException {
-        if (file == null) {
-            throw new IllegalArgumentException("file must not be null");
-        }
+        Path dir = targetDirectory(file);
         if (tree == null) {
             throw new IllegalArgumentException("tree must not be null");
         }
@@ -221,7 +224,6 @@ public final class StaticWorldWriter {
         }
         Layout layout = new Layout(tree, objectBoxes, categoryBits);
         Path target = file.toAbsolutePath();
-        Path dir = target.getParent();
         Path temp = dir.resolve("." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-"
                 + System.nanoTime());
         long length;
@@ -235,6 +237,31 @@ public final class StaticWorldWriter {
         forceDirectory(dir);
         return new WrittenWorld(layout.order, layout.nodeCount, layout.height, tree.originX(), tree.originY(),
                 tree.originZ(), length);
+    }
+
+    /**
+     * The directory the target file goes to, checked before any work so that a wrong path fails at once and names
+     * the path the caller gave, not the temporary file beside it.
+     */
+    static Path targetDirectory(Path file) throws IOException {
+        if (file == null) {
+            throw new IllegalArgumentException("file must not be null");
+        }
+        Path target = file.toAbsolutePath();
+        Path dir = target.getParent();
+        if (dir == null) {
+            throw new IllegalArgumentException("file must name a file, not a root: " + file);
+        }
+        if (Files.isDirectory(target)) {
+            throw new FileSystemException(file.toString(), null, "is a directory, not a world file");
+        }
+        if (!Files.isDirectory(dir)) {
+            if (Files.exists(dir)) {
+                throw new FileSystemException(file.toString(), dir.toString(), "the parent is not a directory");
+            }
+            throw new NoSuchFileException(file.toString(), dir.toString(), "the directory does not exist");
+        }
+        return dir;
     }
 
     private static void checkPerObjectArrays(int n, long[] categoryBits, long[] userValues) {

@@ -1,6 +1,9 @@
 package dev.boxwood.serial;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,7 +38,8 @@ public final class TileSetWriter {
      * @param cellSize     the grid cell edge length, finite and {@code > 0}; the world may lie anywhere but span
      *                     at most 2^21 cells along each axis
      * @return the written tile files, ordered by cell z, then y, then x
-     * @throws IOException              if writing fails
+     * @throws IOException              if writing fails; {@link NoSuchFileException} naming {@code dir} if it does
+     *                                  not exist (checked first)
      * @throws IllegalArgumentException on invalid arguments (then no file is written)
      */
     public static List<Path> writeGrid(Path dir, String baseName, double[] boxes, long[] categoryBits,
@@ -43,6 +47,12 @@ public final class TileSetWriter {
         Arguments.requireNonNull("dir", dir);
         Arguments.requireNonNull("baseName", baseName);
         Arguments.requireNonNull("boxes", boxes);
+        if (!Files.isDirectory(dir)) {
+            if (Files.exists(dir)) {
+                throw new FileSystemException(dir.toString(), null, "not a directory (the tiles' directory)");
+            }
+            throw new NoSuchFileException(dir.toString(), null, "the tiles' directory does not exist");
+        }
         if (!(cellSize > 0) || !Double.isFinite(cellSize)) {
             throw new IllegalArgumentException("cellSize must be finite and > 0: " + cellSize);
         }

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,11 +31,13 @@ import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.OutwardFloat;
+import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.scenes.LevelScenes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -425,6 +429,71 @@ class MappedWorldTest {
         assertArrayEquals(before, Files.readAllBytes(file), "the target is untouched");
         try (Stream<Path> files = Files.list(dir)) {
             assertEquals(List.of(file), files.toList(), "no temporary file is left");
+        }
+    }
+
+    @Test
+    void shouldNameTheGivenPathWhenItsDirectoryIsMissingOrItIsADirectory() throws IOException {
+        double[] boxes = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+        Path missing = dir.resolve("no-such-dir").resolve("w.bxw");
+        // every entry point fails before any work, naming the given path and its missing directory
+        FlatBvh tree = BinnedSahBuilder.defaults().build(boxes);
+        float[] stored = BinnedSahBuilder.toFloatBoxes(boxes, tree.originX(), tree.originY(), tree.originZ());
+        List<Executable> writes = List.of(
+                () -> StaticWorldWriter.write(missing, boxes, null, null, null),
+                () -> StaticWorldWriter.write(missing, BoxSource.of(boxes), null, null, null, null),
+                () -> StaticWorldWriter.write(missing, tree, stored, null, null, null),
+                () -> TileSetWriter.writeGrid(missing.getParent(), "t", boxes, null, null, 1.0));
+        for (Executable write : writes) {
+            NoSuchFileException e = assertThrows(NoSuchFileException.class, write);
+            assertTrue(e.getMessage().contains("no-such-dir"), e.getMessage());
+            assertFalse(e.getMessage().contains(".tmp-"), e.getMessage());
+        }
+        Path directory = Files.createDirectory(dir.resolve("a-directory.bxw"));
+        FileSystemException e = assertThrows(FileSystemException.class,
+                () -> StaticWorldWriter.write(directory, boxes, null, null, null));
+        assertTrue(e.getMessage().contains("is a directory"), e.getMessage());
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        e = assertThrows(FileSystemException.class,
+                () -> StaticWorldWriter.write(file.resolve("w.bxw"), boxes, null, null, null));
+        assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
+        e = assertThrows(FileSystemException.class, () -> TileSetWriter.writeGrid(file, "t", boxes, null, null, 1));
+        assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(2, files.count(), "nothing written");
+        }
+    }
+
+    @Test
+    void shouldWindowSelectBoxesFlushWithTheWindowInAWholeMetreWorldFarFromTheOrigin() throws IOException {
+        // whole-metre boxes 10,000 km out; the bounds (two fractional boxes) put their centre off the metre grid,
+        // which the writer's origin rounds back onto it, so the stored floats are the given boxes exactly
+        SplittableRandom random = new SplittableRandom(71);
+        double[] boxes = new double[6 * 500];
+        Arrays.fill(boxes, 0, 6, 1e7 - 0.37);
+        Arrays.fill(boxes, 6, 12, 1e7 + 20_004.61);
+        for (int i = 12; i < boxes.length; i += 6) {
+            for (int a = 0; a < 3; a++) {
+                boxes[i + a] = 1e7 + random.nextInt(20_000);
+                boxes[i + 3 + a] = boxes[i + a] + random.nextInt(0, 4);
+            }
+        }
+        Path file = dir.resolve("metres.bxw");
+        WrittenWorld written = StaticWorldWriter.write(file, boxes, null, null, null);
+        AllOverlaps found = new AllOverlaps();
+        TraversalStack stack = new TraversalStack();
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            for (int i = 2; i < boxes.length / 6; i++) {
+                int b = 6 * i;
+                found.reset();
+                mapped.queryBox(boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3], boxes[b + 4], boxes[b + 5],
+                        RegionMode.WINDOW, -1L, null, found, stack);
+                boolean selected = false;
+                for (int k = 0; k < found.count(); k++) {
+                    selected |= found.handle(k) == written.handleOf(i);
+                }
+                assertTrue(selected, "box " + i + " flush with its window");
+            }
         }
     }
 

@@ -546,6 +546,49 @@ class BinnedSahBuilderTest {
         assertThrows(IllegalArgumentException.class, () -> BinnedSahBuilder.toFloatBoxes(near, 1e18, 0, 0));
     }
 
+    @Test
+    void shouldChooseAnOriginOnACoarseGridNearTheCentre() {
+        SplittableRandom random = new SplittableRandom(61);
+        for (int i = 0; i < 20_000; i++) {
+            double centre = (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(-3, 16));
+            double half = Math.pow(10, random.nextDouble(-8, 10));
+            double[] bounds = {centre - half, 0, 0, centre + half, 0, 0};
+            double exactCentre = bounds[0] * 0.5 + bounds[3] * 0.5;
+            double exactHalf = bounds[3] * 0.5 - bounds[0] * 0.5;
+            double origin = BinnedSahBuilder.originOf(bounds)[0];
+            assertTrue(Math.abs(origin - exactCentre) <= exactHalf / 2048, centre + " +- " + half + ": " + origin);
+            double step = Math.scalb(1.0, Math.getExponent(exactHalf) - 10);
+            assertEquals(Math.rint(origin / step), origin / step, "a multiple of the step, " + centre + " " + half);
+            assertEquals(0.0, BinnedSahBuilder.originOf(bounds)[1], "a flat axis at 0 keeps 0");
+        }
+        // whole metres 10,000 km out in a world 20 km wide, whose bounds are not whole (the first two boxes), are
+        // exact as floats relative to the origin (relative to the bounds' centre they would not be)
+        double[] world = new double[6 * 1000];
+        Arrays.fill(world, 0, 6, 1e7 - 0.37);
+        Arrays.fill(world, 6, 12, 1e7 + 20_004.61);
+        for (int i = 12; i < world.length; i += 6) {
+            for (int a = 0; a < 3; a++) {
+                world[i + a] = 1e7 + random.nextInt(20_000);
+                world[i + 3 + a] = world[i + a] + random.nextInt(1, 5);
+            }
+        }
+        FlatBvh bvh = BinnedSahBuilder.defaults().build(world);
+        float[] stored = BinnedSahBuilder.toFloatBoxes(world, bvh.originX(), bvh.originY(), bvh.originZ());
+        double[] origin = {bvh.originX(), bvh.originY(), bvh.originZ()};
+        for (int i = 12; i < world.length; i++) {
+            assertEquals(world[i] - origin[i % 3], stored[i], "coordinate " + i + " stored exactly");
+        }
+        // no boxes, a point, and huge magnitudes (the centre kept, nothing overflows)
+        assertArrayEquals(new double[] {0, 0, 0}, BinnedSahBuilder.originOf(BinnedSahBuilder.emptyBounds()));
+        assertArrayEquals(new double[] {0.1, -3e-300, 7},
+                BinnedSahBuilder.originOf(new double[] {0.1, -3e-300, 7, 0.1, -3e-300, 7}));
+        double big = Double.MAX_VALUE / 2;
+        double lo = big - 1e300;
+        double hi = big + 1e300;
+        assertEquals(lo * 0.5 + hi * 0.5, BinnedSahBuilder.originOf(new double[] {lo, 0, 0, hi, 0, 0})[0]);
+        assertEquals(big, BinnedSahBuilder.originOf(new double[] {big, 0, 0, big, 0, 0})[0]);
+    }
+
     /** The boxes of a stride-6 array as sortable strings, in order. */
     private static String[] sortedBoxes(float[] boxes) {
         String[] out = new String[boxes.length / 6];
