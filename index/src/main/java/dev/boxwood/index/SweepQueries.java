@@ -98,8 +98,11 @@ public final class SweepQueries {
         requireCommon(view, visitor, stack);
         DynamicAabbTree tree = view.storage();
         visitor.begin(cx, cy, cz, dx, dy, dz, 1.0);
-        cast(tree, SweepTests.SPHERE, cx - tree.originX(), cy - tree.originY(), cz - tree.originZ(), radius, 0, 0,
-                dx, dy, dz, categoryMask, visitor, stack);
+        double px = cx - tree.originX();
+        double py = cy - tree.originY();
+        double pz = cz - tree.originZ();
+        cast(tree, SweepTests.SPHERE, px, py, pz, radius, SweepTests.sphereCullRadius(px, py, pz, radius, dx, dy, dz),
+                0, dx, dy, dz, categoryMask, visitor, stack);
     }
 
     private static void requireCommon(ReadableTree tree, RayCastVisitor visitor, TraversalStack stack) {

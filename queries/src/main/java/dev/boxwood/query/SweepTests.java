@@ -8,26 +8,50 @@ import dev.boxwood.geom.SweepAabb;
  * The per-box decisions of the swept queries (a box or a sphere moving by a displacement over one frame), shared
  * by every index so that they all report the same objects with the same times for the same stored boxes: a
  * conservative bound for a subtree's box, the exact first time of contact for an object's tight box. The shape is
- * given in the index's frame as six parameters: a box's {@code min, max} ({@link #BOX}) or a sphere's centre and
- * radius ({@code p0..p3}, {@link #SPHERE}). Times are normalized over the frame ({@code u} in {@code [0, max]});
+ * given in the index's frame as six parameters: a box's {@code min, max} ({@link #BOX}) or a sphere's centre,
+ * radius and cull radius ({@code p0..p4}, {@link #SPHERE}). Times are normalized over the frame ({@code u} in {@code [0, max]});
  * a miss is {@link Geom#NO_HIT}. Kernel style: no validation.
  */
 public final class SweepTests {
 
     /** A moving axis-aligned box: {@code p0..p5} = min x, y, z, max x, y, z at the start. */
     public static final int BOX = 0;
-    /** A moving sphere: {@code p0..p2} = centre at the start, {@code p3} = radius. */
+    /**
+     * A moving sphere: {@code p0..p2} = centre at the start, {@code p3} = radius, {@code p4} = the radius the
+     * subtree bound grows boxes by ({@link #sphereCullRadius}).
+     */
     public static final int SPHERE = 1;
 
     private SweepTests() {
     }
 
     /**
+     * The radius {@link #boundContact} grows boxes by for a sphere: the radius and a little more, once per query.
+     * The exact test accepts a centre up to about {@code r (1 + 2^-52)} from a box after its own rounding (Arvo's
+     * squared distances), and growing a box by {@code r} rounds by up to half an ulp of the coordinates near the
+     * centre's path; this slack covers both, so the bound never rejects a box the exact test touches.
+     *
+     * @param p0 centre x at the start, in the index's frame
+     * @param p1 centre y
+     * @param p2 centre z
+     * @param radius the radius, {@code >= 0}
+     * @param dx displacement x
+     * @param dy displacement y
+     * @param dz displacement z
+     * @return the cull radius ({@code p4} of {@link #SPHERE})
+     */
+    public static double sphereCullRadius(double p0, double p1, double p2, double radius, double dx, double dy,
+                                          double dz) {
+        double scale = radius + Math.abs(p0) + Math.abs(p1) + Math.abs(p2) + Math.abs(dx) + Math.abs(dy)
+                + Math.abs(dz);
+        return radius + scale * 0x1p-50;
+    }
+
+    /**
      * A lower bound of the first time of contact with any box inside the given (node) box, for culling: the
      * centre's path against the node grown by the shape (the Minkowski sum with the box, or the box grown by the
-     * radius on every axis, a little more and rounded outward), with the robust slab test
-     * ({@link SegmentAabb#intersectInverse}). For a moving box the bound is exact
-     * ({@link SweepAabb#intersectMovingAabb}).
+     * cull radius {@code p4} on every axis), with the robust slab test ({@link SegmentAabb#intersectInverse}). For
+     * a moving box the bound is exact ({@link SweepAabb#intersectMovingAabb}).
      *
      * @param shape {@link #BOX} or {@link #SPHERE}
      * @param p0 shape parameter 0
@@ -55,13 +79,8 @@ public final class SweepTests {
             return SweepAabb.intersectMovingAabb(invDx, invDy, invDz, max, p0, p1, p2, p3, p4, p5,
                     minX, minY, minZ, maxX, maxY, maxZ);
         }
-        // The exact tests accept a centre up to about r (1 + 2^-52) from the box after their own rounding (Arvo's
-        // squared distances), so the grown box takes r (1 + 2^-50), rounded outward: the cull never rejects a box
-        // the exact test would accept (a fat box equal to the tight box, without margin, showed it).
-        double grow = p3 + p3 * 0x1p-50;
         return SegmentAabb.intersectInverse(p0, p1, p2, invDx, invDy, invDz, max,
-                Math.nextDown(minX - grow), Math.nextDown(minY - grow), Math.nextDown(minZ - grow),
-                Math.nextUp(maxX + grow), Math.nextUp(maxY + grow), Math.nextUp(maxZ + grow));
+                minX - p4, minY - p4, minZ - p4, maxX + p4, maxY + p4, maxZ + p4);
     }
 
     /**

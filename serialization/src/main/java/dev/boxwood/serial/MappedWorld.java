@@ -1220,8 +1220,11 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireNonNull("stack", stack);
         checkOpen();
         visitor.begin(centerX, centerY, centerZ, dx, dy, dz, 1.0);
-        sweep(SweepTests.SPHERE, centerX - originX, centerY - originY, centerZ - originZ, radius, 0, 0, dx, dy, dz,
-                categoryMask, visitor, stack);
+        double px = centerX - originX;
+        double py = centerY - originY;
+        double pz = centerZ - originZ;
+        sweep(SweepTests.SPHERE, px, py, pz, radius, SweepTests.sphereCullRadius(px, py, pz, radius, dx, dy, dz), 0,
+                dx, dy, dz, categoryMask, visitor, stack);
     }
 
     /**
