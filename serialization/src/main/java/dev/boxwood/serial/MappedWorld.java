@@ -1185,8 +1185,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireNonNull("stack", stack);
         checkOpen();
         visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
-        sweep(SweepTests.BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY,
-                maxZ - originZ, dx, dy, dz, categoryMask, visitor, stack);
+        sweepUnchecked(SweepTests.BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX,
+                maxY - originY, maxZ - originZ, dx, dy, dz, 1.0, categoryMask, visitor, stack);
     }
 
     /**
@@ -1223,8 +1223,9 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         double px = centerX - originX;
         double py = centerY - originY;
         double pz = centerZ - originZ;
-        sweep(SweepTests.SPHERE, px, py, pz, radius, SweepTests.sphereCullRadius(px, py, pz, radius, dx, dy, dz), 0,
-                dx, dy, dz, categoryMask, visitor, stack);
+        sweepUnchecked(SweepTests.SPHERE, px, py, pz, radius,
+                SweepTests.sphereCullRadius(px, py, pz, radius, dx, dy, dz), 0, dx, dy, dz, 1.0, categoryMask, visitor,
+                stack);
     }
 
     /**
@@ -1232,20 +1233,25 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * its conservative bound on its decoded box ({@link SweepTests#boundContact}) and pushed near-last
      * ({@link TraversalStack#pushNearLast}, as the tree's sweeps); a popped run computes its objects' exact times
      * ({@link SweepTests#exactContact}) on their stored boxes and reports them in order of time (ties by handle),
-     * so objects come out roughly front to back, and a clip from the visitor drops every entry beyond it.
+     * so objects come out roughly front to back, and a clip from the visitor drops every entry beyond it. Only
+     * contacts up to {@code clip} are reported (a composite world's clip carried from its other parts); times are
+     * always those of the whole frame. No argument checks and no {@code visitor.begin}.
+     *
+     * @return the clipped maximum time after the sweep, or {@link #STOPPED} if the visitor stopped it
      */
-    private void sweep(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
-                       double dx, double dy, double dz, long mask, RayCastVisitor visitor, TraversalStack stack) {
+    double sweepUnchecked(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
+                          double dx, double dy, double dz, double clip, long mask, RayCastVisitor visitor,
+                          TraversalStack stack) {
         if (objectCount == 0) {
-            return;
+            return clip;
         }
         final double ix = SegmentAabb.inverse(dx);
         final double iy = SegmentAabb.inverse(dy);
         final double iz = SegmentAabb.inverse(dz);
-        double rootEntry = SweepTests.boundContact(shape, p0, p1, p2, p3, p4, p5, ix, iy, iz, 1.0, rootBounds[0],
+        double rootEntry = SweepTests.boundContact(shape, p0, p1, p2, p3, p4, p5, ix, iy, iz, clip, rootBounds[0],
                 rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5]);
         if (rootEntry < 0) {
-            return;
+            return clip;
         }
         final int fold = WorldLayout.foldCategories(mask);
         // each popped node pushes at most 2 entries and leaves at most one sibling per level behind; a popped run
@@ -1255,8 +1261,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         float[] fb = stack.floats(ENTRY_BOXES + 6 * (height + 3));
         final int capacity = Math.min(Math.min(st.length, sf.length) - WorldLayout.MAX_LEAF_SIZE,
                 (fb.length - ENTRY_BOXES) / 6);
-        double max = 1.0;
-        double popBound = Geom.ROBUST_FAR_SCALE;
+        double max = clip;
+        double popBound = max * Geom.ROBUST_FAR_SCALE;
         int sp = 0;
         st[sp] = rootRef;
         sf[sp++] = rootEntry;
@@ -1300,7 +1306,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     max = RayCastVisitor.nextMaxFraction(reportHit(st[i], sf[i], mask, visitor), max);
                     if (max == RayCastVisitor.STOP) {
                         stack.countVisits(nodes, leaves);
-                        return;
+                        return STOPPED;
                     }
                     popBound = max * Geom.ROBUST_FAR_SCALE;
                 }
@@ -1329,6 +1335,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
         }
         stack.countVisits(nodes, leaves);
+        return max;
     }
 
     /** The bound entry of a child of a sweep from its decoded box at {@code box[at ..]}. */

@@ -18,6 +18,7 @@ import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.RegionTests;
+import dev.boxwood.query.SweepTests;
 import dev.boxwood.query.TraversalStack;
 
 /**
@@ -33,7 +34,8 @@ import dev.boxwood.query.TraversalStack;
  * objects across tiles as well ({@link TileSetWriter} makes them the global index by default). A
  * ray cast walks the tiles its segment crosses in order of entry and carries the visitor's clipping from tile to
  * tile, so a closest-hit cast stops at the first tile that cannot hold anything nearer; fractions are those of
- * the whole segment and bit-equal to a single-index cast. Region queries ({@link #querySphere},
+ * the whole segment and bit-equal to a single-index cast. Swept boxes and spheres ({@link #sweepBox},
+ * {@link #sweepSphere}) walk the tiles the same way, each tile answering as its {@link MappedWorld} does. Region queries ({@link #querySphere},
  * {@link #queryBox}, {@link #queryObb}, {@link #queryConvex}) visit tiles in index order and report, per tile,
  * exactly what {@link MappedWorld}'s method of the same name reports on that tile: the shape is moved into each
  * tile's frame as the tile would move it, and a tile whose header bounds the shape cannot touch is neither visited
@@ -98,6 +100,8 @@ public final class TiledWorld implements AutoCloseable {
         private final TraversalStack stack = new TraversalStack();
         /** An oriented box moved into the frame of the tile being visited. */
         private final double[] obb = new double[ObbLayout.STRIDE];
+        /** A swept shape's parameters in the frame of one tile ({@link SweepTests}). */
+        private final double[] sweep = new double[6];
         private int[] order = new int[16];
         private double[] entries = new double[16];
         private int tile = -1;
@@ -506,6 +510,150 @@ public final class TiledWorld implements AutoCloseable {
             if (clip == MappedWorld.STOPPED) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Sweeps a box over one frame through every tile it can touch, nearest tile first, as
+     * {@link MappedWorld#sweepBox} sweeps it through one world (the same objects and times per tile, the shape
+     * moved into each tile's frame in double), with the protocol of {@link RayCastVisitor}: {@code begin} once
+     * with the box's centre, the displacement and {@code maxFraction = 1}, {@code enterPart(tile)} before each
+     * tile's objects, clipping carried from tile to tile. Tiles the swept box cannot reach before the current
+     * maximum time are not visited (nor mapped).
+     *
+     * @param minX         box min x at the start
+     * @param minY         box min y
+     * @param minZ         box min z
+     * @param maxX         box max x
+     * @param maxY         box max y
+     * @param maxZ         box max z
+     * @param dx           displacement over the frame, x
+     * @param dy           displacement over the frame, y
+     * @param dz           displacement over the frame, z
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor      receives the objects and steers the sweep; {@link Scratch#tile()} names the tile
+     * @param scratch      the calling thread's scratch memory
+     * @throws IllegalArgumentException for a non-finite or inverted box, a non-finite displacement or null arguments
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
+     */
+    public void sweepBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                         double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor, Scratch scratch) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireDisplacement(dx, dy, dz);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("scratch", scratch);
+        checkOpen();
+        visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
+        sweepTiles(SweepTests.BOX, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz, categoryMask, visitor, scratch);
+    }
+
+    /**
+     * Sweeps a sphere over one frame through every tile it can touch, nearest tile first, as
+     * {@link MappedWorld#sweepSphere} sweeps it through one world; the protocol of {@link #sweepBox} ({@code begin}
+     * gets the centre).
+     *
+     * @param centerX      centre x at the start
+     * @param centerY      centre y at the start
+     * @param centerZ      centre z at the start
+     * @param radius       radius, finite and {@code >= 0}
+     * @param dx           displacement over the frame, x
+     * @param dy           displacement over the frame, y
+     * @param dz           displacement over the frame, z
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor      receives the objects and steers the sweep; {@link Scratch#tile()} names the tile
+     * @param scratch      the calling thread's scratch memory
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius, a non-finite displacement or
+     *                                  null arguments
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
+     */
+    public void sweepSphere(double centerX, double centerY, double centerZ, double radius, double dx, double dy,
+                            double dz, long categoryMask, RayCastVisitor visitor, Scratch scratch) {
+        Arguments.requireFinite("centerX", centerX);
+        Arguments.requireFinite("centerY", centerY);
+        Arguments.requireFinite("centerZ", centerZ);
+        Arguments.requireFiniteNonNegative("radius", radius);
+        Arguments.requireDisplacement(dx, dy, dz);
+        Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("scratch", scratch);
+        checkOpen();
+        visitor.begin(centerX, centerY, centerZ, dx, dy, dz, 1.0);
+        sweepTiles(SweepTests.SPHERE, centerX, centerY, centerZ, radius, 0, 0, dx, dy, dz, categoryMask, visitor,
+                scratch);
+    }
+
+    /** Both sweeps: the shape in world coordinates ({@code a0..a5}), tiles ordered by their bound as rays are. */
+    private void sweepTiles(int shape, double a0, double a1, double a2, double a3, double a4, double a5,
+                            double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
+                            Scratch scratch) {
+        scratch.ensure(tiles.length);
+        int[] order = scratch.order;
+        double[] entries = scratch.entries;
+        double[] p = scratch.sweep;
+        double ix = SegmentAabb.inverse(dx);
+        double iy = SegmentAabb.inverse(dy);
+        double iz = SegmentAabb.inverse(dz);
+        int count = 0;
+        for (int i = 0; i < tiles.length; i++) {
+            Tile t = tiles[i];
+            if (t.objects == 0) {
+                continue;
+            }
+            inTileFrame(shape, a0, a1, a2, a3, a4, a5, dx, dy, dz, t, p);
+            float[] b = t.bounds;
+            // the same root bound the tile computes, so a tile skipped here would have reported nothing
+            double entry = SweepTests.boundContact(shape, p[0], p[1], p[2], p[3], p[4], p[5], ix, iy, iz, 1.0,
+                    b[0], b[1], b[2], b[3], b[4], b[5]);
+            if (entry < 0.0) {
+                continue;
+            }
+            int j = count++;
+            while (j > 0 && entries[j - 1] > entry) {
+                entries[j] = entries[j - 1];
+                order[j] = order[j - 1];
+                j--;
+            }
+            entries[j] = entry;
+            order[j] = i;
+        }
+        double clip = 1.0;
+        for (int k = 0; k < count; k++) {
+            if (entries[k] > clip) {
+                return;
+            }
+            Tile t = tiles[order[k]];
+            MappedWorld world = acquire(t);
+            scratch.tile = order[k];
+            visitor.enterPart(order[k]);
+            try {
+                inTileFrame(shape, a0, a1, a2, a3, a4, a5, dx, dy, dz, t, p);
+                clip = world.sweepUnchecked(shape, p[0], p[1], p[2], p[3], p[4], p[5], dx, dy, dz, clip,
+                        categoryMask, visitor, scratch.stack);
+            } finally {
+                scratch.tile = -1;
+                release(t);
+            }
+            if (clip == MappedWorld.STOPPED) {
+                return;
+            }
+        }
+    }
+
+    /** The swept shape's parameters in a tile's frame, translated in double as the tile's own sweeps do. */
+    private static void inTileFrame(int shape, double a0, double a1, double a2, double a3, double a4, double a5,
+                                    double dx, double dy, double dz, Tile t, double[] p) {
+        p[0] = a0 - t.originX;
+        p[1] = a1 - t.originY;
+        p[2] = a2 - t.originZ;
+        if (shape == SweepTests.BOX) {
+            p[3] = a3 - t.originX;
+            p[4] = a4 - t.originY;
+            p[5] = a5 - t.originZ;
+        } else {
+            p[3] = a3;
+            p[4] = SweepTests.sphereCullRadius(p[0], p[1], p[2], a3, dx, dy, dz);
+            p[5] = 0;
         }
     }
 

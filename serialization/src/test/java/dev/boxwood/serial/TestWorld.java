@@ -136,6 +136,26 @@ final class TestWorld {
         return LevelScenes.randomBoxQueries(boxSet(), count, seed).toInterleaved();
     }
 
+    /**
+     * Segments from near one random object (within 20 m of its centre) to the centre of another, stride 6: origin,
+     * translation. Each ends inside a box, so every one hits, and many cross clusters (and tiles) on the way; the
+     * diagonal-long random segments of {@link #segments} mostly miss a sparse world.
+     */
+    double[] segmentsBetweenObjects(int count, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        double[] out = new double[6 * count];
+        for (int i = 0; i < count; i++) {
+            int from = random.nextInt(size());
+            int to = random.nextInt(size());
+            for (int a = 0; a < 3; a++) {
+                double start = 0.5 * (boxes[6 * from + a] + boxes[6 * from + 3 + a]) + random.nextDouble(-20, 20);
+                out[6 * i + a] = start;
+                out[6 * i + 3 + a] = 0.5 * (boxes[6 * to + a] + boxes[6 * to + 3 + a]) - start;
+            }
+        }
+        return out;
+    }
+
     /** Segments as the world's diagonal long, stride 6: origin, translation. */
     double[] segments(int count, long seed) {
         if (size() == 0) {

@@ -17,6 +17,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 
 import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
@@ -28,6 +29,7 @@ import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.PerspectiveCamera;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.SegmentCollector;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
 import net.openhft.chronicle.core.io.AbstractReferenceCounted;
@@ -50,6 +52,8 @@ class TiledWorldTest {
     private final List<double[]> tileBounds = new ArrayList<>();
 
     private static final QueryFilter SOME = (handle, userValue) -> (userValue & 3) != 0;
+    /** The tile of a hit in an answer line ("userValue#tile@fraction"). */
+    private static final Pattern TILE = Pattern.compile("#(\\d+)@");
 
     @BeforeEach
     void writeTiles() throws IOException {
@@ -150,16 +154,80 @@ class TiledWorldTest {
                 }
                 hits.sort(null);
                 out.add("ray " + s / 6 + " " + hits + " nearest " + nearest);
+                for (int shape = 0; shape < 2; shape++) {
+                    out.add((shape == 0 ? "box" : "sphere") + " sweep " + s / 6 + " "
+                            + sweep(tiled, shape, segments, s, mask, all, closest, scratch, stack));
+                }
             }
         }
         return out;
     }
 
+    /**
+     * A box (shape 0) or sphere (shape 1) of a few metres swept along a segment: every hit as (user value, tile,
+     * time) and the closest by (time, tile, handle), from the tiled world or from the per-tile oracles.
+     */
+    private String sweep(TiledWorld tiled, int shape, double[] segments, int s, long mask, AllHits all,
+                         ClosestHit closest, TiledWorld.Scratch scratch, TraversalStack stack) {
+        double x = segments[s];
+        double y = segments[s + 1];
+        double z = segments[s + 2];
+        double dx = segments[s + 3];
+        double dy = segments[s + 4];
+        double dz = segments[s + 5];
+        double h = 3;
+        List<String> hits = new ArrayList<>();
+        String nearest = "none";
+        if (tiled != null) {
+            for (SegmentCollector collector : new SegmentCollector[] {all, closest}) {
+                if (shape == 0) {
+                    tiled.sweepBox(x - h, y - h, z - h, x + h, y + h, z + h, dx, dy, dz, mask, collector, scratch);
+                } else {
+                    tiled.sweepSphere(x, y, z, h, dx, dy, dz, mask, collector, scratch);
+                }
+            }
+            for (int i = 0; i < all.count(); i++) {
+                hits.add(all.userValue(i) + "#" + all.part(i) + "@" + all.fraction(i));
+            }
+            if (closest.hasHit()) {
+                nearest = closest.userValue() + "#" + closest.part() + "@" + closest.fraction();
+            }
+        } else {
+            double best = Double.POSITIVE_INFINITY;
+            for (int t = 0; t < oracles.size(); t++) {
+                AllHits part = new AllHits();
+                if (shape == 0) {
+                    oracles.get(t).sweepBox(x - h, y - h, z - h, x + h, y + h, z + h, dx, dy, dz, mask, part);
+                } else {
+                    oracles.get(t).sweepSphere(x, y, z, h, dx, dy, dz, mask, part);
+                }
+                part.sort();
+                for (int i = 0; i < part.count(); i++) {
+                    hits.add(part.userValue(i) + "#" + t + "@" + part.fraction(i));
+                }
+                if (part.count() > 0 && part.fraction(0) < best) {
+                    best = part.fraction(0);
+                    nearest = part.userValue(0) + "#" + t + "@" + best;
+                }
+            }
+        }
+        hits.sort(null);
+        return hits + " nearest " + nearest;
+    }
+
     @Test
     void shouldAnswerLikeTheTilesScannedOneByOne() throws IOException {
         double[] queries = world.boxQueries(60, 81);
-        double[] segments = world.segments(40, 82);
+        double[] segments = world.segmentsBetweenObjects(40, 82);
         List<String> expected = answers(null, queries, segments);
+        // every ray and sweep hits, many in more than one tile (the tiles named after '#' in the answers)
+        long hitting = expected.stream().filter(a -> !a.startsWith("box ") || a.contains("sweep"))
+                .filter(a -> !a.contains("[]")).count();
+        long acrossTiles = expected.stream().filter(a -> !a.startsWith("box ") || a.contains("sweep"))
+                .filter(a -> TILE.matcher(a).results().map(m -> m.group(1))
+                .distinct().count() > 1).count();
+        assertTrue(hitting > 150 && acrossTiles > 10, hitting + " casts and sweeps hit, " + acrossTiles
+                + " in several tiles");
         try (TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE)) {
             tiled.verify();
             assertEquals(expected, answers(tiled, queries, segments));
@@ -169,7 +237,7 @@ class TiledWorldTest {
     @Test
     void shouldStayWithinTheMappingBudget() throws IOException {
         double[] queries = world.boxQueries(60, 83);
-        double[] segments = world.segments(40, 84);
+        double[] segments = world.segmentsBetweenObjects(40, 84);
         List<String> expected = answers(null, queries, segments);
         long budget = 2 * largestTile;
         try (TiledWorld tiled = TiledWorld.open(tiles, budget)) {
@@ -187,7 +255,7 @@ class TiledWorldTest {
     @Test
     void shouldAnswerFromManyThreadsWhileTilesComeAndGo() throws Exception {
         double[] queries = world.boxQueries(30, 85);
-        double[] segments = world.segments(30, 86);
+        double[] segments = world.segmentsBetweenObjects(30, 86);
         List<String> expected = answers(null, queries, segments);
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try (TiledWorld tiled = TiledWorld.open(tiles, largestTile)) {
