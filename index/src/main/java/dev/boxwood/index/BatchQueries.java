@@ -155,7 +155,8 @@ public final class BatchQueries implements AutoCloseable {
      * @param handles receives the handles, {@code count * maxPerQuery} slots
      * @param counts receives the number found per query
      * @throws IllegalArgumentException for a negative count, null or short arrays, or a bad sphere (a non-finite
-     *                                  centre or radius, or a negative radius), naming its index; all checked
+     *                                  centre or radius, or a radius below 0 or above
+     *                                  {@link Arguments#MAX_RADIUS}), naming its index; all checked
      *                                  before any query runs, so nothing is written
      */
     public void spheres(ShapeQueries tree, double[] spheres, int count, RegionMode mode, long categoryMask,
@@ -166,9 +167,9 @@ public final class BatchQueries implements AutoCloseable {
         requireLength("spheres", spheres, 4L * count);
         requireFinite("spheres", spheres, 4 * count, 4, "sphere");
         for (int i = 0; i < count; i++) {
-            if (spheres[4 * i + 3] < 0) {
-                throw new IllegalArgumentException("spheres: sphere " + i + " has a negative radius: "
-                        + spheres[4 * i + 3]);
+            if (!(spheres[4 * i + 3] >= 0 && spheres[4 * i + 3] <= Arguments.MAX_RADIUS)) {
+                throw new IllegalArgumentException("spheres: sphere " + i + " has a radius outside [0, "
+                        + Arguments.MAX_RADIUS + "]: " + spheres[4 * i + 3]);
             }
         }
         if (maxPerQuery < 0) {

@@ -65,7 +65,8 @@ public final class RegionQueries {
      * @param filter predicate applied before the visitor, or {@code null}
      * @param visitor receives the objects; returns false to stop
      * @param stack the calling thread's scratch memory
-     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
+     *                                  {@link Arguments#MAX_RADIUS}, or null arguments
      */
     public static void querySphere(ReadableTree tree, double cx, double cy, double cz, double radius,
                                    RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
@@ -73,7 +74,7 @@ public final class RegionQueries {
         Arguments.requireFinite("cx", cx);
         Arguments.requireFinite("cy", cy);
         Arguments.requireFinite("cz", cz);
-        Arguments.requireFiniteNonNegative("radius", radius);
+        Arguments.requireRadius("radius", radius);
         requireCommon(tree, mode, visitor, stack);
         traverse(tree.storage(), SPHERE, cx, cy, cz, radius, 0, 0, null, 0, null, mode, categoryMask, filter, visitor,
                 stack);

@@ -85,7 +85,8 @@ public final class SweepQueries {
      * @param categoryMask categories of interest ({@code -1L}: all)
      * @param visitor receives the objects and steers the query
      * @param stack the calling thread's scratch memory
-     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
+     *                                  {@link Arguments#MAX_RADIUS}, or null arguments
      */
     public static void sweepSphere(ReadableTree view, double cx, double cy, double cz, double radius,
                                    double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
@@ -93,7 +94,7 @@ public final class SweepQueries {
         Arguments.requireFinite("cx", cx);
         Arguments.requireFinite("cy", cy);
         Arguments.requireFinite("cz", cz);
-        Arguments.requireFiniteNonNegative("radius", radius);
+        Arguments.requireRadius("radius", radius);
         Arguments.requireDisplacement(dx, dy, dz);
         requireCommon(view, visitor, stack);
         DynamicAabbTree tree = view.storage();

@@ -1,8 +1,10 @@
 package dev.boxwood.index;
 
 import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.OutwardFloat;
+import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -201,6 +203,17 @@ class BadInputTest {
         assertRejected("maxFraction", () -> tree.rayCast(0, 0, 0, 1, 1, 1, INF, -1L, closest, stack));
         assertRejected("maxFraction", () -> tree.rayCast(0, 0, 0, 1, 1, 1, NAN, -1L, closest, stack));
         assertRejected("visitor", () -> tree.rayCast(0, 0, 0, 1, 1, 1, 1, -1L, null, stack));
+        // a radius whose square overflows would accept every box: a sphere of 2e154 at 1e160 reaches none here
+        double huge = 2e154;
+        assertRejected("radius", () -> RegionQueries.querySphere(tree, 1e160, 0, 0, huge, RegionMode.CROSSING, -1L,
+                null, all, stack));
+        assertRejected("radius", () -> SweepQueries.sweepSphere(tree, 1e160, 0, 0, huge, 0, 0, 0, -1L, closest,
+                stack));
+        try (BatchQueries batch = new BatchQueries(1)) {
+            assertRejected("sphere 0", () -> batch.spheres(tree, new double[] {1e160, 0, 0, huge}, 1,
+                    RegionMode.CROSSING, -1L, 1, new int[1], new int[1]));
+        }
+        RegionQueries.querySphere(tree, 0, 0, 0, Arguments.MAX_RADIUS, RegionMode.CROSSING, -1L, null, all, stack);
     }
 
     @Test

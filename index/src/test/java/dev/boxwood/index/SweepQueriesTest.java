@@ -154,4 +154,27 @@ class SweepQueriesTest {
         assertEquals(0, disagreements, "sweeps that disagree with the exact test, of " + touching + " touching");
         assertTrue(touching > 500, touching + " touching");
     }
+
+    @Test
+    void shouldFindTinySpheresWhoseSquaredDistanceUnderflows() {
+        // Arvo's squared distance of 3e-340 is 0, so the exact test accepts a point 1e-170 from the box at time 0;
+        // the cull must not reject it (a relative slack alone shrinks with the radius and the centre)
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0, 0));
+        BruteForceIndex brute = new BruteForceIndex();
+        tree.add(0, 0, 0, 1, 1, 1, 1, -1L);
+        brute.add(0, 0, 0, 1, 1, 1, 1, -1L);
+        for (double r : new double[] {0, 1e-200, 1e-165}) {
+            for (double c : new double[] {-1e-170, -1e-163, -Double.MIN_VALUE, -3e-300}) {
+                for (double dx : new double[] {0, -1, 1e-3}) {
+                    SweepQueries.sweepSphere(tree, c, c, c, r, dx, 0, 0, -1L, treeAll, stack);
+                    brute.sweepSphere(c, c, c, r, dx, 0, 0, -1L, bruteAll);
+                    String where = "r " + r + " centre " + c + " dx " + dx;
+                    assertEquals(bruteAll.count(), treeAll.count(), where);
+                    if (c > -1e-165 && r >= 0 && dx == 0) {
+                        assertEquals(1, bruteAll.count(), "the exact test touches: " + where);
+                    }
+                }
+            }
+        }
+    }
 }

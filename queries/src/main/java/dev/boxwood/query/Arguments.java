@@ -83,6 +83,27 @@ public final class Arguments {
     }
 
     /**
+     * The largest radius of a sphere query or sweep: the sphere tests compare squared distances with the squared
+     * radius, which stays finite up to here (a larger one would overflow to infinity and accept every box).
+     */
+    public static final double MAX_RADIUS = 1e150;
+
+    /**
+     * Requires a sphere's radius: finite, {@code >= 0} and at most {@link #MAX_RADIUS}.
+     *
+     * @param name the argument's name for the message
+     * @param radius the radius
+     * @throws IllegalArgumentException if NaN, infinite, negative or above {@link #MAX_RADIUS}
+     */
+    public static void requireRadius(String name, double radius) {
+        requireFiniteNonNegative(name, radius);
+        if (radius > MAX_RADIUS) {
+            throw new IllegalArgumentException(name + " must be at most " + MAX_RADIUS
+                    + " (its square would overflow): " + radius);
+        }
+    }
+
+    /**
      * Requires a valid closed box: finite coordinates and {@code min <= max} on each axis (zero extent allowed).
      *
      * @param minX min x

@@ -865,7 +865,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @param categoryMask categories of interest ({@code -1L}: all)
      * @param visitor      receives the objects
      * @param stack        the calling thread's scratch memory
-     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
+     *                                  {@link Arguments#MAX_RADIUS}, or null arguments
      * @throws IllegalStateException    if the world is closed
      */
     public void querySphere(double centerX, double centerY, double centerZ, double radius, long categoryMask,
@@ -888,7 +889,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @param filter       predicate applied before the visitor, or {@code null}
      * @param visitor      receives the objects; returns false to stop
      * @param stack        the calling thread's scratch memory
-     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
+     *                                  {@link Arguments#MAX_RADIUS}, or null arguments
      * @throws IllegalStateException    if the world is closed
      */
     @Override
@@ -992,7 +994,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireFinite("centerX", centerX);
         Arguments.requireFinite("centerY", centerY);
         Arguments.requireFinite("centerZ", centerZ);
-        Arguments.requireFiniteNonNegative("radius", radius);
+        Arguments.requireRadius("radius", radius);
     }
 
     /** The convex query's own checks, shared with composite worlds: a region, and a bounded one for CROSSING. */
@@ -1206,7 +1208,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @param categoryMask categories of interest ({@code -1L}: all)
      * @param visitor      receives the objects and steers the query
      * @param stack        the calling thread's scratch memory
-     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
+     *                                  {@link Arguments#MAX_RADIUS}, or null arguments
      * @throws IllegalStateException    if the world is closed
      */
     public void sweepSphere(double centerX, double centerY, double centerZ, double radius, double dx, double dy,
@@ -1214,7 +1217,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireFinite("centerX", centerX);
         Arguments.requireFinite("centerY", centerY);
         Arguments.requireFinite("centerZ", centerZ);
-        Arguments.requireFiniteNonNegative("radius", radius);
+        Arguments.requireRadius("radius", radius);
         Arguments.requireDisplacement(dx, dy, dz);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);

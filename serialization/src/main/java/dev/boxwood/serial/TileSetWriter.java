@@ -91,10 +91,11 @@ public final class TileSetWriter {
             cells[i] = cellKey(boxes, i, cellSize, firstCell);
         }
         int[] order = sortByCell(cells);
-        // every tile checked before the first file is written: its boxes must be storable relative to the origin
-        // its file will get (the centre of its bounds)
+        // every tile checked before the first file is written: its target must be free to take a file, and its
+        // boxes storable relative to the origin its file will get (BinnedSahBuilder.originOf)
         double[] one = new double[6];
         for (int start = 0; start < n; ) {
+            StaticWorldWriter.targetDirectory(tileFile(dir, baseName, cells[order[start]], firstCell));
             int end = tileEnd(cells, order, start);
             double[] bounds = BinnedSahBuilder.emptyBounds();
             for (int k = start; k < end; k++) {
@@ -124,13 +125,18 @@ public final class TileSetWriter {
                 }
                 tileValues[k] = userValues == null ? i : userValues[i];
             }
-            Path file = dir.resolve(baseName + "_" + cellOf(cell, 0, firstCell) + "_" + cellOf(cell, 1, firstCell)
-                    + "_" + cellOf(cell, 2, firstCell) + ".bxw");
+            Path file = tileFile(dir, baseName, cell, firstCell);
             StaticWorldWriter.write(file, tileBoxes, tileCategories, tileValues, null);
             files.add(file);
             start = end;
         }
         return files;
+    }
+
+    /** The file of the tile of a cell: named after its cell coordinates. */
+    private static Path tileFile(Path dir, String baseName, long cell, long[] firstCell) {
+        return dir.resolve(baseName + "_" + cellOf(cell, 0, firstCell) + "_" + cellOf(cell, 1, firstCell) + "_"
+                + cellOf(cell, 2, firstCell) + ".bxw");
     }
 
     /** The end of the run of objects (in {@code order}) that share the cell of the object at {@code start}. */

@@ -273,7 +273,8 @@ public final class TiledWorld implements AutoCloseable {
      * @param filter       predicate applied before the visitor (handle: index within the tile), or {@code null}
      * @param visitor      receives (index within the tile, user value); {@link Scratch#tile()} names the tile
      * @param scratch      the calling thread's scratch memory
-     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or null arguments
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
+     *                                  {@link Arguments#MAX_RADIUS}, or null arguments
      * @throws IllegalStateException    if the tiled world is closed
      * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
      */
@@ -563,7 +564,8 @@ public final class TiledWorld implements AutoCloseable {
      * @param categoryMask categories of interest ({@code -1L}: all)
      * @param visitor      receives the objects and steers the sweep; {@link Scratch#tile()} names the tile
      * @param scratch      the calling thread's scratch memory
-     * @throws IllegalArgumentException for non-finite coordinates, a negative radius, a non-finite displacement or
+     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
+     *                                  {@link Arguments#MAX_RADIUS}, a non-finite displacement or
      *                                  null arguments
      * @throws IllegalStateException    if the tiled world is closed
      * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
@@ -573,7 +575,7 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireFinite("centerX", centerX);
         Arguments.requireFinite("centerY", centerY);
         Arguments.requireFinite("centerZ", centerZ);
-        Arguments.requireFiniteNonNegative("radius", radius);
+        Arguments.requireRadius("radius", radius);
         Arguments.requireDisplacement(dx, dy, dz);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);

@@ -466,6 +466,16 @@ class MappedWorldTest {
         try (Stream<Path> files = Files.list(dir)) {
             assertEquals(2, files.count(), "nothing written");
         }
+        // a tile set whose second tile's target is a directory writes no tile at all
+        Path tiles = Files.createDirectory(dir.resolve("tiles"));
+        Files.createDirectory(tiles.resolve("t_1_0_0.bxw"));
+        double[] twoCells = {0, 0, 0, 1, 1, 1, 3, 0, 0, 4, 1, 1};
+        e = assertThrows(FileSystemException.class, () -> TileSetWriter.writeGrid(tiles, "t", twoCells, null, null,
+                2.0));
+        assertTrue(e.getMessage().contains("t_1_0_0.bxw"), e.getMessage());
+        try (Stream<Path> files = Files.list(tiles)) {
+            assertEquals(1, files.count(), "no tile written");
+        }
     }
 
     @Test
