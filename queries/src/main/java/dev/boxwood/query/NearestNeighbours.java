@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * Caller-owned scratch memory and result list of a nearest-neighbour query: the objects found, nearest first, ties
- * broken by the lower handle, and the reusable primitive min-heap the best-first search runs on. Arrays grow as
+ * broken by the lower handle (in an index of several parts, such as a tiled world's tiles, the lower part first:
+ * {@link #part(int)}), and the reusable primitive min-heap the best-first search runs on. Arrays grow as
  * needed and are reused, so a warmed-up instance allocates nothing. Not thread-safe: one per thread. Each query
  * clears the previous results.
  */
@@ -14,6 +15,7 @@ public final class NearestNeighbours {
     private int[] handles = new int[8];
     private long[] userValues = new long[8];
     private double[] distances = new double[8];
+    private int[] parts = new int[8];
     private int count;
 
     /** Returned by {@link #nextNode} when the search is over. */
@@ -91,9 +93,83 @@ public final class NearestNeighbours {
         return distances[i];
     }
 
+    /**
+     * @param i result index in {@code [0, count())}
+     * @return the part of the index the object's handle belongs to (the tile of a tiled world's query; 0 for an
+     *     index of one part)
+     */
+    public int part(int i) {
+        checkIndex(i);
+        return parts[i];
+    }
+
     private void checkIndex(int i) {
         if (i < 0 || i >= count) {
             throw new IndexOutOfBoundsException("result index " + i + " out of [0, " + count + ")");
+        }
+    }
+
+    /**
+     * Merges the results of {@code other}, a query of part {@code part} of an index made of parts (nearest first,
+     * as every query leaves them), into these results, keeping the {@code k} first in the order of (distance,
+     * part, handle); for such indexes, which query their parts one by one into a second instance. These results
+     * must be in that order already (as after {@link #clear()} and earlier merges of other parts). No allocation
+     * once the arrays have grown.
+     *
+     * @param other the results of one part's query
+     * @param part  that part's index, {@code >= 0}, not among these results
+     * @param k     the largest number of results kept, {@code >= 0}
+     */
+    public void mergePart(NearestNeighbours other, int part, int k) {
+        int n = count;
+        int m = (int) Math.min(k, (long) n + other.count);
+        // how many of each list the first m of the merged order take
+        int i = 0;
+        int j = 0;
+        while (i + j < m) {
+            if (j == other.count || i < n && before(i, other, j, part)) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        ensureResults(m);
+        // back to front, so the unread entries of this list are never overwritten
+        for (int w = m - 1; w >= 0; w--) {
+            if (j == 0 || i > 0 && !before(i - 1, other, j - 1, part)) {
+                i--;
+                handles[w] = handles[i];
+                userValues[w] = userValues[i];
+                distances[w] = distances[i];
+                parts[w] = parts[i];
+            } else {
+                j--;
+                handles[w] = other.handles[j];
+                userValues[w] = other.userValues[j];
+                distances[w] = other.distances[j];
+                parts[w] = part;
+            }
+        }
+        count = m;
+    }
+
+    /** Whether result {@code i} comes before result {@code j} of {@code other} (of part {@code part}). */
+    private boolean before(int i, NearestNeighbours other, int j, int part) {
+        double a = distances[i];
+        double b = other.distances[j];
+        if (a != b) {
+            return a < b;
+        }
+        return parts[i] != part ? parts[i] < part : handles[i] < other.handles[j];
+    }
+
+    private void ensureResults(int capacity) {
+        if (handles.length < capacity) {
+            int grown = Math.max(capacity, 2 * handles.length);
+            handles = Arrays.copyOf(handles, grown);
+            userValues = Arrays.copyOf(userValues, grown);
+            distances = Arrays.copyOf(distances, grown);
+            parts = Arrays.copyOf(parts, grown);
         }
     }
 
@@ -142,14 +218,11 @@ public final class NearestNeighbours {
      * @param distance its distance
      */
     public void addResult(int handle, long userValue, double distance) {
-        if (count == handles.length) {
-            handles = Arrays.copyOf(handles, 2 * count);
-            userValues = Arrays.copyOf(userValues, 2 * count);
-            distances = Arrays.copyOf(distances, 2 * count);
-        }
+        ensureResults(count + 1);
         handles[count] = handle;
         userValues[count] = userValue;
         distances[count] = distance;
+        parts[count] = 0;
         count++;
     }
 

@@ -122,6 +122,36 @@ class CollectorPartsTest {
         assertEquals(4, any.part());
     }
 
+    @Test
+    void shouldMergeNearestResultsOfPartsByDistanceThenPartThenHandle() {
+        SplittableRandom random = new SplittableRandom(17);
+        for (int round = 0; round < 500; round++) {
+            int k = random.nextInt(0, 12);
+            NearestNeighbours merged = new NearestNeighbours();
+            List<String> all = new ArrayList<>();
+            for (int part : new int[] {3, 0, 5, 1}) {
+                NearestNeighbours one = new NearestNeighbours();
+                int n = random.nextInt(0, 8);
+                double d = 0;
+                for (int handle = 0; handle < n; handle++) {
+                    // increasing (distance, handle), as a query leaves them; distances shared across parts
+                    d += random.nextInt(0, 2);
+                    one.addResult(handle, 100L * part + handle, d);
+                    all.add(String.format("%04.0f %d %d", d, part, handle));
+                }
+                merged.mergePart(one, part, k);
+            }
+            Collections.sort(all);
+            List<String> expected = all.subList(0, Math.min(k, all.size()));
+            List<String> actual = new ArrayList<>();
+            for (int i = 0; i < merged.count(); i++) {
+                actual.add(String.format("%04.0f %d %d", merged.distance(i), merged.part(i), merged.handle(i)));
+                assertEquals(100L * merged.part(i) + merged.handle(i), merged.userValue(i));
+            }
+            assertEquals(expected, actual, "round " + round + ", k " + k);
+        }
+    }
+
     /** A visitor of both kinds compiles and gets one default, as the bench's contenders are written. */
     private static final class BothKinds implements OverlapVisitor, RayCastVisitor {
         int lastPart = -1;

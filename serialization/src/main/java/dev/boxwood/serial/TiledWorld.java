@@ -13,6 +13,8 @@ import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.DistanceFunction;
+import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
@@ -35,7 +37,8 @@ import dev.boxwood.query.TraversalStack;
  * ray cast walks the tiles its segment crosses in order of entry and carries the visitor's clipping from tile to
  * tile, so a closest-hit cast stops at the first tile that cannot hold anything nearer; fractions are those of
  * the whole segment and bit-equal to a single-index cast. Swept boxes and spheres ({@link #sweepBox},
- * {@link #sweepSphere}) walk the tiles the same way, each tile answering as its {@link MappedWorld} does. Region queries ({@link #querySphere},
+ * {@link #sweepSphere}) walk the tiles the same way, each tile answering as its {@link MappedWorld} does; nearest
+ * queries ({@link #nearest}, {@link #kNearest}) take the tiles by distance and merge their answers. Region queries ({@link #querySphere},
  * {@link #queryBox}, {@link #queryObb}, {@link #queryConvex}) visit tiles in index order and report, per tile,
  * exactly what {@link MappedWorld}'s method of the same name reports on that tile: the shape is moved into each
  * tile's frame as the tile would move it, and a tile whose header bounds the shape cannot touch is neither visited
@@ -102,6 +105,8 @@ public final class TiledWorld implements AutoCloseable {
         private final double[] obb = new double[ObbLayout.STRIDE];
         /** A swept shape's parameters in the frame of one tile ({@link SweepTests}). */
         private final double[] sweep = new double[6];
+        /** One tile's nearest objects, merged into the caller's results. */
+        private final NearestNeighbours tileNearest = new NearestNeighbours();
         private int[] order = new int[16];
         private double[] entries = new double[16];
         private int tile = -1;
@@ -656,6 +661,105 @@ public final class TiledWorld implements AutoCloseable {
             p[3] = a3;
             p[4] = SweepTests.sphereCullRadius(p[0], p[1], p[2], a3, dx, dy, dz);
             p[5] = 0;
+        }
+    }
+
+    /**
+     * The object nearest to the point over every tile (a {@code k = 1} {@link #kNearest} query).
+     *
+     * @param x            point x
+     * @param y            point y
+     * @param z            point z
+     * @param maxDistance  largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the limit (handle: within the tile), or {@code null}
+     * @param exact        the exact distance of each candidate (handle: within the tile), or {@code null}
+     * @param dest         receives at most one result, with its tile as {@link NearestNeighbours#part(int)}
+     * @param scratch      the calling thread's scratch memory
+     * @throws IllegalArgumentException as {@link #kNearest}
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
+     */
+    public void nearest(double x, double y, double z, double maxDistance, long categoryMask, QueryFilter filter,
+                        DistanceFunction exact, NearestNeighbours dest, Scratch scratch) {
+        kNearest(x, y, z, 1, maxDistance, categoryMask, filter, exact, dest, scratch);
+    }
+
+    /**
+     * The {@code k} objects nearest to the point over every tile, nearest first, ties by lower tile and then lower
+     * handle: each tile's answer is {@link MappedWorld#kNearest}'s (the distances those of the tile's stored boxes
+     * or of {@code exact}), merged ({@link NearestNeighbours#mergePart}) in order of the tiles' distances, and the
+     * tiles farther than the {@code k}-th object found so far (or than {@code maxDistance}) are neither queried nor
+     * mapped. Each result's tile is {@link NearestNeighbours#part(int)}; during the filter and exact calls
+     * {@link Scratch#tile()} names the tile. Nothing is allocated once {@code dest} and the scratch have grown.
+     *
+     * @param x            point x
+     * @param y            point y
+     * @param z            point z
+     * @param k            number of objects wanted, {@code >= 0}
+     * @param maxDistance  largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the limit (handle: within the tile), or {@code null}
+     * @param exact        the exact distance of each candidate (handle: within the tile), or {@code null}
+     * @param dest         receives the results (cleared first)
+     * @param scratch      the calling thread's scratch memory
+     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
+     *                                  from some tile's origin on some axis, a negative {@code k}, a negative or
+     *                                  NaN maximum or null arguments
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
+     */
+    public void kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
+                         QueryFilter filter, DistanceFunction exact, NearestNeighbours dest, Scratch scratch) {
+        Arguments.requireNearest(x, y, z, k, maxDistance, dest);
+        Arguments.requireNonNull("scratch", scratch);
+        checkOpen();
+        for (Tile t : tiles) {
+            Arguments.requireWithinNearestReach(x - t.originX, y - t.originY, z - t.originZ);
+        }
+        dest.clear();
+        if (k == 0) {
+            return;
+        }
+        scratch.ensure(tiles.length);
+        int[] order = scratch.order;
+        double[] entries = scratch.entries;
+        int count = 0;
+        for (int i = 0; i < tiles.length; i++) {
+            Tile t = tiles[i];
+            if (t.objects == 0) {
+                continue;
+            }
+            float[] b = t.bounds;
+            // the distance to the tile's bounds, a lower bound of its objects' (reported as roots of such keys)
+            double entry = Math.sqrt(RegionTests.squaredDistance(x - t.originX, y - t.originY, z - t.originZ,
+                    b[0], b[1], b[2], b[3], b[4], b[5]));
+            int j = count++;
+            while (j > 0 && entries[j - 1] > entry) {
+                entries[j] = entries[j - 1];
+                order[j] = order[j - 1];
+                j--;
+            }
+            entries[j] = entry;
+            order[j] = i;
+        }
+        NearestNeighbours part = scratch.tileNearest;
+        for (int n = 0; n < count; n++) {
+            boolean full = dest.count() == k;
+            double limit = full ? dest.distance(k - 1) : maxDistance;
+            if (entries[n] > limit) {
+                return;
+            }
+            Tile t = tiles[order[n]];
+            MappedWorld world = acquire(t);
+            scratch.tile = order[n];
+            try {
+                world.kNearest(x, y, z, k, limit, categoryMask, filter, exact, part);
+            } finally {
+                scratch.tile = -1;
+                release(t);
+            }
+            dest.mergePart(part, order[n], k);
         }
     }
 

@@ -25,10 +25,13 @@ import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.DistanceFunction;
+import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.PerspectiveCamera;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.RegionTests;
 import dev.boxwood.query.SegmentCollector;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
@@ -213,6 +216,66 @@ class TiledWorldTest {
         }
         hits.sort(null);
         return hits + " nearest " + nearest;
+    }
+
+    @Test
+    void shouldFindTheNearestObjectsOverAllTilesLikeTheTilesScannedOneByOne() throws IOException {
+        SplittableRandom random = new SplittableRandom(88);
+        // at least the distance to the object's box (its global index is its user value), more for some
+        DistanceFunction exact = (handle, userValue, x, y, z) -> {
+            int g = (int) userValue;
+            double d = Math.sqrt(RegionTests.squaredDistance(x, y, z, world.boxes[6 * g], world.boxes[6 * g + 1],
+                    world.boxes[6 * g + 2], world.boxes[6 * g + 3], world.boxes[6 * g + 4], world.boxes[6 * g + 5]));
+            return g % 11 == 0 ? -1 : d + g % 3;
+        };
+        int[] handles = new int[world.size()];
+        double[] distances = new double[world.size()];
+        NearestNeighbours found = new NearestNeighbours();
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        int reported = 0;
+        int severalTiles = 0;
+        try (TiledWorld tiled = TiledWorld.open(tiles, largestTile * 3)) {
+            for (int q = 0; q < 300; q++) {
+                int g = random.nextInt(world.size());
+                double x = world.boxes[6 * g] + random.nextDouble(-300, 300);
+                double y = world.boxes[6 * g + 1] + random.nextDouble(-300, 300);
+                double z = world.boxes[6 * g + 2];
+                int k = new int[] {1, 3, 40, 10_000}[q % 4];
+                double maxDistance = q % 3 == 0 ? 150 : Double.POSITIVE_INFINITY;
+                long mask = q % 5 == 0 ? 0x00FF_00FF_00FF_00FFL : -1L;
+                QueryFilter filter = q % 7 == 0 ? SOME : null;
+                DistanceFunction distance = q % 2 == 0 ? exact : null;
+                // the oracle: every tile's own k nearest, ordered by (distance, tile, handle), the first k
+                List<double[]> all = new ArrayList<>();
+                for (int t = 0; t < oracles.size(); t++) {
+                    int n = oracles.get(t).kNearest(x, y, z, k, maxDistance, mask, filter, distance, handles,
+                            distances);
+                    for (int i = 0; i < n; i++) {
+                        all.add(new double[] {distances[i], t, handles[i]});
+                    }
+                }
+                all.sort((a, b) -> a[0] != b[0] ? Double.compare(a[0], b[0])
+                        : a[1] != b[1] ? Double.compare(a[1], b[1]) : Double.compare(a[2], b[2]));
+                List<String> expected = new ArrayList<>();
+                for (int i = 0; i < Math.min(k, all.size()); i++) {
+                    double[] e = all.get(i);
+                    expected.add(e[2] + "#" + (int) e[1] + "@" + e[0]);
+                }
+                tiled.kNearest(x, y, z, k, maxDistance, mask, filter, distance, found, scratch);
+                List<String> actual = new ArrayList<>();
+                for (int i = 0; i < found.count(); i++) {
+                    actual.add((double) found.handle(i) + "#" + found.part(i) + "@" + found.distance(i));
+                }
+                assertEquals(expected, actual, "query " + q + " k " + k + " max " + maxDistance);
+                reported += found.count();
+                if (actual.stream().map(a -> a.substring(a.indexOf('#'), a.indexOf('@'))).distinct().count() > 1) {
+                    severalTiles++;
+                }
+            }
+            assertTrue(tiled.mappedBytes() <= largestTile * 3 || tiled.mappedTileCount() <= 3);
+        }
+        assertTrue(reported > 1000 && severalTiles > 20, reported + " reported, " + severalTiles
+                + " queries answered from several tiles");
     }
 
     @Test
