@@ -519,6 +519,22 @@ class TiledWorldTest {
                 allocated = threads.getThreadAllocatedBytes(thread) - before;
             }
             assertEquals(0, allocated, "bytes allocated by 20 queries over " + reached + " tiles");
+            // sweeps and nearest queries across tiles, once warmed up
+            ClosestHit closest = new ClosestHit();
+            NearestNeighbours nearest = new NearestNeighbours();
+            allocated = Long.MAX_VALUE;
+            for (int window = 0; window < 4 && allocated > 0; window++) {
+                long before = threads.getThreadAllocatedBytes(thread);
+                for (int round = 0; round < 20; round++) {
+                    tiled.sweepSphere(b[0], b[1], cy, 5, b[3] - b[0], b[4] - b[1], 0, -1L, closest, scratch);
+                    tiled.sweepBox(b[0], b[1], b[2], b[0] + 4, b[1] + 4, b[5], b[3] - b[0], 0, 0, -1L, closest,
+                            scratch);
+                    tiled.kNearest(cx, cy, b[2], 50, Double.POSITIVE_INFINITY, -1L, null, null, nearest, scratch);
+                }
+                allocated = threads.getThreadAllocatedBytes(thread) - before;
+            }
+            assertEquals(50, nearest.count());
+            assertEquals(0, allocated, "bytes allocated by 20 sweeps and nearest queries over the tiles");
         }
     }
 
