@@ -1214,10 +1214,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      */
     public void sweepSphere(double centerX, double centerY, double centerZ, double radius, double dx, double dy,
                             double dz, long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
-        Arguments.requireFinite("centerX", centerX);
-        Arguments.requireFinite("centerY", centerY);
-        Arguments.requireFinite("centerZ", centerZ);
-        Arguments.requireRadius("radius", radius);
+        requireSphere(centerX, centerY, centerZ, radius);
         Arguments.requireDisplacement(dx, dy, dz);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);

@@ -487,15 +487,7 @@ public final class TiledWorld implements AutoCloseable {
             if (entry < 0.0) {
                 continue;
             }
-            // insertion by entry fraction, ties by tile index (stable): the walk order is deterministic
-            int j = count++;
-            while (j > 0 && entries[j - 1] > entry) {
-                entries[j] = entries[j - 1];
-                order[j] = order[j - 1];
-                j--;
-            }
-            entries[j] = entry;
-            order[j] = i;
+            count = insertByEntry(order, entries, count, i, entry);
         }
         double clip = maxFraction;
         for (int k = 0; k < count; k++) {
@@ -577,10 +569,7 @@ public final class TiledWorld implements AutoCloseable {
      */
     public void sweepSphere(double centerX, double centerY, double centerZ, double radius, double dx, double dy,
                             double dz, long categoryMask, RayCastVisitor visitor, Scratch scratch) {
-        Arguments.requireFinite("centerX", centerX);
-        Arguments.requireFinite("centerY", centerY);
-        Arguments.requireFinite("centerZ", centerZ);
-        Arguments.requireRadius("radius", radius);
+        MappedWorld.requireSphere(centerX, centerY, centerZ, radius);
         Arguments.requireDisplacement(dx, dy, dz);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
@@ -615,14 +604,7 @@ public final class TiledWorld implements AutoCloseable {
             if (entry < 0.0) {
                 continue;
             }
-            int j = count++;
-            while (j > 0 && entries[j - 1] > entry) {
-                entries[j] = entries[j - 1];
-                order[j] = order[j - 1];
-                j--;
-            }
-            entries[j] = entry;
-            order[j] = i;
+            count = insertByEntry(order, entries, count, i, entry);
         }
         double clip = 1.0;
         for (int k = 0; k < count; k++) {
@@ -645,6 +627,24 @@ public final class TiledWorld implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /**
+     * Inserts a tile into the visiting order by its entry (a fraction, a time or a distance), ties by tile index (the
+     * tiles are offered in index order, and the insertion is stable), so the walk order is deterministic.
+     *
+     * @return the new number of tiles in the order
+     */
+    private static int insertByEntry(int[] order, double[] entries, int count, int tile, double entry) {
+        int j = count;
+        while (j > 0 && entries[j - 1] > entry) {
+            entries[j] = entries[j - 1];
+            order[j] = order[j - 1];
+            j--;
+        }
+        entries[j] = entry;
+        order[j] = tile;
+        return count + 1;
     }
 
     /** The swept shape's parameters in a tile's frame, translated in double as the tile's own sweeps do. */
@@ -734,14 +734,7 @@ public final class TiledWorld implements AutoCloseable {
             // the distance to the tile's bounds, a lower bound of its objects' (reported as roots of such keys)
             double entry = Math.sqrt(RegionTests.squaredDistance(x - t.originX, y - t.originY, z - t.originZ,
                     b[0], b[1], b[2], b[3], b[4], b[5]));
-            int j = count++;
-            while (j > 0 && entries[j - 1] > entry) {
-                entries[j] = entries[j - 1];
-                order[j] = order[j - 1];
-                j--;
-            }
-            entries[j] = entry;
-            order[j] = i;
+            count = insertByEntry(order, entries, count, i, entry);
         }
         NearestNeighbours part = scratch.tileNearest;
         for (int n = 0; n < count; n++) {

@@ -30,6 +30,7 @@ import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.PerspectiveCamera;
 import dev.boxwood.query.QueryFilter;
+import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.RegionTests;
 import dev.boxwood.query.SegmentCollector;
@@ -125,41 +126,19 @@ class TiledWorldTest {
                 out.add("box " + q / 6 + " " + found);
             }
             for (int s = 0; s < segments.length; s += 6) {
-                List<String> hits = new ArrayList<>();
-                String nearest = "none";
-                if (tiled != null) {
-                    tiled.rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3], segments[s + 4],
-                            segments[s + 5], 1.0, mask, all, scratch);
-                    for (int i = 0; i < all.count(); i++) {
-                        hits.add(all.userValue(i) + "#" + all.part(i) + "@" + all.fraction(i));
+                int at = s;
+                out.add("ray " + s / 6 + " " + castAnswer(tiled != null, (visitor, oracle) -> {
+                    if (oracle < 0) {
+                        tiled.rayCast(segments[at], segments[at + 1], segments[at + 2], segments[at + 3],
+                                segments[at + 4], segments[at + 5], 1.0, mask, visitor, scratch);
+                    } else {
+                        oracles.get(oracle).rayCast(segments[at], segments[at + 1], segments[at + 2],
+                                segments[at + 3], segments[at + 4], segments[at + 5], 1.0, mask, visitor, stack);
                     }
-                    tiled.rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3], segments[s + 4],
-                            segments[s + 5], 1.0, mask, closest, scratch);
-                    if (closest.hasHit()) {
-                        nearest = closest.userValue() + "#" + closest.part() + "@" + closest.fraction();
-                    }
-                } else {
-                    // the closest by (fraction, tile, handle), the order the collectors break ties in
-                    double best = Double.POSITIVE_INFINITY;
-                    for (int t = 0; t < oracles.size(); t++) {
-                        AllHits part = new AllHits();
-                        oracles.get(t).rayCast(segments[s], segments[s + 1], segments[s + 2], segments[s + 3],
-                                segments[s + 4], segments[s + 5], 1.0, mask, part, stack);
-                        part.sort();
-                        for (int i = 0; i < part.count(); i++) {
-                            hits.add(part.userValue(i) + "#" + t + "@" + part.fraction(i));
-                        }
-                        if (part.count() > 0 && part.fraction(0) < best) {
-                            best = part.fraction(0);
-                            nearest = part.userValue(0) + "#" + t + "@" + best;
-                        }
-                    }
-                }
-                hits.sort(null);
-                out.add("ray " + s / 6 + " " + hits + " nearest " + nearest);
+                }, all, closest));
                 for (int shape = 0; shape < 2; shape++) {
                     out.add((shape == 0 ? "box" : "sphere") + " sweep " + s / 6 + " "
-                            + sweep(tiled, shape, segments, s, mask, all, closest, scratch, stack));
+                            + sweep(tiled, shape, segments, s, mask, all, closest, scratch));
                 }
             }
         }
@@ -171,7 +150,7 @@ class TiledWorldTest {
      * time) and the closest by (time, tile, handle), from the tiled world or from the per-tile oracles.
      */
     private String sweep(TiledWorld tiled, int shape, double[] segments, int s, long mask, AllHits all,
-                         ClosestHit closest, TiledWorld.Scratch scratch, TraversalStack stack) {
+                         ClosestHit closest, TiledWorld.Scratch scratch) {
         double x = segments[s];
         double y = segments[s + 1];
         double z = segments[s + 2];
@@ -179,19 +158,37 @@ class TiledWorldTest {
         double dy = segments[s + 4];
         double dz = segments[s + 5];
         double h = 3;
+        return castAnswer(tiled != null, (visitor, oracle) -> {
+            if (shape == 0 && oracle < 0) {
+                tiled.sweepBox(x - h, y - h, z - h, x + h, y + h, z + h, dx, dy, dz, mask, visitor, scratch);
+            } else if (shape == 0) {
+                oracles.get(oracle).sweepBox(x - h, y - h, z - h, x + h, y + h, z + h, dx, dy, dz, mask, visitor);
+            } else if (oracle < 0) {
+                tiled.sweepSphere(x, y, z, h, dx, dy, dz, mask, visitor, scratch);
+            } else {
+                oracles.get(oracle).sweepSphere(x, y, z, h, dx, dy, dz, mask, visitor);
+            }
+        }, all, closest);
+    }
+
+    /** A cast (ray or sweep) into a visitor: through the tiled world ({@code oracle} -1) or through one oracle. */
+    private interface Cast {
+        void run(RayCastVisitor visitor, int oracle);
+    }
+
+    /**
+     * Every hit of a cast as (user value, tile, fraction), sorted, and the closest by (fraction, tile, handle), the
+     * order the collectors break ties in: from the tiled world, or from every tile's oracle.
+     */
+    private String castAnswer(boolean tiled, Cast cast, AllHits all, ClosestHit closest) {
         List<String> hits = new ArrayList<>();
         String nearest = "none";
-        if (tiled != null) {
-            for (SegmentCollector collector : new SegmentCollector[] {all, closest}) {
-                if (shape == 0) {
-                    tiled.sweepBox(x - h, y - h, z - h, x + h, y + h, z + h, dx, dy, dz, mask, collector, scratch);
-                } else {
-                    tiled.sweepSphere(x, y, z, h, dx, dy, dz, mask, collector, scratch);
-                }
-            }
+        if (tiled) {
+            cast.run(all, -1);
             for (int i = 0; i < all.count(); i++) {
                 hits.add(all.userValue(i) + "#" + all.part(i) + "@" + all.fraction(i));
             }
+            cast.run(closest, -1);
             if (closest.hasHit()) {
                 nearest = closest.userValue() + "#" + closest.part() + "@" + closest.fraction();
             }
@@ -199,11 +196,7 @@ class TiledWorldTest {
             double best = Double.POSITIVE_INFINITY;
             for (int t = 0; t < oracles.size(); t++) {
                 AllHits part = new AllHits();
-                if (shape == 0) {
-                    oracles.get(t).sweepBox(x - h, y - h, z - h, x + h, y + h, z + h, dx, dy, dz, mask, part);
-                } else {
-                    oracles.get(t).sweepSphere(x, y, z, h, dx, dy, dz, mask, part);
-                }
+                cast.run(part, t);
                 part.sort();
                 for (int i = 0; i < part.count(); i++) {
                     hits.add(part.userValue(i) + "#" + t + "@" + part.fraction(i));
