@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.samples.support.City;
@@ -121,6 +122,10 @@ public final class StreamingServerSample {
      * @param lookObject per player, the global index (user value) of the object its look ray hit first at the
      *     last tick, or -1
      * @param lookFraction per player, the fraction of that hit, or NaN
+     * @param nearestObject per player, the global index (user value) of the static object nearest to its eyes
+     *     within the interest radius at the last tick (over every tile, {@code TiledWorld.nearest}), or -1
+     * @param nearestTile per player, the tile holding that object, or -1
+     * @param nearestDistance per player, that object's distance, or NaN
      * @param lookX per player, the look ray's translation x at the last tick
      * @param lookZ per player, the look ray's translation z at the last tick
      * @param peopleBoxes people's boxes at the last tick, stride 6
@@ -131,8 +136,9 @@ public final class StreamingServerSample {
     public record Result(Settings settings, boolean baked, long worldObjects, List<Path> tileFiles,
                          int mostMappedTiles, long mostMappedBytes, long activations, long handovers, long queries,
                          double[] playerX, double[] playerZ, int[] interest, int[] staticInterest, long[] lookObject,
-                         double[] lookFraction, double[] lookX, double[] lookZ, double[] peopleBoxes,
-                         int[] peopleTile, Path worldFolder, Path picture) {
+                         double[] lookFraction, long[] nearestObject, int[] nearestTile, double[] nearestDistance,
+                         double[] lookX, double[] lookZ, double[] peopleBoxes, int[] peopleTile, Path worldFolder,
+                         Path picture) {
     }
 
     private StreamingServerSample() {
@@ -213,6 +219,10 @@ public final class StreamingServerSample {
         int[] staticInterest = new int[players0];
         long[] lookObject = new long[players0];
         double[] lookFraction = new double[players0];
+        long[] nearestObject = new long[players0];
+        int[] nearestTile = new int[players0];
+        double[] nearestDistance = new double[players0];
+        NearestNeighbours nearest = new NearestNeighbours();
         double[] lookX = new double[players0];
         double[] lookZ = new double[players0];
         TraversalStack stack = new TraversalStack();
@@ -309,6 +319,14 @@ public final class StreamingServerSample {
                     lookObject[p] = look.hasHit() ? look.userValue() : -1;
                     lookFraction[p] = look.hasHit() ? look.fraction() : Double.NaN;
                     hits += look.hasHit() ? 1 : 0;
+
+                    // The nearest static object to the player's eyes (cover, say), over every tile it may lie in.
+                    world.nearest(px, EYE, pz, r, -1L, null, null, nearest, scratch);
+                    queries++;
+                    boolean near = nearest.count() > 0;
+                    nearestObject[p] = near ? nearest.userValue(0) : -1;
+                    nearestTile[p] = near ? nearest.part(0) : -1;
+                    nearestDistance[p] = near ? nearest.distance(0) : Double.NaN;
                 }
                 long nanos = System.nanoTime() - start;
                 int mappedTiles = world.mappedTileCount();
@@ -333,8 +351,8 @@ public final class StreamingServerSample {
                     settings.budgetBytes() / MIB, active.activations, handovers, queries);
             return new Result(settings, baked, objects[0], List.copyOf(tileFiles), mostMappedTiles, mostMappedBytes,
                     active.activations, handovers, queries, players.x.clone(), players.z.clone(), interest,
-                    staticInterest, lookObject, lookFraction, lookX, lookZ, peopleBoxes, peopleTile.clone(), folder,
-                    picture);
+                    staticInterest, lookObject, lookFraction, nearestObject, nearestTile, nearestDistance, lookX, lookZ,
+                    peopleBoxes, peopleTile.clone(), folder, picture);
         }
     }
 

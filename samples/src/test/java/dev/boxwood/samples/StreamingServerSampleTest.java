@@ -80,13 +80,27 @@ class StreamingServerSampleTest {
             return true;
         };
         int hits = 0;
+        int nearby = 0;
+        int[] handle = new int[1];
+        double[] distance = new double[1];
         for (int player = 0; player < settings.players(); player++) {
             double x = result.playerX()[player];
             double z = result.playerZ()[player];
             long bestObject = -1;
             double bestFraction = Double.NaN;
+            long nearestObject = -1;
+            int nearestTile = -1;
+            double nearestDistance = Double.NaN;
             counter[0] = 0;
             for (int tile = 0; tile < tiles; tile++) {
+                // the nearest by (distance, tile, handle): a later tile wins only when strictly nearer
+                int n = reference[tile].kNearest(x, StreamingServerSample.EYE, z, 1, r, -1L, null, null, handle,
+                        distance);
+                if (n > 0 && (nearestObject < 0 || distance[0] < nearestDistance)) {
+                    nearestObject = reference[tile].userValue(handle[0]);
+                    nearestTile = tile;
+                    nearestDistance = distance[0];
+                }
                 reference[tile].queryAabb(x - r, 0, z - r, x + r, StreamingServerSample.SKY, z + r, -1L, count,
                         stack);
                 reference[tile].rayCast(x, StreamingServerSample.EYE, z, result.lookX()[player], 0,
@@ -99,9 +113,14 @@ class StreamingServerSampleTest {
             assertEquals(counter[0], result.staticInterest()[player], "static objects seen by player " + player);
             assertEquals(bestObject, result.lookObject()[player], "object hit by player " + player);
             assertEquals(bestFraction, result.lookFraction()[player], 0.0, "fraction of player " + player);
+            assertEquals(nearestObject, result.nearestObject()[player], "object nearest to player " + player);
+            assertEquals(nearestTile, result.nearestTile()[player], "its tile, player " + player);
+            assertEquals(nearestDistance, result.nearestDistance()[player], 0.0, "its distance, player " + player);
+            nearby += nearestObject >= 0 ? 1 : 0;
             hits += bestObject >= 0 ? 1 : 0;
         }
         assertTrue(hits > 0, "some look ray hits something");
+        assertTrue(nearby > 0, "some player has a static object within reach");
 
         // A second run finds the baked world and does not bake it again.
         Result again = StreamingServerSample.run(out, settings);
