@@ -72,6 +72,19 @@ public final class Geom {
     }
 
     /**
+     * A power of two that brings {@code max} into {@code [1, 2)} (1 for 0 or non-finite; a subnormal {@code max} ends
+     * in {@code [2^-52, 1)}). Scale-free computations (a contact time) multiply their inputs by it before squaring,
+     * so that squares and their products neither overflow nor underflow at extreme magnitudes; scaling by a power
+     * of two is exact, so results at ordinary magnitudes are unchanged bit for bit.
+     *
+     * @param max the largest magnitude among the inputs, {@code >= 0}
+     * @return the scale
+     */
+    static double unitScale(double max) {
+        return max > 0.0 && max < Double.POSITIVE_INFINITY ? Math.scalb(1.0, -Math.getExponent(max)) : 1.0;
+    }
+
+    /**
      * Higham's bound {@code gamma(n) = n u / (1 - n u)} on the relative error of {@code n} chained roundings.
      *
      * @param n the number of rounded operations

@@ -130,6 +130,17 @@ public final class SweepAabb {
      * radius {@code r}, or {@link Geom#NO_HIT}.
      */
     private static double sphere(double mx, double my, double mz, double dx, double dy, double dz, double r) {
+        // the time is the same for start, motion and radius scaled alike, and |d|^2 r^2 overflows beyond about
+        // 1e77 and underflows below 1e-77: computed at the scale of the largest (Geom.unitScale)
+        double s = Geom.unitScale(Math.max(Math.max(Math.max(Math.abs(mx), Math.abs(my)), Math.max(Math.abs(mz), r)),
+                Math.max(Math.max(Math.abs(dx), Math.abs(dy)), Math.abs(dz))));
+        mx *= s;
+        my *= s;
+        mz *= s;
+        dx *= s;
+        dy *= s;
+        dz *= s;
+        r *= s;
         double a = dx * dx + dy * dy + dz * dz;
         double b = mx * dx + my * dy + mz * dz;
         double c = mx * mx + my * my + mz * mz - r * r;
@@ -146,6 +157,14 @@ public final class SweepAabb {
      */
     private static double cylinder(double mi, double mj, double di, double dj, double r,
                                    double s, double ds, double lo, double hi) {
+        // as in sphere(): at the scale of the largest input
+        double scale = Geom.unitScale(Math.max(Math.max(Math.abs(mi), Math.abs(mj)),
+                Math.max(Math.max(Math.abs(di), Math.abs(dj)), r)));
+        mi *= scale;
+        mj *= scale;
+        di *= scale;
+        dj *= scale;
+        r *= scale;
         double a = di * di + dj * dj;
         double b = mi * di + mj * dj;
         double c = mi * mi + mj * mj - r * r;

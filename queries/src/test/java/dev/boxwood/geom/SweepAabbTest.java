@@ -216,4 +216,49 @@ class SweepAabbTest {
         }
         return box;
     }
+
+    @Test
+    void shouldGiveTheSameTimeForAMovingSphereAtEveryScale() {
+        // the first contact is scale-free: start, motion, radius and box scaled by a power of two give the same time;
+        // at 2^-400 and 2^+400 (about 1e-120 and 1e120) the corner and edge quadratics' products of squares would
+        // underflow or overflow without the kernel's own rescaling (below about 1e-154 the start test's squared
+        // distances underflow themselves: a documented limit of the sphere tests)
+        SplittableRandom random = new SplittableRandom(23);
+        int hits = 0;
+        int cornersAndEdges = 0;
+        for (int i = 0; i < 20_000; i++) {
+            double[] box = {0, 0, 0, random.nextDouble(0, 2), random.nextDouble(0, 2), random.nextDouble(0, 2)};
+            double r = random.nextDouble(0, 1);
+            double[] c = new double[3];
+            double[] d = new double[3];
+            for (int a = 0; a < 3; a++) {
+                c[a] = random.nextDouble(-3, 5);
+                d[a] = random.nextDouble(-4, 4);
+            }
+            double t = moving(c, r, d, box, 1);
+            boolean nearCornerOrEdge = t > 0 && outsideAxes(c, d, t, box) >= 2;
+            cornersAndEdges += nearCornerOrEdge ? 1 : 0;
+            hits += t >= 0 ? 1 : 0;
+            for (double scale : new double[] {0x1p-400, 0x1p-450, 0x1p400, 0x1p500}) {
+                assertEquals(t, moving(c, r, d, box, scale), "case " + i + " at scale " + scale + ": c "
+                        + Arrays.toString(c) + " r " + r + " d " + Arrays.toString(d) + " box " + Arrays.toString(box));
+            }
+        }
+        assertTrue(hits > 500 && cornersAndEdges > 200, hits + " hits, " + cornersAndEdges + " at corners and edges");
+    }
+
+    private static double moving(double[] c, double r, double[] d, double[] box, double k) {
+        return SweepAabb.intersectMovingSphere(c[0] * k, c[1] * k, c[2] * k, r * k, d[0] * k, d[1] * k, d[2] * k, 1.0,
+                box[0] * k, box[1] * k, box[2] * k, box[3] * k, box[4] * k, box[5] * k);
+    }
+
+    /** On how many axes the centre at time {@code t} lies outside the box (2 or 3: a contact at an edge or corner). */
+    private static int outsideAxes(double[] c, double[] d, double t, double[] box) {
+        int n = 0;
+        for (int a = 0; a < 3; a++) {
+            double p = c[a] + t * d[a];
+            n += p < box[a] || p > box[3 + a] ? 1 : 0;
+        }
+        return n;
+    }
 }
