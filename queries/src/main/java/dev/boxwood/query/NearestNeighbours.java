@@ -119,8 +119,18 @@ public final class NearestNeighbours {
      * @param other the results of one part's query
      * @param part  that part's index, {@code >= 0}, not among these results
      * @param k     the largest number of results kept, {@code >= 0}
+     * @throws IllegalArgumentException if {@code other} is null or this instance, or {@code part} or {@code k} is
+     *                                  negative (nothing changes)
      */
     public void mergePart(NearestNeighbours other, int part, int k) {
+        Arguments.requireNonNull("other", other);
+        if (other == this) {
+            throw new IllegalArgumentException("other must be another instance");
+        }
+        Arguments.requirePart(part);
+        if (k < 0) {
+            throw new IllegalArgumentException("k must be >= 0: " + k);
+        }
         int n = count;
         int m = (int) Math.min(k, (long) n + other.count);
         // how many of each list the first m of the merged order take

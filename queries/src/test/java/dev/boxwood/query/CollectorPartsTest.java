@@ -152,6 +152,22 @@ class CollectorPartsTest {
         }
     }
 
+    @Test
+    void shouldRejectABadMergeAndKeepTheResults() {
+        NearestNeighbours a = new NearestNeighbours();
+        NearestNeighbours b = new NearestNeighbours();
+        a.addResult(3, 30, 1.0);
+        b.addResult(4, 40, 2.0);
+        assertThrows(IllegalArgumentException.class, () -> a.mergePart(b, 1, -1));
+        assertThrows(IllegalArgumentException.class, () -> a.mergePart(b, -1, 2));
+        assertThrows(IllegalArgumentException.class, () -> a.mergePart(null, 1, 2));
+        assertThrows(IllegalArgumentException.class, () -> a.mergePart(a, 1, 2));
+        assertEquals(1, a.count());
+        a.mergePart(b, 1, 2);
+        assertEquals(2, a.count());
+        assertEquals(1, a.part(1));
+    }
+
     /** A visitor of both kinds compiles and gets one default, as the bench's contenders are written. */
     private static final class BothKinds implements OverlapVisitor, RayCastVisitor {
         int lastPart = -1;

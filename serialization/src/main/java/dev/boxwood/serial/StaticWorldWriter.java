@@ -33,7 +33,7 @@ import net.openhft.chronicle.bytes.MappedFile;
  * directory, truncated to its exact length, forced to disk, then atomically renamed over the target
  * ({@link StandardCopyOption#ATOMIC_MOVE}) and the directory is forced. A crash at any point leaves either the
  * previous file or the complete new one under the target name; a crash before the rename may leave a temporary
- * file named {@code .<target name>.tmp-*} beside it, which is safe to delete.
+ * file named {@code .<target name>.tmp-*} beside it (the name cut to 64 characters), which is safe to delete.
  *
  * <p>Checksums (CRC32C) are computed while the sections are streamed out in 1 MiB chunks; no section is ever
  * held in memory as a whole.
@@ -224,8 +224,8 @@ public final class StaticWorldWriter {
         }
         Layout layout = new Layout(tree, objectBoxes, categoryBits);
         Path target = file.toAbsolutePath();
-        Path temp = dir.resolve("." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-"
-                + System.nanoTime());
+        Path temp = dir.resolve("." + tempPrefix(target.getFileName().toString()) + ".tmp-"
+                + ProcessHandle.current().pid() + "-" + System.nanoTime());
         long length;
         try {
             length = writeTemp(temp, tree, layout, objectBoxes, categoryBits, userValues, payload, progress);
@@ -237,6 +237,14 @@ public final class StaticWorldWriter {
         forceDirectory(dir);
         return new WrittenWorld(layout.order, layout.nodeCount, layout.height, tree.originX(), tree.originY(),
                 tree.originZ(), length);
+    }
+
+    /**
+     * The start of the temporary file's name: the target's name, cut to 64 characters so that a target name near
+     * the file system's limit (often 255 bytes) still leaves room for the suffix.
+     */
+    private static String tempPrefix(String name) {
+        return name.length() <= 64 ? name : name.substring(0, 64);
     }
 
     /**

@@ -466,6 +466,13 @@ class MappedWorldTest {
         try (Stream<Path> files = Files.list(dir)) {
             assertEquals(2, files.count(), "nothing written");
         }
+        // a target name near the usual 255-byte limit leaves room for the temporary file's name
+        Path longName = dir.resolve("w".repeat(240) + ".bxw");
+        StaticWorldWriter.write(longName, boxes, null, null, null);
+        try (MappedWorld mapped = MappedWorld.open(longName)) {
+            assertEquals(2, mapped.size());
+        }
+        Files.delete(longName);
         // a tile set whose second tile's target is a directory writes no tile at all
         Path tiles = Files.createDirectory(dir.resolve("tiles"));
         Files.createDirectory(tiles.resolve("t_1_0_0.bxw"));
