@@ -28,9 +28,10 @@ public final class SweepTests {
     /**
      * The radius {@link #boundContact} grows boxes by for a sphere: the radius and a little more, once per query.
      * The exact test accepts a centre up to about {@code r (1 + 2^-52)} from a box after its own rounding (Arvo's
-     * squared distances, rescaled when tiny), and growing a box by {@code r} rounds by up to half an ulp of the
-     * coordinates near the centre's path; this slack covers both, with an absolute {@code 2^-530} for subnormal
-     * coordinates, so the bound never rejects a box the exact test touches.
+     * squared distances), and a gap below about {@code 1.5e-162} whatever the radius (its square underflows to 0);
+     * growing a box by {@code r} rounds by up to half an ulp of the coordinates near the centre's path. The
+     * relative slack covers the first and the last, an absolute {@code 2^-530} the underflow, so the bound never
+     * rejects a box the exact test touches.
      *
      * @param p0 centre x at the start, in the index's frame
      * @param p1 centre y
@@ -45,7 +46,7 @@ public final class SweepTests {
                                           double dz) {
         double scale = radius + Math.abs(p0) + Math.abs(p1) + Math.abs(p2) + Math.abs(dx) + Math.abs(dy)
                 + Math.abs(dz);
-        // plus an absolute 2^-530: differences of subnormal coordinates round by up to 2^-1075
+        // plus an absolute 2^-530: the exact test takes gaps below 1.5e-162 (about 2^-538) as touching
         return radius + scale * 0x1p-50 + 0x1p-530;
     }
 

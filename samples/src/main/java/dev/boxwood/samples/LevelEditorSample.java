@@ -45,8 +45,9 @@ import dev.boxwood.testkit.scenes.LevelScenes;
  * overview from further away showing the camera, its pick rays and the selections
  * ({@code editor-<level>-overview.png}).
  *
- * <p>Run on its own: {@code java <Chronicle flags> -cp samples/target/boxwood-samples.jar
- * dev.boxwood.samples.LevelEditorSample [--quick] [folder]} (flags: see {@code demo.sh}).
+ * <p>Run on its own: {@code java @serialization/chronicle.args -cp samples/target/boxwood-samples.jar
+ * dev.boxwood.samples.LevelEditorSample [--quick] [folder]}
+ * (on JDK 23+ also {@code @serialization/chronicle-jdk23.args}).
  */
 public final class LevelEditorSample {
 

@@ -53,8 +53,9 @@ import dev.boxwood.serial.StaticWorldWriter;
  * </ol>
  * Trees, lamp posts and benches are see-through: their category is simply left out of the city query's mask.
  *
- * <p>Run on its own: {@code java <Chronicle flags> -cp samples/target/boxwood-samples.jar
- * dev.boxwood.samples.LineOfSightSample [--quick] [folder]} (flags: see {@code demo.sh}).
+ * <p>Run on its own: {@code java @serialization/chronicle.args -cp samples/target/boxwood-samples.jar
+ * dev.boxwood.samples.LineOfSightSample [--quick] [folder]}
+ * (on JDK 23+ also {@code @serialization/chronicle-jdk23.args}).
  */
 public final class LineOfSightSample {
 

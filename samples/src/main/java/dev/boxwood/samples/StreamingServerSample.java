@@ -47,11 +47,13 @@ import dev.boxwood.serial.TiledWorld;
  *   <li><b>Queries per tick</b>, for each player: the people in its area-of-interest box (the people trees of
  *       the tiles it overlaps), the static objects in that box and a look ray (closest hit) through the tiled
  *       world; the ray walks the tiles it crosses in order and stops at the first that cannot hold a nearer
- *       hit.</li>
+ *       hit; and the static object nearest to its eyes within the interest radius, over the tiles by distance,
+ *       with the tile it lies in.</li>
  * </ul>
  *
- * <p>Run on its own: {@code java <Chronicle flags> -cp samples/target/boxwood-samples.jar
- * dev.boxwood.samples.StreamingServerSample [--quick] [folder]} (flags: see {@code demo.sh}).
+ * <p>Run on its own: {@code java @serialization/chronicle.args -cp samples/target/boxwood-samples.jar
+ * dev.boxwood.samples.StreamingServerSample [--quick] [folder]}
+ * (on JDK 23+ also {@code @serialization/chronicle-jdk23.args}).
  */
 public final class StreamingServerSample {
 

@@ -27,22 +27,21 @@ import dev.boxwood.query.TraversalStack;
  * A large world split into static world files (tiles), each with its own double origin so float precision holds
  * everywhere, mapped on demand and unmapped least-recently-used first when the mapped bytes exceed a budget.
  *
- * <p>Opening reads only each tile's 256-byte header (validated as by {@link MappedWorld#open}); a tile is mapped
- * when a query first reaches its bounds. Queries use the library's visitors: the handle passed to a visitor is
- * the object's handle <em>within its tile</em>. Before the objects of each tile the visitor's
- * {@link dev.boxwood.query.PartAware#enterPart enterPart} gets the tile's index, so the
- * library's collectors record the tile of each result ({@code part()}, {@code part(i)}), break ties by tile
- * before handle and sort by it; inside a visit {@link Scratch#tile()} tells it too. User values may identify
- * objects across tiles as well ({@link TileSetWriter} makes them the global index by default). A
- * ray cast walks the tiles its segment crosses in order of entry and carries the visitor's clipping from tile to
- * tile, so a closest-hit cast stops at the first tile that cannot hold anything nearer; fractions are those of
- * the whole segment and bit-equal to a single-index cast. Swept boxes and spheres ({@link #sweepBox},
- * {@link #sweepSphere}) walk the tiles the same way, each tile answering as its {@link MappedWorld} does; nearest
- * queries ({@link #nearest}, {@link #kNearest}) take the tiles by distance and merge their answers. Region queries ({@link #querySphere},
- * {@link #queryBox}, {@link #queryObb}, {@link #queryConvex}) visit tiles in index order and report, per tile,
- * exactly what {@link MappedWorld}'s method of the same name reports on that tile: the shape is moved into each
- * tile's frame as the tile would move it, and a tile whose header bounds the shape cannot touch is neither visited
- * nor mapped.
+ * <p>Opening reads only each tile's 256-byte header (validated as by {@link MappedWorld#open}); a tile is mapped when a
+ * query first reaches its bounds. Queries use the library's visitors: the handle passed to a visitor is the object's
+ * handle <em>within its tile</em>. Before the objects of each tile the visitor's
+ * {@link dev.boxwood.query.PartAware#enterPart enterPart} gets the tile's index, so the library's collectors record the
+ * tile of each result ({@code part()}, {@code part(i)}), {@code ClosestHit} breaks equal fractions by tile before
+ * handle, and the sorts order by tile before handle; inside a visit {@link Scratch#tile()} tells it too. User values
+ * may identify objects across tiles as well ({@link TileSetWriter} makes them the global index by default). A ray cast
+ * walks the tiles its segment crosses in order of entry and carries the visitor's clipping from tile to tile, so a
+ * closest-hit cast stops at the first tile that cannot hold anything nearer; fractions are those of the whole segment
+ * and bit-equal to a single-index cast. Swept boxes and spheres ({@link #sweepBox}, {@link #sweepSphere}) walk the
+ * tiles the same way, each tile answering as its {@link MappedWorld} does; nearest queries ({@link #nearest},
+ * {@link #kNearest}) take the tiles by distance and merge their answers. Region queries ({@link #querySphere},
+ * {@link #queryBox}, {@link #queryObb}, {@link #queryConvex}) visit tiles in index order and report, per tile, exactly
+ * what {@link MappedWorld}'s method of the same name reports on that tile: the shape is moved into each tile's frame as
+ * the tile would move it, and a tile whose header bounds the shape cannot touch is neither visited nor mapped.
  *
  * <p>Threads: any number of threads may query at once, each with its own {@link Scratch}. Mapping, unmapping and
  * the use counts that keep a tile mapped while a thread reads it are guarded by this object's lock (taken twice
@@ -97,7 +96,8 @@ public final class TiledWorld implements AutoCloseable {
 
     /**
      * Caller-owned scratch memory of tile queries: the traversal stack handed to each tile, the tile order of a
-     * ray cast, an oriented box in a tile's frame, and the tile being visited. One per thread; not thread-safe.
+     * ray cast, sweep or nearest query, an oriented box or swept shape in a tile's frame, each tile's nearest
+     * objects before they are merged, and the tile being visited. One per thread; not thread-safe.
      */
     public static final class Scratch {
         private final TraversalStack stack = new TraversalStack();
