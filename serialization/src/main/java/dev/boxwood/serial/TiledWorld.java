@@ -16,6 +16,7 @@ import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.DistanceFunction;
 import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.PartAware;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.RegionMode;
@@ -427,17 +428,14 @@ public final class TiledWorld implements AutoCloseable {
                     == FrustumAabb.CULLED) {
                 continue;
             }
-            MappedWorld world = acquire(t);
-            scratch.tile = i;
-            visitor.enterPart(i);
+            MappedWorld world = enter(i, visitor, scratch);
             try {
                 if (!world.region(kind, q0, q1, q2, q3, q4, q5, local, tileConvex, mode, mask, filter, visitor,
                         scratch.stack)) {
                     return;
                 }
             } finally {
-                scratch.tile = -1;
-                release(t);
+                leave(i, scratch);
             }
         }
     }
@@ -494,16 +492,12 @@ public final class TiledWorld implements AutoCloseable {
             if (entries[k] > clip) {
                 return;
             }
-            Tile t = tiles[order[k]];
-            MappedWorld world = acquire(t);
-            scratch.tile = order[k];
-            visitor.enterPart(order[k]);
+            MappedWorld world = enter(order[k], visitor, scratch);
             try {
                 clip = world.castUnchecked(originX, originY, originZ, translationX, translationY, translationZ,
                         maxFraction, clip, categoryMask, visitor, scratch.stack);
             } finally {
-                scratch.tile = -1;
-                release(t);
+                leave(order[k], scratch);
             }
             if (clip == MappedWorld.STOPPED) {
                 return;
@@ -611,22 +605,32 @@ public final class TiledWorld implements AutoCloseable {
             if (entries[k] > clip) {
                 return;
             }
-            Tile t = tiles[order[k]];
-            MappedWorld world = acquire(t);
-            scratch.tile = order[k];
-            visitor.enterPart(order[k]);
+            MappedWorld world = enter(order[k], visitor, scratch);
             try {
-                inTileFrame(shape, a0, a1, a2, a3, a4, a5, dx, dy, dz, t, p);
+                inTileFrame(shape, a0, a1, a2, a3, a4, a5, dx, dy, dz, tiles[order[k]], p);
                 clip = world.sweepUnchecked(shape, p[0], p[1], p[2], p[3], p[4], p[5], dx, dy, dz, clip,
                         categoryMask, visitor, scratch.stack);
             } finally {
-                scratch.tile = -1;
-                release(t);
+                leave(order[k], scratch);
             }
             if (clip == MappedWorld.STOPPED) {
                 return;
             }
         }
+    }
+
+    /** Maps a tile for a visit (if it is not mapped) and tells the scratch and the visitor which tile it is. */
+    private MappedWorld enter(int tile, PartAware visitor, Scratch scratch) {
+        MappedWorld world = acquire(tiles[tile]);
+        scratch.tile = tile;
+        visitor.enterPart(tile);
+        return world;
+    }
+
+    /** Ends a tile's visit: the scratch forgets the tile, and the tile may be unmapped again. */
+    private void leave(int tile, Scratch scratch) {
+        scratch.tile = -1;
+        release(tiles[tile]);
     }
 
     /**
