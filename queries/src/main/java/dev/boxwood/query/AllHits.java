@@ -2,8 +2,8 @@ package dev.boxwood.query;
 
 /**
  * Collects every accepted hit of a segment cast (the cast is never clipped). Hits arrive in traversal order;
- * {@link #sort()} orders them by fraction, ties by lower part ({@link #enterPart}), then lower handle. The arrays grow as needed and are reused, so a
- * warmed-up collector allocates nothing.
+ * {@link #sort()} orders them by fraction, ties by lower part ({@link #enterPart}), then lower handle. The arrays grow
+ * as needed and are reused, so a warmed-up collector allocates nothing.
  */
 public final class AllHits extends SegmentCollector {
 

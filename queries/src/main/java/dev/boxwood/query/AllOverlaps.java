@@ -1,11 +1,11 @@
 package dev.boxwood.query;
 
 /**
- * Collects every object a region query visits. Objects arrive in traversal order; {@link #sort()} orders them
- * by part ({@link #enterPart}: the tile of a tiled world; 0 in an index of one part), then by handle. The part
- * stays current after a query (a tiled world leaves its last tile's): to gather the results of several indexes in
- * one collector, call {@link #enterPart} with a distinct part before each index's query. The arrays grow as needed and are reused, so a warmed-up collector allocates nothing. Results
- * accumulate until {@link #reset()}.
+ * Collects every object a region query visits. Objects arrive in traversal order; {@link #sort()} orders them by part
+ * ({@link #enterPart}: the tile of a tiled world; 0 in an index of one part), then by handle. The part stays current
+ * after a query (a tiled world leaves its last tile's): to gather the results of several indexes in one collector, call
+ * {@link #enterPart} with a distinct part before each index's query. The arrays grow as needed and are reused, so a
+ * warmed-up collector allocates nothing. Results accumulate until {@link #reset()}.
  */
 public final class AllOverlaps implements OverlapVisitor {
 

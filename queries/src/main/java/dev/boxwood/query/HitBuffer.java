@@ -3,8 +3,9 @@ package dev.boxwood.query;
 import java.util.Arrays;
 
 /**
- * Growable parallel arrays (handle, user value, fraction, part) behind {@link AllHits} and {@link AllOverlaps}: the storage,
- * the index-checked reads and the sort both public collectors expose, so each of them only documents its accessors.
+ * Growable parallel arrays (handle, user value, fraction, part) behind {@link AllHits} and {@link AllOverlaps}: the
+ * storage, the index-checked reads and the sort both public collectors expose, so each of them only documents its
+ * accessors.
  */
 final class HitBuffer extends HeapSorted {
 

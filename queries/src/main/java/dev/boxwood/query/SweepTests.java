@@ -5,12 +5,12 @@ import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.geom.SweepAabb;
 
 /**
- * The per-box decisions of the swept queries (a box or a sphere moving by a displacement over one frame), shared
- * by every index so that they all report the same objects with the same times for the same stored boxes: a
- * conservative bound for a subtree's box, the exact first time of contact for an object's tight box. The shape is
- * given in the index's frame as six parameters: a box's {@code min, max} ({@link #BOX}) or a sphere's centre,
- * radius and cull radius ({@code p0..p4}, {@link #SPHERE}). Times are normalized over the frame ({@code u} in {@code [0, max]});
- * a miss is {@link Geom#NO_HIT}. Kernel style: no validation.
+ * The per-box decisions of the swept queries (a box or a sphere moving by a displacement over one frame), shared by
+ * every index so that they all report the same objects with the same times for the same stored boxes: a conservative
+ * bound for a subtree's box, the exact first time of contact for an object's tight box. The shape is given in the
+ * index's frame as six parameters: a box's {@code min, max} ({@link #BOX}) or a sphere's centre, radius and cull radius
+ * ({@code p0..p4}, {@link #SPHERE}). Times are normalized over the frame ({@code u} in {@code [0, max]}); a miss is
+ * {@link Geom#NO_HIT}. Kernel style: no validation.
  */
 public final class SweepTests {
 
