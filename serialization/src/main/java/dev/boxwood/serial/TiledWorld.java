@@ -61,6 +61,9 @@ import dev.boxwood.query.TraversalStack;
  */
 public final class TiledWorld implements AutoCloseable {
 
+    /** The kind of {@link #walkTiles} for a ray cast, beside {@link SweepTests#BOX} and {@link SweepTests#SPHERE}. */
+    private static final int RAY = -1;
+
     private final Tile[] tiles;
     private final long budgetBytes;
     private long mappedBytes;
@@ -466,43 +469,8 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
-        scratch.ensure(tiles.length);
-        int[] order = scratch.order;
-        double[] entries = scratch.entries;
-        double ix = SegmentAabb.inverse(translationX);
-        double iy = SegmentAabb.inverse(translationY);
-        double iz = SegmentAabb.inverse(translationZ);
-        int count = 0;
-        for (int i = 0; i < tiles.length; i++) {
-            Tile t = tiles[i];
-            float[] b = t.bounds;
-            if (t.objects == 0) {
-                continue;
-            }
-            // the same root test the tile makes, so a tile skipped here would have reported nothing
-            double entry = SegmentAabb.intersectInverse(originX - t.originX, originY - t.originY,
-                    originZ - t.originZ, ix, iy, iz, maxFraction, b[0], b[1], b[2], b[3], b[4], b[5]);
-            if (entry < 0.0) {
-                continue;
-            }
-            count = insertByEntry(order, entries, count, i, entry);
-        }
-        double clip = maxFraction;
-        for (int k = 0; k < count; k++) {
-            if (entries[k] > clip) {
-                return;
-            }
-            MappedWorld world = enter(order[k], visitor, scratch);
-            try {
-                clip = world.castUnchecked(originX, originY, originZ, translationX, translationY, translationZ,
-                        maxFraction, clip, categoryMask, visitor, scratch.stack);
-            } finally {
-                leave(order[k], scratch);
-            }
-            if (clip == MappedWorld.STOPPED) {
-                return;
-            }
-        }
+        walkTiles(RAY, originX, originY, originZ, 0, 0, 0, translationX, translationY, translationZ, maxFraction,
+                categoryMask, visitor, scratch);
     }
 
     /**
@@ -537,7 +505,8 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
         visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
-        sweepTiles(SweepTests.BOX, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz, categoryMask, visitor, scratch);
+        walkTiles(SweepTests.BOX, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz, 1.0, categoryMask, visitor,
+                scratch);
     }
 
     /**
@@ -569,14 +538,20 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
         visitor.begin(centerX, centerY, centerZ, dx, dy, dz, 1.0);
-        sweepTiles(SweepTests.SPHERE, centerX, centerY, centerZ, radius, 0, 0, dx, dy, dz, categoryMask, visitor,
-                scratch);
+        walkTiles(SweepTests.SPHERE, centerX, centerY, centerZ, radius, 0, 0, dx, dy, dz, 1.0, categoryMask,
+                visitor, scratch);
     }
 
-    /** Both sweeps: the shape in world coordinates ({@code a0..a5}), tiles ordered by their bound as rays are. */
-    private void sweepTiles(int shape, double a0, double a1, double a2, double a3, double a4, double a5,
-                            double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
-                            Scratch scratch) {
+    /**
+     * Ray casts and both sweeps: the tiles the segment or swept shape can reach, ordered by their entry (the root
+     * test or bound each tile makes itself, so a tile skipped here would have reported nothing), walked nearest
+     * first with the clip carried from tile to tile. The shape is in world coordinates: a ray's origin
+     * ({@code a0..a2}, kind {@link #RAY}) or a swept shape's parameters ({@link SweepTests}); {@code (dx, dy, dz)}
+     * is the translation or displacement.
+     */
+    private void walkTiles(int kind, double a0, double a1, double a2, double a3, double a4, double a5,
+                           double dx, double dy, double dz, double maxFraction, long categoryMask,
+                           RayCastVisitor visitor, Scratch scratch) {
         scratch.ensure(tiles.length);
         int[] order = scratch.order;
         double[] entries = scratch.entries;
@@ -590,31 +565,34 @@ public final class TiledWorld implements AutoCloseable {
             if (t.objects == 0) {
                 continue;
             }
-            inTileFrame(shape, a0, a1, a2, a3, a4, a5, dx, dy, dz, t, p);
             float[] b = t.bounds;
-            // the same root bound the tile computes, so a tile skipped here would have reported nothing
-            double entry = SweepTests.boundContact(shape, p[0], p[1], p[2], p[3], p[4], p[5], ix, iy, iz, 1.0,
-                    b[0], b[1], b[2], b[3], b[4], b[5]);
-            if (entry < 0.0) {
-                continue;
+            double entry;
+            if (kind == RAY) {
+                entry = SegmentAabb.intersectInverse(a0 - t.originX, a1 - t.originY, a2 - t.originZ, ix, iy, iz,
+                        maxFraction, b[0], b[1], b[2], b[3], b[4], b[5]);
+            } else {
+                inTileFrame(kind, a0, a1, a2, a3, a4, a5, dx, dy, dz, t, p);
+                entry = SweepTests.boundContact(kind, p[0], p[1], p[2], p[3], p[4], p[5], ix, iy, iz, maxFraction,
+                        b[0], b[1], b[2], b[3], b[4], b[5]);
             }
-            count = insertByEntry(order, entries, count, i, entry);
+            if (entry >= 0.0) {
+                count = insertByEntry(order, entries, count, i, entry);
+            }
         }
-        double clip = 1.0;
-        for (int k = 0; k < count; k++) {
-            if (entries[k] > clip) {
-                return;
-            }
+        double clip = maxFraction;
+        for (int k = 0; k < count && entries[k] <= clip && clip != MappedWorld.STOPPED; k++) {
             MappedWorld world = enter(order[k], visitor, scratch);
             try {
-                inTileFrame(shape, a0, a1, a2, a3, a4, a5, dx, dy, dz, tiles[order[k]], p);
-                clip = world.sweepUnchecked(shape, p[0], p[1], p[2], p[3], p[4], p[5], dx, dy, dz, clip,
-                        categoryMask, visitor, scratch.stack);
+                if (kind == RAY) {
+                    clip = world.castUnchecked(a0, a1, a2, dx, dy, dz, maxFraction, clip, categoryMask, visitor,
+                            scratch.stack);
+                } else {
+                    inTileFrame(kind, a0, a1, a2, a3, a4, a5, dx, dy, dz, tiles[order[k]], p);
+                    clip = world.sweepUnchecked(kind, p[0], p[1], p[2], p[3], p[4], p[5], dx, dy, dz, clip,
+                            categoryMask, visitor, scratch.stack);
+                }
             } finally {
                 leave(order[k], scratch);
-            }
-            if (clip == MappedWorld.STOPPED) {
-                return;
             }
         }
     }
