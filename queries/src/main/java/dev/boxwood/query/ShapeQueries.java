@@ -1,6 +1,9 @@
 package dev.boxwood.query;
 
+import dev.boxwood.geom.Aabb;
+import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
+import dev.boxwood.geom.Sphere;
 
 /**
  * The region queries shared by the indexes that answer them in place (the dynamic tree and its read views, mapped
@@ -80,4 +83,63 @@ public interface ShapeQueries extends SpatialQueries {
      */
     void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
                      OverlapVisitor visitor, TraversalStack stack);
+
+    /**
+     * {@link #querySphere(double, double, double, double, RegionMode, long, QueryFilter, OverlapVisitor,
+     * TraversalStack)} with the sphere as a value.
+     *
+     * @param sphere the closed sphere
+     * @param mode selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before the visitor, or {@code null}
+     * @param visitor receives the objects; returns false to stop
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for a null sphere, and as the bounds form (for example a radius above
+     *                                  {@link Arguments#MAX_RADIUS})
+     */
+    default void querySphere(Sphere sphere, RegionMode mode, long categoryMask, QueryFilter filter,
+                             OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireNonNull("sphere", sphere);
+        querySphere(sphere.x(), sphere.y(), sphere.z(), sphere.radius(), mode, categoryMask, filter, visitor, stack);
+    }
+
+    /**
+     * {@link #queryBox(double, double, double, double, double, double, RegionMode, long, QueryFilter,
+     * OverlapVisitor, TraversalStack)} with the query box as a value.
+     *
+     * @param box the closed query box
+     * @param mode selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before the visitor, or {@code null}
+     * @param visitor receives the objects; returns false to stop
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for a null box, and as the bounds form
+     */
+    default void queryBox(Aabb box, RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
+                          TraversalStack stack) {
+        Arguments.requireNonNull("box", box);
+        queryBox(box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ(), mode, categoryMask, filter,
+                visitor, stack);
+    }
+
+    /**
+     * {@link #queryObb(double[], int, RegionMode, long, QueryFilter, OverlapVisitor, TraversalStack)} with the
+     * oriented box as a value (its re-orthonormalized axes). Copies the box into a new array of
+     * {@link ObbLayout#STRIDE} doubles; loops over many boxes keep one array and call the array form.
+     *
+     * @param obb the closed oriented box
+     * @param mode selection mode
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter predicate applied before the visitor, or {@code null}
+     * @param visitor receives the objects; returns false to stop
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for a null box, and as the array form
+     */
+    default void queryObb(Obb obb, RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
+                          TraversalStack stack) {
+        Arguments.requireNonNull("obb", obb);
+        double[] layout = new double[ObbLayout.STRIDE];
+        obb.writeTo(layout, 0);
+        queryObb(layout, 0, mode, categoryMask, filter, visitor, stack);
+    }
 }

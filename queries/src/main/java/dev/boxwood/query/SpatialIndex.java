@@ -1,5 +1,7 @@
 package dev.boxwood.query;
 
+import dev.boxwood.geom.Aabb;
+
 /**
  * A mutable index: the write side shared by the dynamic tree and the brute-force reference. Not thread-safe:
  * mutations must not run concurrently with each other or with queries.
@@ -62,6 +64,35 @@ public interface SpatialIndex extends SpatialQueries {
      */
     void move(int handle, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
               double displacementX, double displacementY, double displacementZ);
+
+    /**
+     * {@link #add(double, double, double, double, double, double, long, long)} with the tight box as a value, for
+     * code that holds its boxes as {@link Aabb}s (editors, tools); loops over many objects pass the bounds.
+     *
+     * @param box the tight box (already checked finite and ordered by the record)
+     * @param userValue an opaque value handed back by queries
+     * @param categoryBits the object's categories, tested against query masks
+     * @return the new object's handle
+     * @throws IllegalArgumentException for a null box, or one reaching more than {@link OutwardFloat#MAX_OFFSET}
+     *                                  from the index's origin
+     */
+    default int add(Aabb box, long userValue, long categoryBits) {
+        Arguments.requireNonNull("box", box);
+        return add(box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ(), userValue, categoryBits);
+    }
+
+    /**
+     * {@link #move(int, double, double, double, double, double, double)} with the new tight box as a value.
+     *
+     * @param handle a live handle
+     * @param box the new tight box
+     * @throws IllegalArgumentException for a stale handle, a null box, or one reaching more than
+     *                                  {@link OutwardFloat#MAX_OFFSET} from the index's origin
+     */
+    default void move(int handle, Aabb box) {
+        Arguments.requireNonNull("box", box);
+        move(handle, box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ());
+    }
 
     /**
      * Removes an object; its handle becomes stale.

@@ -1,5 +1,7 @@
 package dev.boxwood.query;
 
+import dev.boxwood.geom.Aabb;
+
 /**
  * The read side shared by every index of the library (the dynamic tree, the brute-force reference, static
  * worlds), so tests, benchmarks and applications can be written once against it.
@@ -71,6 +73,36 @@ public interface SpatialQueries {
      */
     void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                    long categoryMask, OverlapVisitor visitor, TraversalStack stack);
+
+    /**
+     * The object's stored tight box as a value ({@link #getTightBox}; allocates the record, for code outside hot
+     * loops).
+     *
+     * @param handle a live handle
+     * @return the stored tight box in world coordinates
+     * @throws IllegalArgumentException for a stale handle
+     */
+    default Aabb tightBox(int handle) {
+        double[] box = new double[6];
+        getTightBox(handle, box);
+        return new Aabb(box[0], box[1], box[2], box[3], box[4], box[5]);
+    }
+
+    /**
+     * {@link #queryAabb(double, double, double, double, double, double, long, OverlapVisitor, TraversalStack)}
+     * with the query box as a value.
+     *
+     * @param box the closed query box
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param visitor receives the objects
+     * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for a null box, and as the bounds form
+     */
+    default void queryAabb(Aabb box, long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
+        Arguments.requireNonNull("box", box);
+        queryAabb(box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ(), categoryMask, visitor,
+                stack);
+    }
 
     /**
      * Casts the segment {@code origin + t * translation}, {@code t} in {@code [0, maxFraction]}, following the
