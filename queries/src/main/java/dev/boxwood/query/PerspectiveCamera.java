@@ -19,6 +19,12 @@ import dev.boxwood.geom.Geom;
  */
 public final class PerspectiveCamera {
 
+    /**
+     * Largest side offset {@link #frustum} takes (the tangent of a side's angle off the view axis): far beyond any
+     * screen, and small enough that the side planes' normals stay finite.
+     */
+    static final double MAX_SCREEN_OFFSET = 1e100;
+
     private final double positionX;
     private final double positionY;
     private final double positionZ;
@@ -50,7 +56,7 @@ public final class PerspectiveCamera {
      * @param upY up hint y
      * @param upZ up hint z
      * @param verticalFovRadians vertical field of view, in {@code (0, pi)}
-     * @param aspect width over height of the viewport, {@code > 0}
+     * @param aspect width over height of the viewport, {@code > 0} ({@code aspect * tan(fov / 2)} at most 1e100)
      * @param near distance of the near plane, {@code > 0}
      * @param far distance of the far plane, {@code > near}
      * @return the camera
@@ -82,7 +88,7 @@ public final class PerspectiveCamera {
      * @param upY up hint y
      * @param upZ up hint z
      * @param verticalFovRadians vertical field of view, in {@code (0, pi)}
-     * @param aspect width over height of the viewport, {@code > 0}
+     * @param aspect width over height of the viewport, {@code > 0} ({@code aspect * tan(fov / 2)} at most 1e100)
      * @param near distance of the near plane, {@code > 0}
      * @param far distance of the far plane, {@code > near}
      * @throws IllegalArgumentException naming the argument (see {@link #lookAt})
@@ -145,6 +151,11 @@ public final class PerspectiveCamera {
         this.upZ = this.rightX * this.forwardY - this.rightY * this.forwardX;
         this.tanHalfY = Math.tan(0.5 * verticalFovRadians);
         this.tanHalfX = tanHalfY * aspect;
+        if (!(tanHalfX > 0 && tanHalfX <= MAX_SCREEN_OFFSET)) {
+            throw new IllegalArgumentException("aspect " + aspect + " with verticalFovRadians " + verticalFovRadians
+                    + " gives a horizontal half-angle tangent of " + tanHalfX + "; it must be > 0 and at most "
+                    + MAX_SCREEN_OFFSET);
+        }
         this.near = near;
         this.far = far;
     }
@@ -225,18 +236,17 @@ public final class PerspectiveCamera {
      * @param v0 one corner's vertical coordinate
      * @param u1 the other corner's horizontal coordinate
      * @param v1 the other corner's vertical coordinate
-     * @return the prepared (bounded) region
-     * @throws IllegalArgumentException for non-finite coordinates
+     * @return the prepared region; bounded ({@link ConvexRegion#isBounded()}) for rectangles on the screen or
+     *     reaching a long way past it, but not for a side so far out (about {@code 1e11} screen widths at a 60
+     *     degree field of view) that its plane lies along the view direction to within the region's tolerance
+     * @throws IllegalArgumentException for non-finite coordinates, or one so far off screen that its side plane
+     *     cannot be represented (naming the coordinate)
      */
     public ConvexRegion frustum(double u0, double v0, double u1, double v1) {
-        Arguments.requireFinite("u0", u0);
-        Arguments.requireFinite("v0", v0);
-        Arguments.requireFinite("u1", u1);
-        Arguments.requireFinite("v1", v1);
-        double x0 = (2 * Math.min(u0, u1) - 1) * tanHalfX;
-        double x1 = (2 * Math.max(u0, u1) - 1) * tanHalfX;
-        double y0 = (2 * Math.min(v0, v1) - 1) * tanHalfY;
-        double y1 = (2 * Math.max(v0, v1) - 1) * tanHalfY;
+        double x0 = screenOffset("u0", u0, "u1", u1, true, tanHalfX);
+        double x1 = screenOffset("u0", u0, "u1", u1, false, tanHalfX);
+        double y0 = screenOffset("v0", v0, "v1", v1, true, tanHalfY);
+        double y1 = screenOffset("v0", v0, "v1", v1, false, tanHalfY);
         double[] planes = new double[24];
         // a side plane through the eye containing the view directions forward + s * axis, for all values of the
         // other screen coordinate: its normal is (s * forward - axis) for the low side, negated for the high side
@@ -247,7 +257,33 @@ public final class PerspectiveCamera {
         double depth = forwardX * positionX + forwardY * positionY + forwardZ * positionZ;
         setPlane(planes, 16, -forwardX, -forwardY, -forwardZ, -(depth + near));
         setPlane(planes, 20, forwardX, forwardY, forwardZ, depth + far);
+        for (double v : planes) {
+            if (!Double.isFinite(v)) {
+                // only the side planes' distances can overflow: offsets near the limit times a far position
+                throw new IllegalArgumentException("the rectangle (" + u0 + ", " + v0 + ") .. (" + u1 + ", " + v1
+                        + ") is too far off screen for a camera this far from the origin");
+            }
+        }
         return new ConvexRegion(planes, 6);
+    }
+
+    /**
+     * The side offset ({@code tan} of the angle off the view axis) of the lower or upper of two screen coordinates,
+     * checked finite so that the plane made from it is.
+     */
+    private static double screenOffset(String name0, double c0, String name1, double c1, boolean lower,
+                                       double tanHalf) {
+        Arguments.requireFinite(name0, c0);
+        Arguments.requireFinite(name1, c1);
+        boolean first = lower == (c0 <= c1);
+        double c = first ? c0 : c1;
+        double offset = (2 * c - 1) * tanHalf;
+        if (!(Math.abs(offset) <= MAX_SCREEN_OFFSET)) {
+            throw new IllegalArgumentException((first ? name0 : name1) + " = " + c + " is too far off screen: "
+                    + "its side plane is " + offset + " view-axis units out per unit of depth, at most "
+                    + MAX_SCREEN_OFFSET);
+        }
+        return offset;
     }
 
     /** @return the whole view volume, {@link #frustum(double, double, double, double) frustum(0, 0, 1, 1)} */

@@ -108,4 +108,26 @@ class PerspectiveCameraProjectTest {
             assertArrayEquals(expected, actual, 1e-12, "scale " + scale);
         }
     }
+
+    @Test
+    void shouldNameTheScreenCoordinateOrAspectThatCannotMakeAFrustum() {
+        PerspectiveCamera camera = new PerspectiveCamera(0, 0, 0, 0, 0, -1, 0, 1, 0, 1.0, 1.0, 0.1, 100);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> camera.frustum(0, 0, 1e308, 1));
+        assertTrue(e.getMessage().startsWith("u1 = 1.0E308 is too far off screen"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> camera.frustum(0, -1e200, 1, 1));
+        assertTrue(e.getMessage().startsWith("v0 = -1.0E200"), e.getMessage());
+        // corners in either order: the message names the one given
+        e = assertThrows(IllegalArgumentException.class, () -> camera.frustum(1e200, 0, 0, 1));
+        assertTrue(e.getMessage().startsWith("u0 = 1.0E200"), e.getMessage());
+        // far off screen but representable: still a region, bounded a long way past the screen
+        assertTrue(camera.frustum(-1e6, 0, 1e6, 1).isBounded());
+        PerspectiveCamera far = new PerspectiveCamera(0, 0, 1e300, 0, 0, -1, 0, 1, 0, 1.0, 1.0, 0.1, 100);
+        e = assertThrows(IllegalArgumentException.class, () -> far.frustum(0, 0, 1e99, 1));
+        assertTrue(e.getMessage().contains("too far off screen for a camera this far"), e.getMessage());
+        assertTrue(far.frustum().isBounded());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> new PerspectiveCamera(0, 0, 0, 0, 0, -1, 0, 1, 0, 1.0, Double.MAX_VALUE, 0.1, 100));
+        assertTrue(e.getMessage().contains("horizontal half-angle tangent"), e.getMessage());
+    }
 }
