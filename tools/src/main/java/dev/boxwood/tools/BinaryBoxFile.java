@@ -38,8 +38,8 @@ final class BinaryBoxFile implements BoxSource, AutoCloseable {
      *
      * @param file the file
      * @return the source; close it when done
-     * @throws IOException if the file cannot be opened, or its length is not a whole number of boxes or is more
-     *                     boxes than a world holds
+     * @throws IOException if the file cannot be opened; {@link WorldTool.InvalidInputException} if its length is
+     *                     not a whole number of boxes or is more boxes than a world holds
      */
     static BinaryBoxFile open(Path file) throws IOException {
         WorldTool.requireFile(file);
@@ -47,12 +47,12 @@ final class BinaryBoxFile implements BoxSource, AutoCloseable {
         try {
             long length = channel.size();
             if (length % BOX_BYTES != 0) {
-                throw new IOException(file + ": length " + length + " is not a multiple of " + BOX_BYTES
-                        + " bytes (six little-endian doubles per box)");
+                throw new WorldTool.InvalidInputException(file + ": length " + length + " is not a multiple of "
+                        + BOX_BYTES + " bytes (six little-endian doubles per box)", null);
             }
             if (length / BOX_BYTES > BinnedSahBuilder.MAX_OBJECTS) {
-                throw new IOException(file + ": " + length / BOX_BYTES + " boxes, more than the "
-                        + BinnedSahBuilder.MAX_OBJECTS + " a world holds");
+                throw new WorldTool.InvalidInputException(file + ": " + length / BOX_BYTES + " boxes, more than the "
+                        + BinnedSahBuilder.MAX_OBJECTS + " a world holds", null);
             }
             return new BinaryBoxFile(file, channel, (int) (length / BOX_BYTES));
         } catch (IOException | RuntimeException e) {

@@ -18,9 +18,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.serial.CorruptWorldFileException;
@@ -39,7 +43,8 @@ import picocli.CommandLine.Spec;
  * The {@code boxwood} command-line tool for static world files: {@code build}, {@code info}, {@code verify} and
  * {@code query}. Run it with {@code java -jar tools/target/boxwood-tools.jar <command> ...}; the jar's manifest
  * carries the module flags Chronicle Bytes needs. Exit codes: 0 success, 1 a corrupt world, 2 bad usage, 3 any
- * other I/O error.
+ * other I/O error, 4 invalid input boxes ({@code build}: a line that is not 6 to 8 numbers, a box that is not
+ * finite or is inverted, an object count or extent the writer refuses).
  */
 @Command(name = "boxwood", mixinStandardHelpOptions = true, version = "boxwood tools 0.1",
         description = "Builds, inspects, verifies and queries static world files.",
@@ -50,6 +55,8 @@ public final class WorldTool {
     public static final int EXIT_CORRUPT = 1;
     /** Exit code of any other I/O failure. */
     public static final int EXIT_IO = 3;
+    /** Exit code of input boxes that {@code build} cannot take (the message names the file and line or box). */
+    public static final int EXIT_INVALID_INPUT = 4;
 
     private WorldTool() {
     }
@@ -79,7 +86,8 @@ public final class WorldTool {
             // a query that meets a corrupt node reports it unchecked: the exit code follows the cause
             Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
             line.getErr().println("error: " + describe(cause));
-            return cause instanceof CorruptWorldFileException ? EXIT_CORRUPT : EXIT_IO;
+            return cause instanceof CorruptWorldFileException ? EXIT_CORRUPT
+                    : cause instanceof InvalidInputException ? EXIT_INVALID_INPUT : EXIT_IO;
         });
         return cli.execute(args);
     }
@@ -125,11 +133,24 @@ public final class WorldTool {
         }
     }
 
-    /** Reads boxes from a text file: {@code minX minY minZ maxX maxY maxZ [categoryBits [userValue]]} per line. */
+    /** Input boxes that {@code build} cannot take: {@link #EXIT_INVALID_INPUT}, not an I/O failure. */
+    static final class InvalidInputException extends IOException {
+        InvalidInputException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Reads boxes from a text file: {@code minX minY minZ maxX maxY maxZ [categoryBits [userValue]]} per line,
+     * separated by blanks or commas; {@code #} starts a comment (a whole line or the rest of one); a UTF-8 byte
+     * order mark is skipped. Every box is checked here, so a bad one is reported by its line.
+     */
     static final class BoxFile {
         double[] boxes = new double[0];
         long[] categories = new long[0];
         long[] userValues = new long[0];
+        /** Per box: its line in the file, to name it when the writer refuses it. */
+        int[] lines = new int[0];
         int count;
 
         static BoxFile read(Path file) throws IOException {
@@ -139,25 +160,35 @@ public final class WorldTool {
             try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 for (String line; (line = reader.readLine()) != null; ) {
                     lineNumber++;
-                    line = line.strip();
-                    if (line.isEmpty() || line.startsWith("#")) {
+                    if (lineNumber == 1 && line.startsWith("\uFEFF")) {
+                        line = line.substring(1);
+                    }
+                    int comment = line.indexOf('#');
+                    line = (comment >= 0 ? line.substring(0, comment) : line).strip();
+                    if (line.isEmpty()) {
                         continue;
                     }
                     String[] parts = line.split("[\\s,]+");
+                    String where = file + ":" + lineNumber + ": ";
                     if (parts.length < 6 || parts.length > 8) {
-                        throw new IOException(file + ":" + lineNumber + ": expected 6 to 8 numbers, got "
-                                + parts.length);
+                        throw new InvalidInputException(where + "expected 6 to 8 numbers, got " + parts.length, null);
                     }
                     f.grow();
-                    try {
-                        for (int a = 0; a < 6; a++) {
-                            f.boxes[6 * f.count + a] = Double.parseDouble(parts[a]);
-                        }
-                        f.categories[f.count] = parts.length > 6 ? LongDecoder.parse(parts[6]) : -1L;
-                        f.userValues[f.count] = parts.length > 7 ? Long.parseLong(parts[7]) : f.count;
-                    } catch (NumberFormatException e) {
-                        throw new IOException(file + ":" + lineNumber + ": " + e.getMessage(), e);
+                    int at = 6 * f.count;
+                    for (int a = 0; a < 6; a++) {
+                        f.boxes[at + a] = parse(where, FIELDS[a], parts[a], Double::parseDouble);
                     }
+                    try {
+                        Arguments.requireBox(f.boxes[at], f.boxes[at + 1], f.boxes[at + 2], f.boxes[at + 3],
+                                f.boxes[at + 4], f.boxes[at + 5]);
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidInputException(where + e.getMessage(), e);
+                    }
+                    f.categories[f.count] = parts.length > 6 ? parse(where, FIELDS[6], parts[6], LongDecoder::parse)
+                            : -1L;
+                    f.userValues[f.count] = parts.length > 7 ? parse(where, FIELDS[7], parts[7], LongDecoder::parse)
+                            : f.count;
+                    f.lines[f.count] = lineNumber;
                     f.count++;
                 }
             } catch (CharacterCodingException e) {
@@ -170,12 +201,41 @@ public final class WorldTool {
             return f;
         }
 
+        private static final Pattern BOX_INDEX = Pattern.compile("\\bbox (\\d+)\\b");
+        private static final String[] FIELDS = {"minX", "minY", "minZ", "maxX", "maxY", "maxZ", "categoryBits",
+            "userValue"};
+
+        private static <T> T parse(String where, String field, String text, Function<String, T> parser)
+                throws InvalidInputException {
+            try {
+                return parser.apply(text);
+            } catch (NumberFormatException e) {
+                throw new InvalidInputException(where + field + " is not a number: \"" + text + "\"", e);
+            }
+        }
+
+        /**
+         * A writer's message about box {@code i} (its index among the boxes, which skips blank and comment lines)
+         * with the line the box came from.
+         */
+        String withLine(String message) {
+            Matcher m = BOX_INDEX.matcher(message);
+            if (m.find()) {
+                long box = Long.parseLong(m.group(1));
+                if (box < count) {
+                    return message + " (line " + lines[(int) box] + ")";
+                }
+            }
+            return message;
+        }
+
         private void grow() {
             if (count == categories.length) {
                 int capacity = Math.max(1024, 2 * count);
                 boxes = Arrays.copyOf(boxes, 6 * capacity);
                 categories = Arrays.copyOf(categories, capacity);
                 userValues = Arrays.copyOf(userValues, capacity);
+                lines = Arrays.copyOf(lines, capacity);
             }
         }
     }
@@ -242,7 +302,7 @@ public final class WorldTool {
                     report(world, boxes.count, bar);
                 }
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+                throw new InvalidInputException(input + ": " + boxes.withLine(e.getMessage()), e);
             }
             return 0;
         }
@@ -259,7 +319,8 @@ public final class WorldTool {
                 WrittenWorld world = StaticWorldWriter.write(output, boxes, null, null, null, bar);
                 report(world, boxes.size(), bar);
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+                // boxes count from 0 in file order, 48 bytes each
+                throw new InvalidInputException(input + ": " + e.getMessage(), e);
             } catch (java.io.UncheckedIOException e) {
                 throw e.getCause();
             }
@@ -366,7 +427,7 @@ public final class WorldTool {
         @Option(names = "--closest", description = "print only the closest hit of a ray")
         boolean closest;
         @Option(names = "--mask", defaultValue = "-1", converter = LongDecoder.class,
-                description = "category mask, decimal or 0x hex (default -1: all)")
+                description = "category mask, decimal (leading zeros too) or 0x hex (default -1: all)")
         long mask;
 
         @Override
@@ -457,9 +518,9 @@ public final class WorldTool {
     }
 
     /**
-     * Parses longs as {@link Long#decode} does (signed decimal, a leading {@code 0} for octal, {@code #} for hex),
-     * except {@code 0x} hex, which is read as 64 unsigned bits, so a mask with the top bit set can be written as it
-     * is printed ({@code 0xFFFFFFFFFFFFFFFF}, {@code 0x8000000000000000}), which {@link Long#decode} refuses.
+     * Parses a long as signed decimal (leading zeros are decimal, not octal: {@code 010} is ten) or as {@code 0x}
+     * hex, read as 64 unsigned bits, so a mask with the top bit set can be written as it is printed
+     * ({@code 0xFFFFFFFFFFFFFFFF}, {@code 0x8000000000000000}).
      */
     static final class LongDecoder implements CommandLine.ITypeConverter<Long> {
         @Override
@@ -471,7 +532,7 @@ public final class WorldTool {
             if (value.startsWith("0x") || value.startsWith("0X")) {
                 return Long.parseUnsignedLong(value.substring(2), 16);
             }
-            return Long.decode(value);
+            return Long.parseLong(value);
         }
     }
 }

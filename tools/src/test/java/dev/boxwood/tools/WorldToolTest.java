@@ -145,7 +145,8 @@ class WorldToolTest {
 
         Path ragged = dir.resolve("ragged.bin");
         Files.write(ragged, new byte[47]);
-        assertEquals(WorldTool.EXIT_IO, run("build", "--binary", ragged.toString(), dir.resolve("r.bxw").toString()));
+        assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", "--binary", ragged.toString(),
+                dir.resolve("r.bxw").toString()));
         assertTrue(err.contains("not a multiple of 48"), err);
         assertFalse(Files.exists(dir.resolve("r.bxw")));
         assertEquals(2, run("build", "--binary", binaryInput.toString(), dir.resolve("t").toString(),
@@ -153,8 +154,9 @@ class WorldToolTest {
         assertTrue(err.contains("--tile-size needs a text input"), err);
         binary.putDouble(48 * 7 + 8, Double.NaN);   // box 7's min y
         Files.write(binaryInput, binary.array());
-        assertEquals(2, run("build", "--binary", binaryInput.toString(), fromBinary.toString()));
-        assertTrue(err.contains("box 7"), err);
+        assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", "--binary", binaryInput.toString(),
+                fromBinary.toString()));
+        assertTrue(err.contains("box 7") && !err.contains("Usage"), err);
         assertEquals(0, run("verify", fromBinary.toString()), "the previous world is intact: " + err);
     }
 
@@ -251,5 +253,42 @@ class WorldToolTest {
         assertEquals(-1L, WorldTool.LongDecoder.parse("0xFFFFFFFFFFFFFFFF"));
         assertEquals(Long.MIN_VALUE, WorldTool.LongDecoder.parse("0x8000000000000000"));
         assertEquals(-5L, WorldTool.LongDecoder.parse("-5"));
+    }
+
+    @Test
+    void shouldNameTheLineOfBadInputAndReadNumbersAsDocumented() throws IOException {
+        Path world = dir.resolve("t.bxw");
+        Path input = dir.resolve("t.txt");
+        // a byte order mark, a trailing comment, a zero-padded category (decimal: 10) and hex user value
+        Files.writeString(input, "\uFEFF0 0 0 1 1 1 010 0x10   # a crate\n\n# a comment line\n2, 2, 2, 3, 3, 3, 0x2\n");
+        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        // category 010 read as ten (0b1010) shares bit 2 with the mask 2, and the mask 010 (ten) takes the second
+        // box's category 0x2 too; read as octal (eight) neither would
+        assertEquals(0, run("query", world.toString(), "--box", "0", "0", "0", "3", "3", "3", "--mask", "010"), err);
+        assertTrue(out.contains("2 objects") && out.contains(" 16"), "mask ten and user value 16: " + out);
+        assertEquals(0, run("query", world.toString(), "--box", "0", "0", "0", "1", "1", "1", "--mask", "2"), err);
+        assertTrue(out.contains("1 objects"), "category ten has bit 2: " + out);
+
+        String[][] bad = {
+            {"0 0 0 1 1 1\n\n# skipped\n5 0 0 4 1 1\n", ":4: ", "minX"},
+            {"0 0 0 1 1 1\n0 0 NaN 1 1 1\n", ":2: ", "minZ"},
+            {"0 0 0 1 1 1 0x10 0x\n", ":1: ", "userValue is not a number: \"0x\""},
+            {"0 0 0 1 1 abc\n", ":1: ", "maxZ is not a number: \"abc\""},
+            {"0 0 0 1 1 1 08x\n", ":1: ", "categoryBits is not a number"},
+            {"0 0 0 1 1\n", ":1: ", "expected 6 to 8 numbers, got 5"},
+        };
+        Files.writeString(world, "");
+        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        byte[] before = Files.readAllBytes(world);
+        for (String[] c : bad) {
+            Files.writeString(input, c[0]);
+            assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", input.toString(), world.toString()), c[0]);
+            assertTrue(err.contains(input + c[1]) && err.contains(c[2]) && !err.contains("Usage"), err);
+            assertArrayEquals(before, Files.readAllBytes(world), "the world is untouched");
+        }
+        // a box the writer refuses (too far from the origin the bounds give) is named with its line
+        Files.writeString(input, "# far\n0 0 0 1 1 1\n\n1e300 0 0 1e300 1 1\n");
+        assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", input.toString(), world.toString()));
+        assertTrue(err.contains("box 0 reaches more than") && err.contains("(line 2)") && !err.contains("Usage"), err);
     }
 }
