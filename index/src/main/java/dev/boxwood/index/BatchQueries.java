@@ -10,6 +10,8 @@ import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 /**
  * Many queries in one call, spread over the threads of a {@link QueryExecutor} against the same index, with results
  * written into caller-provided primitive arrays (the model of Unity's {@code RaycastCommand}): line of sight,
@@ -20,7 +22,13 @@ import dev.boxwood.query.TraversalStack;
  * <p>Indexes: the ray batches run on any {@link SpatialQueries} (through its {@code rayCast}), the sphere batch on
  * any {@link ShapeQueries} (its {@code querySphere}): the dynamic tree, a {@link ReadView}, a mapped static world.
  * A tree or view is traversed directly (its arrays, as the single queries do). The index must be safe for
- * concurrent queries and must not be mutated (or closed) during a batch. One batch at a time per instance.
+ * concurrent queries and must not be mutated (or closed) during a batch.
+ *
+ * <p>One batch at a time per instance: a batch method called while another runs (from a second thread, or from a
+ * query's callback) throws {@link IllegalStateException} at once and leaves the running batch alone; give each
+ * thread that runs batches its own instance. The instance owns {@code threads - 1} daemon worker threads until
+ * {@link #close()}: close it when done (for example with try-with-resources), or they stay parked for the life
+ * of the JVM.
  */
 public final class BatchQueries implements AutoCloseable {
 
@@ -32,6 +40,8 @@ public final class BatchQueries implements AutoCloseable {
     private final LineOfSight lineOfSight = new LineOfSight();
     private final ClosestRays closestRays = new ClosestRays();
     private final Spheres spheres = new Spheres();
+    /** Set while a batch runs, from before its inputs are stored in the reusable task until it is done. */
+    private final AtomicBoolean running = new AtomicBoolean();
 
     /**
      * A batch runner on {@code threads} threads (the caller included).
@@ -93,6 +103,7 @@ public final class BatchQueries implements AutoCloseable {
         requireIgnored("ignoreSecond", ignoreSecond, count);
         Arguments.requireNonNull("visible", visible);
         requireAnswers("visible", visible.length, count);
+        begin();
         LineOfSight t = lineOfSight;
         t.from = from;
         t.to = to;
@@ -131,6 +142,7 @@ public final class BatchQueries implements AutoCloseable {
         Arguments.requireNonNull("handles", handles);
         requireLength("fractions", fractions, count);
         requireAnswers("handles", handles.length, count);
+        begin();
         ClosestRays t = closestRays;
         t.origins = origins;
         t.translations = translations;
@@ -180,6 +192,7 @@ public final class BatchQueries implements AutoCloseable {
         if (handles.length < (long) count * maxPerQuery || counts.length < count) {
             throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
         }
+        begin();
         Spheres t = this.spheres;
         t.spheres = spheres;
         t.mode = mode;
@@ -190,17 +203,29 @@ public final class BatchQueries implements AutoCloseable {
     }
 
     /**
-     * Runs a batch whose other inputs are set: points it at the index (the arrays of a tree or view, see
-     * {@link #direct}) and the mask, runs its {@code count} queries on the executor and lets go of the index, also
-     * when a query throws.
+     * Claims the instance for one batch, before the batch's inputs are stored in its reusable task: a second
+     * caller would otherwise overwrite them under the running batch's workers.
+     */
+    private void begin() {
+        if (!running.compareAndSet(false, true)) {
+            throw new IllegalStateException("this BatchQueries is running a batch already (called from another "
+                    + "thread or from inside a query): one batch at a time per instance; give each thread its own");
+        }
+    }
+
+    /**
+     * Runs a batch whose other inputs are set, after {@link #begin}: points it at the index (the arrays of a tree
+     * or view, see {@link #direct}) and the mask, runs its {@code count} queries on the executor, lets go of the
+     * index and releases the instance, also when a query throws.
      */
     private <T extends SpatialQueries> void run(Batch<T> task, T tree, long categoryMask, int count) {
-        task.tree = direct(tree);
-        task.mask = categoryMask;
         try {
+            task.tree = direct(tree);
+            task.mask = categoryMask;
             executor.run(task, count);
         } finally {
             task.tree = null;
+            running.set(false);
         }
     }
 
@@ -253,7 +278,10 @@ public final class BatchQueries implements AutoCloseable {
         }
     }
 
-    /** Stops the worker threads. */
+    /**
+     * Stops the worker threads. A batch in progress on another thread finishes first; later batches throw
+     * {@link IllegalStateException}. Closing again does nothing.
+     */
     @Override
     public void close() {
         executor.close();

@@ -7,7 +7,8 @@ import java.util.concurrent.locks.LockSupport;
  * A small fixed pool of daemon threads that runs one batch of queries at a time, split into chunks claimed from a
  * shared counter; the calling thread works too. A call allocates nothing: the batch is a reusable {@link Task}
  * object, workers are woken by unparking and the caller waits by spinning briefly, then parking in short slices.
- * One batch at a time: {@link #run} is not reentrant and must be called from one thread at a time.
+ * One batch at a time: {@link #run} is not reentrant and must be called from one thread at a time (its one caller,
+ * {@link BatchQueries}, makes sure of that). The worker threads live until {@link #close()}.
  */
 public final class QueryExecutor implements AutoCloseable {
 
@@ -37,12 +38,18 @@ public final class QueryExecutor implements AutoCloseable {
             throw new IllegalArgumentException("threads must be >= 1: " + threads);
         }
         workers = new Thread[threads - 1];
-        for (int i = 0; i < workers.length; i++) {
-            int index = i + 1;
-            Thread t = new Thread(() -> workLoop(index), "boxwood-query-" + index);
-            t.setDaemon(true);
-            workers[i] = t;
-            t.start();
+        try {
+            for (int i = 0; i < workers.length; i++) {
+                int index = i + 1;
+                Thread t = new Thread(() -> workLoop(index), "boxwood-query-" + index);
+                t.setDaemon(true);
+                t.start();
+                workers[i] = t;
+            }
+        } catch (RuntimeException | Error e) {
+            // for example an OutOfMemoryError "unable to create native thread": stop the ones already started
+            close();
+            throw e;
         }
     }
 

@@ -208,6 +208,145 @@ class BatchQueriesTest {
         }
     }
 
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void shouldRefuseASecondBatchWhileOneRunsAndLeaveTheRunningOneIntact() throws Exception {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < 500; i++) {
+            tree.add(i % 25, i / 25, 0, i % 25 + 0.5, i / 25 + 0.5, 1, i, -1L);
+        }
+        int n = 40;
+        double[] from = new double[3 * n];
+        double[] to = new double[3 * n];
+        for (int i = 0; i < n; i++) {
+            from[3 * i + 1] = i * 0.5;
+            from[3 * i + 2] = 2;
+            to[3 * i] = 25;
+            to[3 * i + 1] = 20 - i * 0.5;
+            to[3 * i + 2] = i % 2 == 0 ? 0.5 : 3;
+        }
+        boolean[] expected = new boolean[n];
+        try (BatchQueries reference = new BatchQueries(1)) {
+            reference.lineOfSight(tree, from, to, null, null, n, -1L, expected);
+        }
+        int visibleCount = 0;
+        for (boolean v : expected) {
+            visibleCount += v ? 1 : 0;
+        }
+        assertTrue(visibleCount > 0 && visibleCount < n, "a mix of visible and blocked: " + visibleCount);
+
+        java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        BlockingIndex blocking = new BlockingIndex(tree, inside, release);
+        try (BatchQueries batch = new BatchQueries(2)) {
+            boolean[] visible = new boolean[n];
+            Throwable[] failure = new Throwable[1];
+            Thread first = new Thread(() -> {
+                try {
+                    batch.lineOfSight(blocking, from, to, null, null, n, -1L, visible);
+                } catch (Throwable t) {
+                    failure[0] = t;
+                }
+            });
+            first.start();
+            assertTrue(inside.await(10, java.util.concurrent.TimeUnit.SECONDS), "the first batch started");
+            // a second thread: refused at once, before it can touch the running batch's inputs
+            boolean[] other = new boolean[n];
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> batch.lineOfSight(tree, to, from, null, null, n, -1L, other));
+            assertTrue(e.getMessage().contains("one batch at a time"), e.getMessage());
+            assertThrows(IllegalStateException.class, () -> batch.closestRays(tree, from, to, n, 1.0, -1L,
+                    new int[n], new double[n]));
+            release.countDown();
+            first.join(10_000);
+            assertTrue(!first.isAlive() && failure[0] == null, "the first batch finished: " + failure[0]);
+            assertArrayEquals(expected, visible, "the running batch's answers are intact");
+            // and the instance takes the next batch
+            Arrays.fill(visible, false);
+            batch.lineOfSight(tree, from, to, null, null, n, -1L, visible);
+            assertArrayEquals(expected, visible);
+
+            // from inside a query of its own batch: the query fails (the batch reports it), the instance survives
+            BlockingIndex reentrant = new BlockingIndex(tree, null, null);
+            reentrant.onCast = () -> batch.lineOfSight(tree, from, to, null, null, n, -1L, other);
+            IllegalStateException failed = assertThrows(IllegalStateException.class,
+                    () -> batch.lineOfSight(reentrant, from, to, null, null, n, -1L, visible));
+            assertTrue(failed.getMessage().contains("one batch at a time"), failed.getMessage());
+            Arrays.fill(visible, false);
+            batch.lineOfSight(tree, from, to, null, null, n, -1L, visible);
+            assertArrayEquals(expected, visible);
+        }
+    }
+
+    /** A tree seen through another index type, whose first ray cast can wait for a latch or run a callback. */
+    private static final class BlockingIndex implements dev.boxwood.query.SpatialQueries {
+        private final DynamicAabbTree tree;
+        private final java.util.concurrent.CountDownLatch inside;
+        private final java.util.concurrent.CountDownLatch release;
+        private final java.util.concurrent.atomic.AtomicBoolean first =
+                new java.util.concurrent.atomic.AtomicBoolean(true);
+        Runnable onCast;
+
+        BlockingIndex(DynamicAabbTree tree, java.util.concurrent.CountDownLatch inside,
+                      java.util.concurrent.CountDownLatch release) {
+            this.tree = tree;
+            this.inside = inside;
+            this.release = release;
+        }
+
+        @Override
+        public int size() {
+            return tree.size();
+        }
+
+        @Override
+        public boolean contains(int handle) {
+            return tree.contains(handle);
+        }
+
+        @Override
+        public long userValue(int handle) {
+            return tree.userValue(handle);
+        }
+
+        @Override
+        public long categoryBits(int handle) {
+            return tree.categoryBits(handle);
+        }
+
+        @Override
+        public void getTightBox(int handle, double[] dest) {
+            tree.getTightBox(handle, dest);
+        }
+
+        @Override
+        public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                              long categoryMask, dev.boxwood.query.OverlapVisitor visitor, TraversalStack stack) {
+            tree.queryAabb(minX, minY, minZ, maxX, maxY, maxZ, categoryMask, visitor, stack);
+        }
+
+        @Override
+        public void rayCast(double originX, double originY, double originZ, double translationX,
+                            double translationY, double translationZ, double maxFraction, long categoryMask,
+                            dev.boxwood.query.RayCastVisitor visitor, TraversalStack stack) {
+            if (first.getAndSet(false)) {
+                if (inside != null) {
+                    inside.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+                if (onCast != null) {
+                    onCast.run();
+                }
+            }
+            tree.rayCast(originX, originY, originZ, translationX, translationY, translationZ, maxFraction,
+                    categoryMask, visitor, stack);
+        }
+    }
+
     private static void assertNamed(String what, Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(what), e.getMessage());
