@@ -18,8 +18,10 @@ import static dev.boxwood.index.DynamicAabbTree.f;
  * <p>Conventions: the distance of an object is the Euclidean distance from the point to its stored tight box (0
  * for a point inside or on it), computed in the tree's local coordinates ({@link RegionTests#squaredDistance} of
  * {@code point - origin}); with a {@link DistanceFunction} it is the user's exact distance instead, which must not
- * be below the box distance. Results come nearest first; equal distances are ordered by the lower handle, so the
- * answer is deterministic and the same for every index. Only objects with
+ * be below the box distance. Results come nearest first by squared distance (the search's key); equal squared
+ * distances are ordered by the lower handle, so the answer is deterministic and the same for every index. The
+ * distance reported is the square root of that key, so two squares an ulp apart can report the same distance, and
+ * then the nearer square comes first whatever its handle. Only objects with
  * {@code (categoryBits & categoryMask) != 0} that the filter accepts count, and they are filtered before the
  * {@code k} limit. Objects farther than {@code maxDistance} are not reported ({@code maxDistance} is closed:
  * an object at exactly that distance is). {@code k} larger than the number of objects returns all of them in

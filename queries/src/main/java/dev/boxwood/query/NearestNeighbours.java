@@ -3,8 +3,9 @@ package dev.boxwood.query;
 import java.util.Arrays;
 
 /**
- * Caller-owned scratch memory and result list of a nearest-neighbour query: the objects found, nearest first, ties
- * broken by the lower handle (in an index of several parts, such as a tiled world's tiles, the lower part first:
+ * Caller-owned scratch memory and result list of a nearest-neighbour query: the objects found, nearest first (by
+ * squared distance, the search's key; the distances reported are its square roots), equal squares broken by the
+ * lower handle (in an index of several parts, such as a tiled world's tiles, the lower part first:
  * {@link #part(int)}), and the reusable primitive min-heap the best-first search runs on. Arrays grow as
  * needed and are reused, so a warmed-up instance allocates nothing. Not thread-safe: one per thread. Each query
  * clears the previous results.
