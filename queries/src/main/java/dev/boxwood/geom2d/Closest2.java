@@ -147,7 +147,9 @@ public final class Closest2 {
             double qx = lerp(x0, x1, u);
             double qy = lerp(y0, y1, u);
             double d2 = squaredLength(qx - px, qy - py);
-            if (d2 < best) {
+            // equal distances (the overlapping edges of a collinear triangle) go to the lexicographically first
+            // point, so the point does not depend on which edge comes first either
+            if (d2 < best || d2 == best && Geom2.isBefore(qx, qy, bestX, bestY)) {
                 best = d2;
                 bestX = qx;
                 bestY = qy;

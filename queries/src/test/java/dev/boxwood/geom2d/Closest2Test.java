@@ -98,4 +98,39 @@ class Closest2Test {
         assertEquals(2.0, Closest2.closestPointTriangle(1, 1, 2, 2, 2, 2, 2, 2, q)); // a point
         assertPoint(2, 2, 0);
     }
+
+    @Test
+    void shouldGiveACollinearTriangleTheSamePointInEveryVertexOrder() {
+        // two edges overlap and round their closest points differently: the point must not depend on the order
+        int[][] orders = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+        java.util.SplittableRandom random = new java.util.SplittableRandom(17);
+        for (int i = 0; i < 20000; i++) {
+            double px = random.nextInt(-10, 11);
+            double py = random.nextInt(-10, 11);
+            double ax = random.nextInt(-10, 11);
+            double ay = random.nextInt(-10, 11);
+            double dx = random.nextInt(-5, 6);
+            double dy = random.nextInt(-5, 6);
+            double[] v = {ax, ay, ax + dx * random.nextInt(-3, 4), ay + dy * random.nextInt(-3, 4),
+                ax + dx * random.nextInt(-3, 4), ay + dy * random.nextInt(-3, 4)};
+            if (i == 0) {
+                // the edges (3, -8)-(-6, -8) and (-6, -8)-(10, -8) give (1.9999999999999996, -8) and (2, -8)
+                v = new double[] {3, -8, -6, -8, 10, -8};
+                px = 2;
+                py = -5;
+            }
+            double d2 = Closest2.closestPointTriangle(px, py, v[0], v[1], v[2], v[3], v[4], v[5], q);
+            double x = q.x;
+            double y = q.y;
+            for (int[] o : orders) {
+                double e2 = Closest2.closestPointTriangle(px, py, v[2 * o[0]], v[2 * o[0] + 1], v[2 * o[1]],
+                        v[2 * o[1] + 1], v[2 * o[2]], v[2 * o[2] + 1], q);
+                String what = java.util.Arrays.toString(v) + " p " + px + ", " + py + " order "
+                        + java.util.Arrays.toString(o);
+                assertEquals(d2, e2, what);
+                assertEquals(x, q.x, what);
+                assertEquals(y, q.y, what);
+            }
+        }
+    }
 }
