@@ -394,6 +394,34 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     /**
+     * Removes every object at once, for example to load the next level into the same tree: every handle becomes
+     * stale (a later use of one throws, as after {@link #remove}), pending {@link TreeConfig#withDeferredAdds
+     * deferred adds} are dropped, and the moved-object list of {@link PairQueries#movedPairs} is emptied. O(slots
+     * and nodes ever used), no allocation: the arrays keep their capacity ({@link #compact()} trims it), so
+     * refilling the tree to its former size grows nothing. Settings and origin stay.
+     */
+    public void clear() {
+        for (int slot = 0, end = handles.highWater(); slot < end; slot++) {
+            if (handles.isLiveSlot(slot)) {
+                handles.free(handles.handleOf(slot));
+            }
+        }
+        moved.clear();
+        pendingCount = 0;
+        hasPending = false;
+        Arrays.fill(touched, 0, nodeHighWater, false);
+        nodeHighWater = 1;
+        freeNode = -1;
+        freeNodeCount = 0;
+        renumberMark = RENUMBER_MIN_NODES;
+        addsSinceOptimization = 0;
+        parentEntries[HEADER] = -1;
+        heights[HEADER] = 1;
+        clearEntry(0);
+        clearEntry(1);
+    }
+
+    /**
      * Replaces an object's user value. O(1).
      *
      * @param handle a live handle

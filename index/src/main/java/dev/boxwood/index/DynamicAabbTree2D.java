@@ -108,6 +108,11 @@ public final class DynamicAabbTree2D {
         tree.remove(handle);
     }
 
+    /** Removes every rectangle at once; every handle becomes stale ({@link DynamicAabbTree#clear()}). */
+    public void clear() {
+        tree.clear();
+    }
+
     /**
      * Takes every pending rectangle into the hierarchy now: {@link DynamicAabbTree#flushAdds()} (only with
      * {@link TreeConfig#withDeferredAdds deferred adds}; queries do it themselves).
