@@ -163,12 +163,13 @@ public final class WorldTool {
                     if (lineNumber == 1 && line.startsWith("\uFEFF")) {
                         line = line.substring(1);
                     }
-                    int comment = line.indexOf('#');
+                    int comment = commentStart(line);
                     line = (comment >= 0 ? line.substring(0, comment) : line).strip();
                     if (line.isEmpty()) {
                         continue;
                     }
-                    String[] parts = line.split("[\\s,]+");
+                    // commas separate fields one by one (an empty field is an error, not skipped); blanks may repeat
+                    String[] parts = line.split("\\s*,\\s*|\\s+", -1);
                     String where = file + ":" + lineNumber + ": ";
                     if (parts.length < 6 || parts.length > 8) {
                         throw new InvalidInputException(where + "expected 6 to 8 numbers, got " + parts.length, null);
@@ -201,7 +202,22 @@ public final class WorldTool {
             return f;
         }
 
-        private static final Pattern BOX_INDEX = Pattern.compile("\\bbox (\\d+)\\b");
+        private static final Pattern BOX_INDEX = Pattern.compile("\\b(?:box|object) (\\d+)\\b");
+        /**
+         * Where a comment starts: a {@code #} at the start of the line or followed by a blank or the line's end.
+         * A {@code #} inside a field ({@code #FF}, the hex of {@link Long#decode}) is left to fail as a number
+         * instead of silently cutting the line.
+         */
+        static int commentStart(String line) {
+            for (int i = line.indexOf('#'); i >= 0; i = line.indexOf('#', i + 1)) {
+                if (line.substring(0, i).isBlank() || i + 1 == line.length()
+                        || Character.isWhitespace(line.charAt(i + 1))) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
         private static final String[] FIELDS = {"minX", "minY", "minZ", "maxX", "maxY", "maxZ", "categoryBits",
             "userValue"};
 
@@ -288,23 +304,48 @@ public final class WorldTool {
             }
             BoxFile boxes = BoxFile.read(input);
             PrintWriter out = spec.commandLine().getOut();
+            if (tileSize != null) {
+                buildTiles(boxes, out);
+                return 0;
+            }
             try {
-                if (tileSize != null) {
-                    Files.createDirectories(output);
-                    List<Path> tiles = TileSetWriter.writeGrid(output, "tile", boxes.boxes, boxes.categories,
-                            boxes.userValues, tileSize);
-                    out.printf(Locale.ROOT, "%d objects in %d tiles under %s%n", boxes.count, tiles.size(), output);
-                } else {
-                    boolean show = progress != null ? progress : boxes.count >= ProgressBar.THRESHOLD;
-                    ProgressBar bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
-                    WrittenWorld world = StaticWorldWriter.write(output, boxes.boxes, boxes.categories,
-                            boxes.userValues, null, bar);
-                    report(world, boxes.count, bar);
-                }
+                boolean show = progress != null ? progress : boxes.count >= ProgressBar.THRESHOLD;
+                ProgressBar bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
+                WrittenWorld world = StaticWorldWriter.write(output, boxes.boxes, boxes.categories,
+                        boxes.userValues, null, bar);
+                report(world, boxes.count, bar);
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(input + ": " + boxes.withLine(e.getMessage()), e);
             }
             return 0;
+        }
+
+        /**
+         * Cuts the boxes into a grid of tile files. The output directory is created if needed, and removed again
+         * if the writer refuses the boxes before writing a tile, so a refused build leaves nothing behind.
+         */
+        private void buildTiles(BoxFile boxes, PrintWriter out) throws IOException {
+            boolean created = !Files.exists(output);
+            Files.createDirectories(output);
+            try {
+                List<Path> tiles = TileSetWriter.writeGrid(output, "tile", boxes.boxes, boxes.categories,
+                        boxes.userValues, tileSize);
+                out.printf(Locale.ROOT, "%d objects in %d tiles under %s%n", boxes.count, tiles.size(), output);
+            } catch (IllegalArgumentException e) {
+                if (created) {
+                    try {
+                        Files.deleteIfExists(output);
+                    } catch (DirectoryNotEmptyException kept) {
+                        // something was written after all: leave it for the user to see
+                    }
+                }
+                if (e.getMessage().startsWith("cellSize")) {
+                    // the option, not the input: a grid too fine for the world's extent
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            "--tile-size" + e.getMessage().substring("cellSize".length()), e);
+                }
+                throw new InvalidInputException(input + ": " + boxes.withLine(e.getMessage()), e);
+            }
         }
 
         /** Streams a binary box list into one world file ({@link BinaryBoxFile}). */
@@ -520,7 +561,8 @@ public final class WorldTool {
     /**
      * Parses a long as signed decimal (leading zeros are decimal, not octal: {@code 010} is ten) or as {@code 0x}
      * hex, read as 64 unsigned bits, so a mask with the top bit set can be written as it is printed
-     * ({@code 0xFFFFFFFFFFFFFFFF}, {@code 0x8000000000000000}).
+     * ({@code 0xFFFFFFFFFFFFFFFF}, {@code 0x8000000000000000}); a sign before {@code 0x} applies to those bits
+     * ({@code -0x1} is -1). {@link Long#decode}'s octal and {@code #} hex are not taken.
      */
     static final class LongDecoder implements CommandLine.ITypeConverter<Long> {
         @Override
@@ -529,8 +571,16 @@ public final class WorldTool {
         }
 
         static long parse(String value) {
-            if (value.startsWith("0x") || value.startsWith("0X")) {
-                return Long.parseUnsignedLong(value.substring(2), 16);
+            boolean negative = value.startsWith("-");
+            String digits = negative || value.startsWith("+") ? value.substring(1) : value;
+            if (digits.startsWith("0x") || digits.startsWith("0X")) {
+                String hex = digits.substring(2);
+                if (hex.isEmpty() || Character.digit(hex.charAt(0), 16) < 0) {
+                    // parseUnsignedLong would take a sign here: 0x+1
+                    throw new NumberFormatException("For input string: \"" + value + "\"");
+                }
+                long bits = Long.parseUnsignedLong(hex, 16);
+                return negative ? -bits : bits;
             }
             return Long.parseLong(value);
         }

@@ -276,6 +276,12 @@ class WorldToolTest {
             {"0 0 0 1 1 abc\n", ":1: ", "maxZ is not a number: \"abc\""},
             {"0 0 0 1 1 1 08x\n", ":1: ", "categoryBits is not a number"},
             {"0 0 0 1 1\n", ":1: ", "expected 6 to 8 numbers, got 5"},
+            // Long.decode's # hex is not a comment start (it would silently drop the category) and not a number
+            {"0 0 0 1 1 1 #FF 7\n", ":1: ", "categoryBits is not a number: \"#FF\""},
+            // commas separate one field each: an empty field is an error, not skipped
+            {"0,0,0,1,1,1,,5\n", ":1: ", "categoryBits is not a number: \"\""},
+            {"0 0 0 1 1 1,\n", ":1: ", "categoryBits is not a number: \"\""},
+            {"0 0 0 1 1 1 0x+1\n", ":1: ", "categoryBits is not a number"},
         };
         Files.writeString(world, "");
         assertEquals(0, run("build", input.toString(), world.toString()), err);
@@ -290,5 +296,24 @@ class WorldToolTest {
         Files.writeString(input, "# far\n0 0 0 1 1 1\n\n1e300 0 0 1e300 1 1\n");
         assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", input.toString(), world.toString()));
         assertTrue(err.contains("box 0 reaches more than") && err.contains("(line 2)") && !err.contains("Usage"), err);
+
+        // a signed hex mask applies its sign to the bits: -0x1 is every category
+        Files.writeString(input, "0 0 0 1 1 1 0x4\n");
+        assertEquals(0, run("build", input.toString(), world.toString()), err);
+        assertEquals(0, run("query", world.toString(), "--box", "0", "0", "0", "1", "1", "1", "--mask", "-0x1"), err);
+        assertTrue(out.contains("1 objects"), out);
+
+        // tiles: a box the grid cannot take is named with its line, and the directory made for the tiles is gone
+        Path tiles = dir.resolve("tiles");
+        Files.writeString(input, "0 0 0 1 1 1\n# far away\n1e30 0 0 1e30 1 1\n");
+        assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", input.toString(), tiles.toString(),
+                "--tile-size", "10"));
+        assertTrue(err.contains("object 1") && err.contains("(line 3)"), err);
+        assertFalse(Files.exists(tiles), "no tile directory left behind");
+        // a grid too fine for the world is the option's fault: bad usage, naming it
+        Files.writeString(input, "0 0 0 1 1 1\n1e6 0 0 1e6 1 1\n");
+        assertEquals(2, run("build", input.toString(), tiles.toString(), "--tile-size", "1e-3"));
+        assertTrue(err.contains("--tile-size 0.001 gives more than 2^21 cells"), err);
+        assertFalse(Files.exists(tiles));
     }
 }

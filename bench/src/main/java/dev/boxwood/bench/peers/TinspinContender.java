@@ -9,8 +9,9 @@ import org.tinspin.index.rtree.RTreeEntry;
 /**
  * tinspin-indexes 2.1.3, 3D, double, dynamic: the R*-tree ({@code RTree.createRStar}, STR bulk load) or the
  * PH-tree for boxes ({@code PHTreeR}, one insert per box). Queries reuse one iterator through
- * {@code reset}; updates pass the old box and a new box (the R*-tree keeps the arrays it is given, so each
- * update allocates two). Casts use the {@code RayByBoxes} emulation.
+ * {@code reset}; updates pass the old box and a new box: the R*-tree keeps the arrays it is given, so each of its
+ * updates allocates two; the PH-tree copies them into keys of its own ({@code PhTreeSolidF.update}), so its updates
+ * reuse two scratch arrays. Casts use the {@code RayByBoxes} emulation.
  */
 final class TinspinContender extends AbstractContender {
 
@@ -21,6 +22,8 @@ final class TinspinContender extends AbstractContender {
     private final double[] hi = new double[3];
     private final double[] oldLo = new double[3];
     private final double[] oldHi = new double[3];
+    private final double[] newLo = new double[3];
+    private final double[] newHi = new double[3];
 
     private TinspinContender(String name, boolean phTree) {
         super(name, true);
@@ -95,7 +98,17 @@ final class TinspinContender extends AbstractContender {
         oldHi[1] = scene.maxY[index];
         oldHi[2] = scene.maxZ[index];
         moveInScene(index, minX, minY, minZ, maxX, maxY, maxZ);
-        tree.update(oldLo, oldHi, min(index), max(index));
+        if (phTree) {
+            newLo[0] = minX;
+            newLo[1] = minY;
+            newLo[2] = minZ;
+            newHi[0] = maxX;
+            newHi[1] = maxY;
+            newHi[2] = maxZ;
+            tree.update(oldLo, oldHi, newLo, newHi);
+        } else {
+            tree.update(oldLo, oldHi, min(index), max(index));
+        }
         // a query iterator may hold stale nodes after a structural change
         iterator = null;
     }
