@@ -279,8 +279,8 @@ public final class BatchQueries implements AutoCloseable {
     }
 
     /**
-     * Stops the worker threads. A batch in progress on another thread finishes first; later batches throw
-     * {@link IllegalStateException}. Closing again does nothing.
+     * Stops the worker threads, without waiting: a batch in progress on another thread is not cut short (it
+     * finishes normally); batches started later throw {@link IllegalStateException}. Closing again does nothing.
      */
     @Override
     public void close() {

@@ -25,6 +25,9 @@ public final class PerspectiveCamera {
      */
     static final double MAX_SCREEN_OFFSET = 1e100;
 
+    /** The planes of {@link #frustum}, in order. */
+    private static final String[] PLANE_NAMES = {"left", "right", "bottom", "top", "near", "far"};
+
     private final double positionX;
     private final double positionY;
     private final double positionZ;
@@ -257,11 +260,13 @@ public final class PerspectiveCamera {
         double depth = forwardX * positionX + forwardY * positionY + forwardZ * positionZ;
         setPlane(planes, 16, -forwardX, -forwardY, -forwardZ, -(depth + near));
         setPlane(planes, 20, forwardX, forwardY, forwardZ, depth + far);
-        for (double v : planes) {
-            if (!Double.isFinite(v)) {
-                // only the side planes' distances can overflow: offsets near the limit times a far position
-                throw new IllegalArgumentException("the rectangle (" + u0 + ", " + v0 + ") .. (" + u1 + ", " + v1
-                        + ") is too far off screen for a camera this far from the origin");
+        for (int i = 0; i < planes.length; i++) {
+            if (!Double.isFinite(planes[i])) {
+                // normals are finite (offsets are bounded), so a plane's distance overflowed: a position near the
+                // double range, times a large side offset, or plus a far distance near it
+                throw new IllegalArgumentException("the " + PLANE_NAMES[i / 4] + " plane's distance overflows for "
+                        + "the rectangle (" + u0 + ", " + v0 + ") .. (" + u1 + ", " + v1 + ") of a camera at ("
+                        + positionX + ", " + positionY + ", " + positionZ + ") with far " + far);
             }
         }
         return new ConvexRegion(planes, 6);

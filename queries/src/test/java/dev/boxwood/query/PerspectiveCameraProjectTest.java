@@ -124,7 +124,10 @@ class PerspectiveCameraProjectTest {
         assertTrue(camera.frustum(-1e6, 0, 1e6, 1).isBounded());
         PerspectiveCamera far = new PerspectiveCamera(0, 0, 1e300, 0, 0, -1, 0, 1, 0, 1.0, 1.0, 0.1, 100);
         e = assertThrows(IllegalArgumentException.class, () -> far.frustum(0, 0, 1e99, 1));
-        assertTrue(e.getMessage().contains("too far off screen for a camera this far"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("the right plane's distance overflows"), e.getMessage());
+        PerspectiveCamera farPlane = new PerspectiveCamera(1e308, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1e308);
+        e = assertThrows(IllegalArgumentException.class, farPlane::frustum);
+        assertTrue(e.getMessage().startsWith("the far plane's distance overflows"), e.getMessage());
         assertTrue(far.frustum().isBounded());
         e = assertThrows(IllegalArgumentException.class,
                 () -> new PerspectiveCamera(0, 0, 0, 0, 0, -1, 0, 1, 0, 1.0, Double.MAX_VALUE, 0.1, 100));

@@ -1373,10 +1373,11 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * to the stored boxes) are the dynamic tree's ({@code NearestQueries.kNearest}): the same objects in the same
      * order for the same stored boxes and origin. The distance of an object is the Euclidean distance to its
      * stored tight box (0 inside or on it), or the {@link DistanceFunction}'s exact distance (which must not be
-     * below the box distance; a negative value drops the object). Equal distances are ordered by the lower handle
-     * (storage position). Only objects with {@code (categoryBits & categoryMask) != 0} that the filter accepts count,
-     * filtered before the {@code k} limit; {@code maxDistance} is closed. {@code k} above the object count returns
-     * all of them. Nothing is allocated once {@code dest} has grown.
+     * below the box distance; a negative value drops the object). Objects are ordered by squared distance, the search's
+     * key, equal squares by the lower handle (storage position); the distance reported is its square root. Only objects
+     * with {@code (categoryBits & categoryMask) != 0} that the filter accepts count, filtered before the {@code k}
+     * limit; {@code maxDistance} is closed. {@code k} above the object count returns all of them. Nothing is allocated
+     * once {@code dest} has grown.
      *
      * @param x            point x
      * @param y            point y

@@ -668,12 +668,13 @@ public final class TiledWorld implements AutoCloseable {
     }
 
     /**
-     * The {@code k} objects nearest to the point over every tile, nearest first, ties by lower tile and then lower
-     * handle: each tile's answer is {@link MappedWorld#kNearest}'s (the distances those of the tile's stored boxes
-     * or of {@code exact}), merged ({@link NearestNeighbours#mergePart}) in order of the tiles' distances, and the
-     * tiles farther than the {@code k}-th object found so far (or than {@code maxDistance}) are neither queried nor
-     * mapped. Each result's tile is {@link NearestNeighbours#part(int)}; during the filter and exact calls
-     * {@link Scratch#tile()} names the tile. Nothing is allocated once {@code dest} and the scratch have grown.
+     * The {@code k} objects nearest to the point over every tile, nearest first: within a tile by squared distance and
+     * lower handle ({@link MappedWorld#kNearest}), across tiles by the reported distance, ties by lower tile: each
+     * tile's answer is {@link MappedWorld#kNearest}'s (the distances those of the tile's stored boxes or of {@code
+     * exact}), merged ({@link NearestNeighbours#mergePart}) in order of the tiles' distances, and the tiles farther
+     * than the {@code k}-th object found so far (or than {@code maxDistance}) are neither queried nor mapped. Each
+     * result's tile is {@link NearestNeighbours#part(int)}; during the filter and exact calls {@link Scratch#tile()}
+     * names the tile. Nothing is allocated once {@code dest} and the scratch have grown.
      *
      * @param x            point x
      * @param y            point y
