@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 4, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "--enable-native-access=ALL-UNNAMED"})
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "-Xms8g", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class PeerMoveBenchmark {
 
