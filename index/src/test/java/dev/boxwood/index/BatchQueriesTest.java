@@ -164,10 +164,7 @@ class BatchQueriesTest {
 
     @Test
     void shouldFinishTheBatchInProgressWhenClosedAndRefuseLaterOnes() throws InterruptedException {
-        DynamicAabbTree tree = new DynamicAabbTree();
-        for (int i = 0; i < 2000; i++) {
-            tree.add(i % 50, i / 50, 0, i % 50 + 0.5, i / 50 + 0.5, 1, i, -1L);
-        }
+        DynamicAabbTree tree = crateRows(2000, 50);
         int n = 64;
         double[] from = new double[3 * n];
         double[] to = new double[3 * n];
@@ -211,10 +208,7 @@ class BatchQueriesTest {
     @Test
     @org.junit.jupiter.api.Timeout(60)
     void shouldRefuseASecondBatchWhileOneRunsAndLeaveTheRunningOneIntact() throws Exception {
-        DynamicAabbTree tree = new DynamicAabbTree();
-        for (int i = 0; i < 500; i++) {
-            tree.add(i % 25, i / 25, 0, i % 25 + 0.5, i / 25 + 0.5, 1, i, -1L);
-        }
+        DynamicAabbTree tree = crateRows(500, 25);
         int n = 40;
         double[] from = new double[3 * n];
         double[] to = new double[3 * n];
@@ -345,6 +339,15 @@ class BatchQueriesTest {
             tree.rayCast(originX, originY, originZ, translationX, translationY, translationZ, maxFraction,
                     categoryMask, visitor, stack);
         }
+    }
+
+    /** Half-unit crates at the whole-unit points of rows {@code perRow} long, user value = index. */
+    private static DynamicAabbTree crateRows(int count, int perRow) {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < count; i++) {
+            tree.add(i % perRow, i / perRow, 0, i % perRow + 0.5, i / perRow + 0.5, 1, i, -1L);
+        }
+        return tree;
     }
 
     private static void assertNamed(String what, Executable call) {

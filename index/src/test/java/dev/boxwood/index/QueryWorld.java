@@ -157,6 +157,16 @@ final class QueryWorld {
         assertArrayEquals(handles(expected), handles(actual), where);
     }
 
+    /** The user values of the objects found, sorted: comparable across indexes whose handles differ. */
+    static long[] sortedUserValues(AllOverlaps o) {
+        long[] v = new long[o.count()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = o.userValue(i);
+        }
+        java.util.Arrays.sort(v);
+        return v;
+    }
+
     static int[] handles(AllOverlaps o) {
         int[] h = new int[o.count()];
         for (int i = 0; i < h.length; i++) {

@@ -92,7 +92,7 @@ class TreeClearTest {
             expected.reset();
             tree.queryAabb(x, y, 0, x + 10, y + 10, 20, -1L, found, stack);
             brute.queryAabb(x, y, 0, x + 10, y + 10, 20, -1L, expected, stack);
-            assertArrayEquals(userValues(expected), userValues(found));
+            assertArrayEquals(QueryWorld.sortedUserValues(expected), QueryWorld.sortedUserValues(found));
             reported += found.count();
         }
         assertTrue(reported > 200, "the queries should report objects: " + reported);
@@ -118,14 +118,5 @@ class TreeClearTest {
         double z = random.nextDouble(0, 50);
         double e = random.nextDouble(0.1, 4);
         return tree.add(x, y, z, x + e, y + e, z + e, i, -1L);
-    }
-
-    private static long[] userValues(AllOverlaps o) {
-        long[] v = new long[o.count()];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = o.userValue(i);
-        }
-        Arrays.sort(v);
-        return v;
     }
 }

@@ -11,7 +11,6 @@ import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -59,7 +58,7 @@ class ValueOverloadsTest {
             tree.queryAabb(query, mask, byValue, stack);
             brute.queryAabb(query.minX(), query.minY(), query.minZ(), query.maxX(), query.maxY(), query.maxZ(), mask,
                     byBounds, stack);
-            assertArrayEquals(sortedUserValues(byBounds), sortedUserValues(byValue), "box query " + query);
+            assertArrayEquals(QueryWorld.sortedUserValues(byBounds), QueryWorld.sortedUserValues(byValue), "box query " + query);
             reported += byValue.count();
 
             RegionMode mode = RegionMode.values()[q % RegionMode.values().length];
@@ -68,7 +67,7 @@ class ValueOverloadsTest {
             byBounds.reset();
             tree.querySphere(sphere, mode, mask, null, byValue, stack);
             tree.querySphere(sphere.x(), sphere.y(), sphere.z(), sphere.radius(), mode, mask, null, byBounds, stack);
-            assertArrayEquals(sortedUserValues(byBounds), sortedUserValues(byValue), "sphere " + sphere + " " + mode);
+            assertArrayEquals(QueryWorld.sortedUserValues(byBounds), QueryWorld.sortedUserValues(byValue), "sphere " + sphere + " " + mode);
             reported += byValue.count();
 
             byValue.reset();
@@ -76,7 +75,7 @@ class ValueOverloadsTest {
             tree.queryBox(query, mode, mask, null, byValue, stack);
             tree.queryBox(query.minX(), query.minY(), query.minZ(), query.maxX(), query.maxY(), query.maxZ(), mode,
                     mask, null, byBounds, stack);
-            assertArrayEquals(sortedUserValues(byBounds), sortedUserValues(byValue), "box " + query + " " + mode);
+            assertArrayEquals(QueryWorld.sortedUserValues(byBounds), QueryWorld.sortedUserValues(byValue), "box " + query + " " + mode);
 
             double angle = random.nextDouble(Math.PI);
             double c = Math.cos(angle);
@@ -88,7 +87,7 @@ class ValueOverloadsTest {
             byBounds.reset();
             tree.queryObb(obb, mode, mask, null, byValue, stack);
             tree.queryObb(layout, 0, mode, mask, null, byBounds, stack);
-            assertArrayEquals(sortedUserValues(byBounds), sortedUserValues(byValue), "obb " + mode);
+            assertArrayEquals(QueryWorld.sortedUserValues(byBounds), QueryWorld.sortedUserValues(byValue), "obb " + mode);
             reported += byValue.count();
         }
         assertTrue(reported > 400, "the queries should report objects, " + reported);
@@ -138,14 +137,5 @@ class ValueOverloadsTest {
     private static Aabb grown(Aabb box, double by) {
         return new Aabb(box.minX() - by, box.minY() - by, box.minZ() - by, box.maxX() + by, box.maxY() + by,
                 box.maxZ() + by);
-    }
-
-    private static long[] sortedUserValues(AllOverlaps overlaps) {
-        long[] values = new long[overlaps.count()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = overlaps.userValue(i);
-        }
-        Arrays.sort(values);
-        return values;
     }
 }

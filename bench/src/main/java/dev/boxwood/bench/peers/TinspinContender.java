@@ -70,12 +70,8 @@ final class TinspinContender extends AbstractContender {
 
     @Override
     protected void visitCandidates(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        lo[0] = minX;
-        lo[1] = minY;
-        lo[2] = minZ;
-        hi[0] = maxX;
-        hi[1] = maxY;
-        hi[2] = maxZ;
+        set(lo, minX, minY, minZ);
+        set(hi, maxX, maxY, maxZ);
         if (iterator == null) {
             iterator = tree.queryIntersect(lo, hi);
         } else {
@@ -91,25 +87,23 @@ final class TinspinContender extends AbstractContender {
     @Override
     public void move(int index, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
             double dx, double dy, double dz) {
-        oldLo[0] = scene.minX[index];
-        oldLo[1] = scene.minY[index];
-        oldLo[2] = scene.minZ[index];
-        oldHi[0] = scene.maxX[index];
-        oldHi[1] = scene.maxY[index];
-        oldHi[2] = scene.maxZ[index];
+        set(oldLo, scene.minX[index], scene.minY[index], scene.minZ[index]);
+        set(oldHi, scene.maxX[index], scene.maxY[index], scene.maxZ[index]);
         moveInScene(index, minX, minY, minZ, maxX, maxY, maxZ);
         if (phTree) {
-            newLo[0] = minX;
-            newLo[1] = minY;
-            newLo[2] = minZ;
-            newHi[0] = maxX;
-            newHi[1] = maxY;
-            newHi[2] = maxZ;
+            set(newLo, minX, minY, minZ);
+            set(newHi, maxX, maxY, maxZ);
             tree.update(oldLo, oldHi, newLo, newHi);
         } else {
             tree.update(oldLo, oldHi, min(index), max(index));
         }
         // a query iterator may hold stale nodes after a structural change
         iterator = null;
+    }
+
+    private static void set(double[] point, double x, double y, double z) {
+        point[0] = x;
+        point[1] = y;
+        point[2] = z;
     }
 }
