@@ -54,7 +54,7 @@ public class LevelQueryBenchmark extends CycledQueryBenchmark {
         boxes = LevelScenes.load(LevelScenes.Level.valueOf(level));
         Contender index = Contenders.create(contender);
         index.build(boxes);
-        use(index, LevelScenes.randomBoxQueries(boxes, QUERIES, BOX_QUERY_SEED),
+        use(index, boxes, LevelScenes.randomBoxQueries(boxes, QUERIES, BOX_QUERY_SEED),
                 LevelScenes.randomSegments(boxes, QUERIES, SEGMENT_SEED));
     }
 

@@ -48,6 +48,6 @@ public class PeerQueryBenchmark extends CycledQueryBenchmark {
         PeerWorkload workload = PeerWorkload.of(n);
         Contender index = Contenders.create(contender);
         index.build(workload.boxes());
-        use(index, workload.boxQueries(), workload.segments());
+        use(index, workload.boxes(), workload.boxQueries(), workload.segments());
     }
 }

@@ -1,10 +1,8 @@
 package dev.boxwood.bench.peers;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.boxwood.bench.world.PeerWorkload;
-import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.LevelScenes;
 import dev.boxwood.testkit.scenes.MovingWorkload;
@@ -124,45 +122,79 @@ class ContenderAgreementTest {
                 name + " after moves");
     }
 
-    private static void assertAgreement(Contender c, Contender ref, BoxSet boxes, BoxSet q, SegmentSet s,
-            String what) {
-        int hits = 0;
-        for (int k = 0; k < q.size(); k++) {
-            int expected = ref.countOverlaps(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k]);
-            assertEquals(expected, c.countOverlaps(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k]),
-                    what + ": box query " + k);
+    /** The check itself must fail for an index that answers one query wrongly, in each way it checks. */
+    @Test
+    void answerCheckShouldCatchAWrongAnswer() {
+        BoxSet boxes = workload.boxes();
+        BoxSet q = workload.boxQueries();
+        SegmentSet s = withAimedCopies(workload.segments(), boxes);
+        for (int wrong = 0; wrong < 4; wrong++) {
+            Contender liar = new Liar(reference, wrong);
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> AnswerCheck.compare(liar, reference, boxes, q, s, Integer.MAX_VALUE, "liar"));
+            assertTrue(e.getMessage().startsWith("liar disagrees with the brute-force answers"), e.getMessage());
         }
-        for (int k = 0; k < s.size(); k++) {
-            double ox = s.originX[k];
-            double oy = s.originY[k];
-            double oz = s.originZ[k];
-            double tx = s.translationX[k];
-            double ty = s.translationY[k];
-            double tz = s.translationZ[k];
-            double expected = ref.castClosest(ox, oy, oz, tx, ty, tz);
-            double actual = c.castClosest(ox, oy, oz, tx, ty, tz);
-            assertEquals(expected, actual, what + ": closest fraction of segment " + k);
-            if (expected >= 0) {
-                hits++;
-                // ties may name another box, but it must be entered at the same fraction
-                assertEquals(expected, entry(boxes, c.closestIndex(), ox, oy, oz, tx, ty, tz),
-                        what + ": fraction of the closest box of segment " + k);
-            } else {
-                assertEquals(-1, c.closestIndex(), what + ": closest index after a miss, segment " + k);
-            }
-            int any = c.castAny(ox, oy, oz, tx, ty, tz);
-            assertEquals(expected >= 0, any >= 0, what + ": any-hit of segment " + k);
-            if (any >= 0) {
-                assertTrue(entry(boxes, any, ox, oy, oz, tx, ty, tz) >= 0, what + ": any-hit box of segment " + k);
-            }
-        }
-        // the check must exercise hits as well as misses
-        assertTrue(hits >= s.size() / 2 && hits < s.size(), what + ": segment hits " + hits);
+        assertTrue(AnswerCheck.compare(reference, reference, boxes, q, s, Integer.MAX_VALUE, "itself") > 0);
     }
 
-    private static double entry(BoxSet b, int i, double ox, double oy, double oz, double tx, double ty, double tz) {
-        assertTrue(i >= 0 && i < b.size(), "box index " + i);
-        return SegmentAabb.intersect(ox, oy, oz, tx, ty, tz, 1,
-                b.minX[i], b.minY[i], b.minZ[i], b.maxX[i], b.maxY[i], b.maxZ[i]);
+    /** The reference, wrong in one way: a count, a fraction, the box it names, or an any-hit miss. */
+    private static final class Liar implements Contender {
+        private final Contender truth;
+        private final int wrong;
+
+        Liar(Contender truth, int wrong) {
+            this.truth = truth;
+            this.wrong = wrong;
+        }
+
+        @Override
+        public String name() {
+            return "liar";
+        }
+
+        @Override
+        public boolean dynamic() {
+            return false;
+        }
+
+        @Override
+        public void build(BoxSet boxes) {
+        }
+
+        @Override
+        public int countOverlaps(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+            int n = truth.countOverlaps(minX, minY, minZ, maxX, maxY, maxZ);
+            return wrong == 0 && n > 0 ? n - 1 : n;
+        }
+
+        @Override
+        public double castClosest(double ox, double oy, double oz, double tx, double ty, double tz) {
+            double f = truth.castClosest(ox, oy, oz, tx, ty, tz);
+            return wrong == 1 && f > 0 ? Math.nextUp(f) : f;
+        }
+
+        @Override
+        public int closestIndex() {
+            int i = truth.closestIndex();
+            return wrong == 2 && i >= 0 ? (i + 1) % workload.boxes().size() : i;
+        }
+
+        @Override
+        public int castAny(double ox, double oy, double oz, double tx, double ty, double tz) {
+            return wrong == 3 ? -1 : truth.castAny(ox, oy, oz, tx, ty, tz);
+        }
+
+        @Override
+        public void move(int index, double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                double dx, double dy, double dz) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private static void assertAgreement(Contender c, Contender ref, BoxSet boxes, BoxSet q, SegmentSet s,
+            String what) {
+        int hits = AnswerCheck.compare(c, ref, boxes, q, s, Integer.MAX_VALUE, what);
+        // the check must exercise hits as well as misses
+        assertTrue(hits >= s.size() / 2 && hits < s.size(), what + ": segment hits " + hits);
     }
 }
