@@ -398,7 +398,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * stale (a later use of one throws, as after {@link #remove}), pending {@link TreeConfig#withDeferredAdds
      * deferred adds} are dropped, and the moved-object list of {@link PairQueries#movedPairs} is emptied. O(slots
      * and nodes ever used), no allocation: the arrays keep their capacity ({@link #compact()} trims it), so
-     * refilling the tree to its former size grows nothing. Settings and origin stay.
+     * refilling the tree to its former size grows nothing (except, once, the moved-object list of a tree made by
+     * {@link #build}, which reserves none: its first refill marks every object moved, as adds do). Settings and
+     * origin stay.
      */
     public void clear() {
         for (int slot = 0, end = handles.highWater(); slot < end; slot++) {
