@@ -3,7 +3,9 @@ package dev.boxwood.geom;
 /**
  * Sphere against sphere: overlap, and the sweep of two moving spheres. Spheres are closed (touching counts); a
  * radius of 0 is a point. Differences of centres are formed before anything is multiplied, so the tests keep their
- * accuracy far from the origin. The kernels do not validate (radii {@code >= 0}, finite input).
+ * accuracy far from the origin, and they are scaled by a power of two to unit size before anything is squared,
+ * so huge and tiny spheres give the answers of unit ones. The kernels do not validate (radii {@code >= 0}, finite
+ * input, differences of centres finite).
  */
 public final class SphereSphere {
 
@@ -28,6 +30,13 @@ public final class SphereSphere {
         double sy = by - ay;
         double sz = bz - az;
         double r = ra + rb;
+        // at the inputs' scale (a power of two, so unit-scale answers are bit for bit those of the plain form):
+        // squares of 1e160 overflow and of 1e-170 underflow, which made far spheres overlap and near ones touch
+        double k = Geom.unitScale(Math.max(Math.max(Math.abs(sx), Math.abs(sy)), Math.max(Math.abs(sz), r)));
+        sx *= k;
+        sy *= k;
+        sz *= k;
+        r *= k;
         return sx * sx + sy * sy + sz * sz <= r * r;
     }
 
@@ -71,6 +80,17 @@ public final class SphereSphere {
         double vy = vbY - vaY;
         double vz = vbZ - vaZ;
         double r = ra + rb;
+        // the quadratic at the inputs' scale, as SweepAabb's sphere sweeps take it: times do not depend on the
+        // scale, and products of 1e100-sized terms would overflow (NaN from inf - inf) or of 1e-100 underflow
+        double k = Geom.unitScale(Math.max(Math.max(Math.max(Math.abs(sx), Math.abs(sy)), Math.max(Math.abs(sz), r)),
+                Math.max(Math.max(Math.abs(vx), Math.abs(vy)), Math.abs(vz))));
+        sx *= k;
+        sy *= k;
+        sz *= k;
+        vx *= k;
+        vy *= k;
+        vz *= k;
+        r *= k;
         double a = vx * vx + vy * vy + vz * vz;
         double h = vx * sx + vy * sy + vz * sz;
         double c = sx * sx + sy * sy + sz * sz - r * r;

@@ -36,6 +36,45 @@ class SphereSweepTest {
     }
 
     @Test
+    void shouldGiveHugeAndTinySpheresTheAnswersOfUnitOnes() {
+        SplittableRandom random = new SplittableRandom(61);
+        SweepResult unit = new SweepResult();
+        int hits = 0;
+        for (int i = 0; i < 20000; i++) {
+            double[] v = new double[14];
+            for (int j = 0; j < 14; j++) {
+                v[j] = random.nextInt(-8, 9) * 0.5;
+            }
+            v[3] = Math.abs(v[3]);
+            v[10] = Math.abs(v[10]);
+            boolean hit = SphereSphere.sweep(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
+                    v[12], v[13], unit);
+            boolean overlap = SphereSphere.test(v[0], v[1], v[2], v[3], v[7], v[8], v[9], v[10]);
+            hits += hit ? 1 : 0;
+            for (int exponent : new int[] {-1060, -600, -330, 330, 500, 1000}) {
+                double k = Math.scalb(1.0, exponent);
+                String what = java.util.Arrays.toString(v) + " scaled by 2^" + exponent;
+                assertEquals(hit, SphereSphere.sweep(k * v[0], k * v[1], k * v[2], k * v[3], k * v[4], k * v[5],
+                        k * v[6], k * v[7], k * v[8], k * v[9], k * v[10], k * v[11], k * v[12], k * v[13], r), what);
+                if (hit) {
+                    assertEquals(unit.first, r.first, what);
+                    assertEquals(unit.last, r.last, what);
+                }
+                assertEquals(overlap, SphereSphere.test(k * v[0], k * v[1], k * v[2], k * v[3], k * v[7], k * v[8],
+                        k * v[9], k * v[10]), what);
+            }
+        }
+        assertTrue(hits > 1000 && hits < 19000, "hits " + hits);
+        // the reported cases: a head-on pair at 1e100 and an oblique one whose discriminant was inf - inf
+        assertTrue(SphereSphere.sweep(0, 0, 0, 1e100, 0, 0, 0, 3e100, 0, 0, 0, -4e100, 0, 0, r));
+        assertEquals(0.5, r.first, 1e-15);
+        assertEquals(1.0, r.last);
+        boolean oblique = SphereSphere.sweep(0, 0, 0, 1e150, 0, 0, 0, 3e150, 1e150, 0, 0, -4e150, 0, 0, r);
+        assertTrue(!oblique || !Double.isNaN(r.first) && !Double.isNaN(r.last), r.first + " " + r.last);
+        assertFalse(SphereSphere.test(0, 0, 0, 1e160, 1e200, 0, 0, 1e160));
+    }
+
+    @Test
     void shouldStartAtZeroWhenOverlappingAtTheStart() {
         assertTrue(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, r));
         assertEquals(0.0, r.first);
