@@ -64,15 +64,38 @@ public final class Obb {
     }
 
     /**
-     * An oriented box with the coordinate axes: the same solid as the axis-aligned box.
+     * An oriented box with the coordinate axes enclosing the axis-aligned box: the same solid when its centre is
+     * representable, else larger by at most an ulp of the coordinates on an axis (the rounded centre with half
+     * extents grown until both faces are reached), so a test against it never misses what the box touches.
      *
      * @param box the box
      * @return the oriented box with identity axes
+     * @throws IllegalArgumentException if a half extent overflows (a box wider than the largest double)
      */
     public static Obb of(Aabb box) {
-        return new Obb(0.5 * (box.minX() + box.maxX()), 0.5 * (box.minY() + box.maxY()),
-                0.5 * (box.minZ() + box.maxZ()), 1, 0, 0, 0, 1, 0, 0, 0, 1,
-                0.5 * (box.maxX() - box.minX()), 0.5 * (box.maxY() - box.minY()), 0.5 * (box.maxZ() - box.minZ()));
+        double cx = centre(box.minX(), box.maxX());
+        double cy = centre(box.minY(), box.maxY());
+        double cz = centre(box.minZ(), box.maxZ());
+        return new Obb(cx, cy, cz, 1, 0, 0, 0, 1, 0, 0, 0, 1, halfExtent(cx, box.minX(), box.maxX()),
+                halfExtent(cy, box.minY(), box.maxY()), halfExtent(cz, box.minZ(), box.maxZ()));
+    }
+
+    /** The midpoint, halved before the sum so that it cannot overflow. */
+    private static double centre(double min, double max) {
+        return 0.5 * min + 0.5 * max;
+    }
+
+    /**
+     * The smallest half extent from the (rounded) centre that reaches both bounds: the exact half width can fall
+     * half an ulp short on one side when the midpoint is not representable. The larger distance to a bound is
+     * within an ulp of that, so at most a step or two up remain.
+     */
+    private static double halfExtent(double centre, double min, double max) {
+        double h = Math.max(centre - min, max - centre);
+        while (h < Double.POSITIVE_INFINITY && (centre - h > min || centre + h < max)) {
+            h = Math.nextUp(h);
+        }
+        return h;
     }
 
     /**

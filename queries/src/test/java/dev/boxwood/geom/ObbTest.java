@@ -408,4 +408,44 @@ class ObbTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
         assertTrue(e.getMessage().startsWith(message), e.getMessage());
     }
+
+    @Test
+    void shouldEncloseTheAxisAlignedBoxItIsMadeOf() {
+        // the reported case: a box one ulp wide has no representable centre; its corner touches the point box
+        double e = Math.ulp(1.0);
+        Aabb a = new Aabb(1, 1, 1, 1 + e, 1 + e, 1 + e);
+        Aabb p = new Aabb(1 + e, 1, 1, 1 + e, 1, 1);
+        assertTrue(a.overlaps(p));
+        assertTrue(Obb.of(a).overlaps(p));
+        assertTrue(Obb.of(a).overlaps(Obb.of(p)));
+        java.util.SplittableRandom random = new java.util.SplittableRandom(71);
+        double[] o = new double[ObbLayout.STRIDE];
+        for (double base : new double[] {0, 1, 1e6, 1e15, -3e15, 1e300}) {
+            for (int i = 0; i < 2000; i++) {
+                double[] b = new double[6];
+                for (int axis = 0; axis < 3; axis++) {
+                    double min = base + random.nextInt(-50, 50) * Math.ulp(base == 0 ? 1 : base);
+                    double max = min;
+                    for (int k = random.nextInt(0, 6); k > 0; k--) {
+                        max = Math.nextUp(max);
+                    }
+                    b[axis] = min;
+                    b[3 + axis] = max;
+                }
+                Obb.of(new Aabb(b[0], b[1], b[2], b[3], b[4], b[5])).writeTo(o, 0);
+                for (int axis = 0; axis < 3; axis++) {
+                    double c = o[axis];
+                    double h = o[ObbLayout.HALF_EXTENTS + axis];
+                    String what = base + " axis " + axis + ": " + b[axis] + " .. " + b[3 + axis];
+                    assertTrue(c - h <= b[axis] && c + h >= b[3 + axis], what);
+                    // and no more than an ulp of the coordinates beyond it
+                    assertTrue(c - h >= b[axis] - 2 * Math.ulp(b[axis])
+                            && c + h <= b[3 + axis] + 2 * Math.ulp(b[3 + axis]), what);
+                }
+            }
+        }
+        // a box wider than the largest double's half still makes an oriented box
+        Obb.of(new Aabb(-1.5e308, 0, 0, 1.5e308, 1, 1)).writeTo(o, 0);
+        assertEquals(1.5e308, o[ObbLayout.HALF_EXTENTS]);
+    }
 }
