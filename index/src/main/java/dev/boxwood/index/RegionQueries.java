@@ -189,12 +189,10 @@ public final class RegionQueries {
                 p5 -= oz;
             }
         } else if (kind == OBB) {
-            // a copy in the stack's double scratch, which region queries do not use otherwise
+            // a copy in the stack's double scratch, which region queries do not use otherwise: in the tree's frame,
+            // its axes orthonormal as the kernel takes them
             double[] local = stack.fractions(ObbLayout.STRIDE);
-            System.arraycopy(obb, obbOffset, local, 0, ObbLayout.STRIDE);
-            local[0] -= ox;
-            local[1] -= oy;
-            local[2] -= oz;
+            Obb.copyForQuery(obb, obbOffset, ox, oy, oz, local);
             obb = local;
             obbOffset = 0;
         } else {

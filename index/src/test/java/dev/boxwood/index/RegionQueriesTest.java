@@ -56,6 +56,33 @@ class RegionQueriesTest {
         assertTrue(reported > compared / 4, w + ": queries should mostly report objects, " + reported);
     }
 
+    @Test
+    void shouldTestAnOrientedBoxWithSlightlySkewAxesAsItsOrthonormalForm() {
+        // axis 0 is 4e-6 too long (within the accepted tolerance); a point 0.999999 along it is inside the box
+        double[] obb = {0, 0, 0, 1 + 4e-6, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
+        double[] rotated = {0, 0, 0, 0.6, 0.8 + 4e-6, 0, -0.8, 0.6, 0, 0, 0, 1, 1, 1, 1};
+        for (double[] o : new double[][] {obb, rotated}) {
+            // 0.999999 along the axis's direction: inside the box that Obb.read makes of the array
+            double length = Math.hypot(o[3], o[4]);
+            double px = 0.999999 * o[3] / length;
+            double py = 0.999999 * o[4] / length;
+            for (double origin : new double[] {0, 1e6}) {
+                DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(origin, 0, 0));
+                dev.boxwood.testkit.BruteForceIndex brute = new dev.boxwood.testkit.BruteForceIndex(origin, 0, 0);
+                tree.add(px, py, 0, px, py, 0, 7, -1L);
+                brute.add(px, py, 0, px, py, 0, 7, -1L);
+                for (RegionMode mode : new RegionMode[] {RegionMode.CROSSING, RegionMode.CROSSING_CONSERVATIVE}) {
+                    reset();
+                    RegionQueries.queryObb(tree, o, 0, mode, -1L, null, fromTree, stack);
+                    brute.queryObb(o, 0, mode, -1L, null, fromBrute);
+                    assertEquals(1, fromTree.count(), Arrays.toString(o) + " " + mode);
+                    assertEquals(1, fromBrute.count(), Arrays.toString(o) + " " + mode);
+                }
+                assertTrue(Obb.read(o, 0).overlaps(new dev.boxwood.geom.Aabb(px, py, 0, px, py, 0)));
+            }
+        }
+    }
+
     private void compareRandomQueries(QueryWorld w) {
         double[] p = new double[3];
         QueryFilter filter = w.random.nextInt(4) == 0 ? (handle, user) -> (user & 1) == 0 : null;

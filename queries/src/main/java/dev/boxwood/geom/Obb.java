@@ -45,22 +45,54 @@ public final class Obb {
         data[2] = Check.finite(cz, "cz");
         double[] a = {axis0x, axis0y, axis0z, axis1x, axis1y, axis1z, axis2x, axis2y, axis2z};
         checkAxes("", a, 0);
-        // Gram-Schmidt: axis i minus its components along the axes before it, normalized
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < i; j++) {
-                double dot = a[3 * i] * a[3 * j] + a[3 * i + 1] * a[3 * j + 1] + a[3 * i + 2] * a[3 * j + 2];
-                for (int k = 0; k < 3; k++) {
-                    a[3 * i + k] -= dot * a[3 * j + k];
-                }
-            }
-            double length = Math.sqrt(a[3 * i] * a[3 * i] + a[3 * i + 1] * a[3 * i + 1] + a[3 * i + 2] * a[3 * i + 2]);
-            for (int k = 0; k < 3; k++) {
-                data[ObbLayout.AXES + 3 * i + k] = a[3 * i + k] / length;
-            }
-        }
+        orthonormalize(a, 0);
+        System.arraycopy(a, 0, data, ObbLayout.AXES, 9);
         data[ObbLayout.HALF_EXTENTS] = Check.nonNegative(half0, "half0");
         data[ObbLayout.HALF_EXTENTS + 1] = Check.nonNegative(half1, "half1");
         data[ObbLayout.HALF_EXTENTS + 2] = Check.nonNegative(half2, "half2");
+    }
+
+    /**
+     * Gram-Schmidt in place, in order 0, 1, 2, on the nine axis values at {@code at}: axis i minus its components
+     * along the axes before it, normalized.
+     */
+    private static void orthonormalize(double[] a, int at) {
+        for (int i = 0; i < 3; i++) {
+            int ai = at + 3 * i;
+            for (int j = 0; j < i; j++) {
+                int aj = at + 3 * j;
+                double dot = a[ai] * a[aj] + a[ai + 1] * a[aj + 1] + a[ai + 2] * a[aj + 2];
+                for (int k = 0; k < 3; k++) {
+                    a[ai + k] -= dot * a[aj + k];
+                }
+            }
+            double length = Math.sqrt(a[ai] * a[ai] + a[ai + 1] * a[ai + 1] + a[ai + 2] * a[ai + 2]);
+            for (int k = 0; k < 3; k++) {
+                a[ai + k] /= length;
+            }
+        }
+    }
+
+    /**
+     * Copies a box in {@link ObbLayout} that {@link #validate} accepted into {@code dest[0 ..]}, with its axes
+     * re-orthonormalized as the constructor does them and its centre minus an origin: what the queries of an index
+     * test against. The kernels take the axes as exactly orthonormal, and {@link #validate} lets them deviate by up
+     * to {@link #ORTHONORMAL_TOLERANCE}, far more than the kernels' slack covers. Allocation-free.
+     *
+     * @param src the validated box
+     * @param offset where it starts
+     * @param originX subtracted from the centre's x
+     * @param originY subtracted from the centre's y
+     * @param originZ subtracted from the centre's z
+     * @param dest receives the box at 0; at least {@link ObbLayout#STRIDE} long; may not overlap {@code src}'s box
+     */
+    public static void copyForQuery(double[] src, int offset, double originX, double originY, double originZ,
+                                    double[] dest) {
+        System.arraycopy(src, offset, dest, 0, ObbLayout.STRIDE);
+        dest[0] -= originX;
+        dest[1] -= originY;
+        dest[2] -= originZ;
+        orthonormalize(dest, ObbLayout.AXES);
     }
 
     /**

@@ -57,7 +57,10 @@ public interface ShapeQueries extends SpatialQueries {
 
     /**
      * Objects whose tight box overlaps or lies inside the closed oriented box in {@link ObbLayout}
-     * ({@link RegionTests#classifyObb}: the 15-axis test, conservative by its epsilon).
+     * ({@link RegionTests#classifyObb}: the 15-axis test, conservative by its epsilon). Axes within
+     * {@link dev.boxwood.geom.Obb#ORTHONORMAL_TOLERANCE} of orthonormal are accepted and re-orthonormalized first
+     * ({@link dev.boxwood.geom.Obb#copyForQuery}), so the box tested is the one {@link dev.boxwood.geom.Obb#read}
+     * makes of the array.
      *
      * @param obb array holding the oriented box
      * @param offset where it starts

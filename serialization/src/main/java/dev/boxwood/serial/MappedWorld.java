@@ -954,12 +954,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                          OverlapVisitor visitor, TraversalStack stack) {
         Obb.validate("obb", obb, offset);
         requireRegionArguments(mode, visitor, stack);
-        // the centre moved into the world's frame, in the stack's double scratch (region queries use no other)
+        // the centre moved into the world's frame and the axes made orthonormal as the kernel takes them, in the
+        // stack's double scratch (region queries use no other)
         double[] local = stack.fractions(ObbLayout.STRIDE);
-        System.arraycopy(obb, offset, local, 0, ObbLayout.STRIDE);
-        local[0] -= originX;
-        local[1] -= originY;
-        local[2] -= originZ;
+        Obb.copyForQuery(obb, offset, originX, originY, originZ, local);
         region(OBB, 0, 0, 0, 0, 0, 0, local, null, mode, categoryMask, filter, visitor, stack);
     }
 

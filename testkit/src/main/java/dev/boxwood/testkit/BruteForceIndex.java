@@ -1,6 +1,7 @@
 package dev.boxwood.testkit;
 
 import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.geom.SweepAabb;
@@ -293,10 +294,8 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void queryObb(double[] obb, int offset, RegionMode mode, long categoryMask, QueryFilter filter,
                          OverlapVisitor visitor) {
-        double[] local = Arrays.copyOfRange(obb, offset, offset + ObbLayout.STRIDE);
-        local[0] -= originX;
-        local[1] -= originY;
-        local[2] -= originZ;
+        double[] local = new double[ObbLayout.STRIDE];
+        Obb.copyForQuery(obb, offset, originX, originY, originZ, local);
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
                 RegionTests.classifyObb(local, 0, w[0], w[1], w[2], w[3], w[4], w[5])));
     }
