@@ -28,7 +28,8 @@ public final class ObbObb {
     }
 
     /**
-     * Whether two closed oriented boxes overlap (touching counts); symmetric.
+     * Whether two closed oriented boxes overlap (touching counts); symmetric except within the false-overlap band
+     * of the slack, where the two argument orders round differently (never a false separation either way).
      *
      * @param a array holding box a in {@link ObbLayout}
      * @param aOffset offset of box a
