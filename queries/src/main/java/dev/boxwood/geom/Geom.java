@@ -85,6 +85,15 @@ public final class Geom {
     }
 
     /**
+     * {@link #unitScale} of the largest magnitude among a relative position, a motion and a radius: the scale of a
+     * moving sphere's contact quadratic, whose times do not depend on it.
+     */
+    static double unitScale(double mx, double my, double mz, double dx, double dy, double dz, double r) {
+        return unitScale(Math.max(Math.max(Math.max(Math.abs(mx), Math.abs(my)), Math.max(Math.abs(mz), r)),
+                Math.max(Math.max(Math.abs(dx), Math.abs(dy)), Math.abs(dz))));
+    }
+
+    /**
      * Higham's bound {@code gamma(n) = n u / (1 - n u)} on the relative error of {@code n} chained roundings.
      *
      * @param n the number of rounded operations

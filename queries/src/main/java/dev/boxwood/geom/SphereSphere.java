@@ -32,7 +32,7 @@ public final class SphereSphere {
         double r = ra + rb;
         // at the inputs' scale (a power of two, so unit-scale answers are bit for bit those of the plain form):
         // squares of 1e160 overflow and of 1e-170 underflow, which made far spheres overlap and near ones touch
-        double k = Geom.unitScale(Math.max(Math.max(Math.abs(sx), Math.abs(sy)), Math.max(Math.abs(sz), r)));
+        double k = Geom.unitScale(sx, sy, sz, 0, 0, 0, r);
         sx *= k;
         sy *= k;
         sz *= k;
@@ -82,8 +82,7 @@ public final class SphereSphere {
         double r = ra + rb;
         // the quadratic at the inputs' scale, as SweepAabb's sphere sweeps take it: times do not depend on the
         // scale, and products of 1e100-sized terms would overflow (NaN from inf - inf) or of 1e-100 underflow
-        double k = Geom.unitScale(Math.max(Math.max(Math.max(Math.abs(sx), Math.abs(sy)), Math.max(Math.abs(sz), r)),
-                Math.max(Math.max(Math.abs(vx), Math.abs(vy)), Math.abs(vz))));
+        double k = Geom.unitScale(sx, sy, sz, vx, vy, vz, r);
         sx *= k;
         sy *= k;
         sz *= k;

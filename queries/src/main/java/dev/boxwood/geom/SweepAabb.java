@@ -132,8 +132,7 @@ public final class SweepAabb {
     private static double sphere(double mx, double my, double mz, double dx, double dy, double dz, double r) {
         // the time is the same for start, motion and radius scaled alike, and |d|^2 r^2 overflows beyond about
         // 1e77 and underflows below 1e-77: computed at the scale of the largest (Geom.unitScale)
-        double s = Geom.unitScale(Math.max(Math.max(Math.max(Math.abs(mx), Math.abs(my)), Math.max(Math.abs(mz), r)),
-                Math.max(Math.max(Math.abs(dx), Math.abs(dy)), Math.abs(dz))));
+        double s = Geom.unitScale(mx, my, mz, dx, dy, dz, r);
         mx *= s;
         my *= s;
         mz *= s;
