@@ -15,7 +15,10 @@ package dev.boxwood.geom;
  * those inputs.
  *
  * <p>{@link #test} is the canonical entry point and delegates to the variant measured fastest by
- * {@code SphereAabbBenchmark}: Arvo's, on JDK 17 and 25 (figures in {@code docs/benchmarks.md}). The kernels do not validate: {@code r >= 0}, {@code min <= max}, finite input.
+ * {@code SphereAabbBenchmark}: Arvo's, on JDK 17 and 25 (figures in {@code docs/benchmarks.md}). The kernels do
+ * not validate: {@code r >= 0}, {@code min <= max}, finite input. Squares are not rescaled (the queries' hot
+ * path), so radii and distances must stay below about 1e150, where squares overflow and the variants disagree
+ * (the indexes refuse larger radii, {@code Arguments.MAX_RADIUS}); gaps below about 1.5e-162 square to 0 and touch.
  */
 public final class SphereAabb {
 
