@@ -498,9 +498,12 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      *
      * @param dest an array of length {@code >= 6}: {@code minX, minY, minZ, maxX, maxY, maxZ}; zeros plus the
      *             origin when the world is empty
+     * @throws IllegalArgumentException if {@code dest} is null or shorter than 6 (nothing is written)
+     * @throws IllegalStateException    if the world is closed
      */
     public void getBounds(double[] dest) {
         checkOpen();
+        Arguments.requireBoxDestination(dest);
         toWorld(rootBounds[0], rootBounds[1], rootBounds[2], rootBounds[3], rootBounds[4], rootBounds[5], dest);
     }
 

@@ -244,7 +244,11 @@ public final class StaticWorldWriter {
      * the file system's limit (often 255 bytes) still leaves room for the suffix.
      */
     private static String tempPrefix(String name) {
-        return name.length() <= 64 ? name : name.substring(0, 64);
+        if (name.length() <= 64) {
+            return name;
+        }
+        // never half a surrogate pair: the lone half would make the temporary name unencodable
+        return name.substring(0, Character.isHighSurrogate(name.charAt(63)) ? 63 : 64);
     }
 
     /**

@@ -418,10 +418,8 @@ public final class TiledWorld implements AutoCloseable {
                     q5 -= t.originZ;
                 }
             } else if (kind == RegionTests.OBB) {
-                System.arraycopy(obb, obbOffset, local, 0, ObbLayout.STRIDE);
-                local[0] -= t.originX;
-                local[1] -= t.originY;
-                local[2] -= t.originZ;
+                // axes made orthonormal as in MappedWorld.queryObb, so each tile answers what it would alone
+                Obb.copyForQuery(obb, obbOffset, t.originX, t.originY, t.originZ, local);
             } else {
                 tileConvex = convex.translated(t.originX, t.originY, t.originZ);
             }

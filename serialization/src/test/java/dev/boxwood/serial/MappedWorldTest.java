@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -354,6 +355,11 @@ class MappedWorldTest {
             assertThrows(IllegalArgumentException.class, () -> mapped.userValue(100));
             assertThrows(IllegalArgumentException.class, () -> mapped.categoryBits(-1));
             assertFalse(mapped.contains(100));
+            double[] shortDest = new double[5];
+            e = assertThrows(IllegalArgumentException.class, () -> mapped.getBounds(shortDest));
+            assertTrue(e.getMessage().contains("dest"), e.getMessage());
+            assertArrayEquals(new double[5], shortDest, "nothing written");
+            assertThrows(IllegalArgumentException.class, () -> mapped.getBounds(null));
         }
         assertThrows(IllegalArgumentException.class,
                 () -> StaticWorldWriter.write(file, new double[] {0, 0, 0, 1, 1, 1}, new long[2], null, null));
@@ -473,6 +479,22 @@ class MappedWorldTest {
             assertEquals(2, mapped.size());
         }
         Files.delete(longName);
+        // cut to 64 chars for the temporary name, a name with a surrogate pair across the cut keeps the pair whole
+        String straddling = "a".repeat(63) + "\uD83D\uDE00" + ".bxw";
+        Path pairName = null;
+        try {
+            pairName = dir.resolve(straddling);
+            Files.delete(Files.writeString(pairName, "probe"));
+        } catch (InvalidPathException | IOException unencodable) {
+            pairName = null; // the file system's name encoding cannot hold the character at all
+        }
+        if (pairName != null) {
+            StaticWorldWriter.write(pairName, boxes, null, null, null);
+            try (MappedWorld mapped = MappedWorld.open(pairName)) {
+                assertEquals(2, mapped.size());
+            }
+            Files.delete(pairName);
+        }
         // a tile set whose second tile's target is a directory writes no tile at all
         Path tiles = Files.createDirectory(dir.resolve("tiles"));
         Files.createDirectory(tiles.resolve("t_1_0_0.bxw"));

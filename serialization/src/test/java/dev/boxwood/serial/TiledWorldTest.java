@@ -427,6 +427,28 @@ class TiledWorldTest {
     }
 
     @Test
+    void shouldTestAnOrientedBoxWithSlightlyLongAxesAsTheTileAloneDoes() throws IOException {
+        // an x axis 4e-6 too long is accepted (within Obb.ORTHONORMAL_TOLERANCE) and made unit before the test: the
+        // box of half extent 1000 about the origin reaches x = 1000, which the boxes starting just below touch
+        double[] obb = {0, 0, 0, 1 + 4e-6, 0, 0, 0, 1, 0, 0, 0, 1, 1000, 1000, 1000};
+        for (double lo : new double[] {999.997, 999.999, 1000.0}) {
+            Path sub = Files.createDirectories(dir.resolve("obb-" + lo));
+            List<Path> written = TileSetWriter.writeGrid(sub, "o", new double[] {lo, -1, -1, 1001, 1, 1}, null, null,
+                    10000);
+            AllOverlaps alone = new AllOverlaps();
+            try (MappedWorld mapped = MappedWorld.open(written.get(0))) {
+                mapped.queryObb(obb, 0, RegionMode.CROSSING, -1L, null, alone, new TraversalStack());
+            }
+            AllOverlaps found = new AllOverlaps();
+            try (TiledWorld tiled = TiledWorld.open(written, Long.MAX_VALUE)) {
+                tiled.queryObb(obb, 0, RegionMode.CROSSING, -1L, null, found, new TiledWorld.Scratch());
+            }
+            assertEquals(1, alone.count(), "the tile alone at " + lo);
+            assertEquals(alone.count(), found.count(), "the tiled world at " + lo);
+        }
+    }
+
+    @Test
     void shouldMapOnlyTheTilesTheShapeCanTouch() throws IOException {
         double[] queries = world.boxQueries(20, 88);
         TiledWorld.Scratch scratch = new TiledWorld.Scratch();
