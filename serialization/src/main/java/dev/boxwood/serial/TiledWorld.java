@@ -502,7 +502,7 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
-        visitor.begin(0.5 * (minX + maxX), 0.5 * (minY + maxY), 0.5 * (minZ + maxZ), dx, dy, dz, 1.0);
+        visitor.begin(0.5 * minX + 0.5 * maxX, 0.5 * minY + 0.5 * maxY, 0.5 * minZ + 0.5 * maxZ, dx, dy, dz, 1.0);
         walkTiles(SweepTests.BOX, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz, 1.0, categoryMask, visitor,
                 scratch);
     }
