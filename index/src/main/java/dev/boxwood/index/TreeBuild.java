@@ -62,8 +62,11 @@ final class TreeBuild {
             // in depth-first order the masks are written later, by slot
             storeFatBoxes(tree, boxes, categories, fat, inputOrder ? unitMasks : null, from, to);
             if (inputOrder) {
-                // box i takes slot (and handle) i: filled while the slice of the input is still in the cache
+                // box i takes slot (and handle) i: filled while the slice of the input is still in the cache, and
+                // before the builder partitions the fat boxes
                 storeObjects(tree, boxes, userValues, categories, unitRefs, from, to);
+                System.arraycopy(fat, from * DynamicAabbTree.BOX, tree.leafFat, from * DynamicAabbTree.BOX,
+                        (to - from) * DynamicAabbTree.BOX);
             }
         });
         int first = tree.allocateNodeRange(n - 1);
@@ -74,9 +77,13 @@ final class TreeBuild {
         // Slots in the hierarchy's depth-first leaf order: the builder numbers the leaves so, the objects are stored
         // once it has placed them, and the links then read unitRefs and unitMasks in order, not at random.
         int[] boxOfSlot = new int[n];
-        buildIntoRecords(tree, first, fat, unitRefs, unitMasks, boxOfSlot, () -> forSlices(n, (from, to) ->
-                storeObjectsInOrder(tree, boxes, userValues, categories, boxOfSlot, handlesOut, unitRefs, unitMasks,
-                        from, to)));
+        // the builder leaves the fat boxes in leaf order too: fat box k is slot k's
+        buildIntoRecords(tree, first, fat, unitRefs, unitMasks, boxOfSlot, () -> forSlices(n, (from, to) -> {
+            storeObjectsInOrder(tree, boxes, userValues, categories, boxOfSlot, handlesOut, unitRefs, unitMasks,
+                    from, to);
+            System.arraycopy(fat, from * DynamicAabbTree.BOX, tree.leafFat, from * DynamicAabbTree.BOX,
+                    (to - from) * DynamicAabbTree.BOX);
+        }));
         return tree;
     }
 
@@ -150,6 +157,7 @@ final class TreeBuild {
                 int o = i * DynamicAabbTree.BOX;
                 int slot = handles[i] & Handles.SLOT_MASK;
                 tree.storeTight(slot, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5]);
+                System.arraycopy(fat, o, tree.leafFat, slot * DynamicAabbTree.BOX, DynamicAabbTree.BOX);
                 tree.objectCategories[slot] = categories == null ? -1L : categories[i];
                 tree.userValues[slot] = userValueOrZero(userValues, i);
                 unitRefs[i] = ~handles[i];
@@ -909,6 +917,7 @@ final class TreeBuild {
             }
             // a static object's fat box is its tight box (no margin): the leaf entries written below hold it
             System.arraycopy(local, 6 * i, tree.tight, slot * DynamicAabbTree.BOX, DynamicAabbTree.BOX);
+            System.arraycopy(local, 6 * i, tree.leafFat, slot * DynamicAabbTree.BOX, DynamicAabbTree.BOX);
             tree.userValues[slot] = userValues == null ? 0L : userValues[i];
             handles[i] = handle;
             unitRefs[i] = ~handle;

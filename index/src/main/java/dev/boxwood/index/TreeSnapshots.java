@@ -131,6 +131,7 @@ public final class TreeSnapshots {
         dst.userValues = copyPrefix(src.userValues, dst.userValues, slots);
         dst.objectCategories = copyPrefix(src.objectCategories, dst.objectCategories, slots);
         dst.leafEntries = copyPrefix(src.leafEntries, dst.leafEntries, slots);
+        dst.leafFat = null; // only moves read it, and a view never moves anything
         dst.handles.copyFrom(src.handles);
         dst.nodeHighWater = nodes;
         dst.freeNode = src.freeNode;
