@@ -63,7 +63,8 @@ public final class SweepQueries {
         Arguments.requireDisplacement(dx, dy, dz);
         requireCommon(view, visitor, stack);
         DynamicAabbTree tree = view.storage();
-        visitor.begin(0.5 * minX + 0.5 * maxX, 0.5 * minY + 0.5 * maxY, 0.5 * minZ + 0.5 * maxZ, dx, dy, dz, 1.0);
+        visitor.begin(Geom.midpoint(minX, maxX), Geom.midpoint(minY, maxY), Geom.midpoint(minZ, maxZ), dx, dy, dz,
+                1.0);
         cast(tree, SweepTests.BOX, minX - tree.originX(), minY - tree.originY(), minZ - tree.originZ(),
                 maxX - tree.originX(), maxY - tree.originY(), maxZ - tree.originZ(), dx, dy, dz,
                 categoryMask, visitor, stack);

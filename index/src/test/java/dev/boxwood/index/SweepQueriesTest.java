@@ -180,6 +180,25 @@ class SweepQueriesTest {
     }
 
     @Test
+    void shouldGiveTheExactTestACentreInsideASubnormalBox() {
+        // halving each end first rounded the halves: the centre of [MIN_VALUE, MIN_VALUE] came out 0, outside it
+        for (double x : new double[] {Double.MIN_VALUE, 3 * Double.MIN_VALUE}) {
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults());
+            int handle = tree.add(x, 0, 0, x, 1, 1, 7, -1L);
+            double[] begun = new double[1];
+            ClosestHit closest = new ClosestHit();
+            closest.setExactTest((h, userValue, ox, oy, oz, tx, ty, tz, maxFraction) -> {
+                begun[0] = ox;
+                return dev.boxwood.geom.SegmentAabb.intersect(ox, oy, oz, tx, ty, tz, maxFraction, x, 0, 0, x, 1, 1);
+            });
+            SweepQueries.sweepBox(tree, x, 0, 0, x, 1, 1, 0, 0, 0, -1L, closest, new TraversalStack());
+            assertEquals(x, begun[0], "centre of the box at x = " + x);
+            assertTrue(closest.hasHit(), "the centre lies in the object's box");
+            assertEquals(handle, closest.handle());
+        }
+    }
+
+    @Test
     void shouldGiveTheExactTestTheBoxCentreAtTheEdgeOfTheDoubleRange() {
         // 0.5 * (minX + maxX) overflowed for boxes whose coordinates sum beyond Double.MAX_VALUE
         DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(1.5e308, 0, 0));

@@ -44,6 +44,21 @@ public final class Geom {
     }
 
     /**
+     * The midpoint of {@code [min, max]}, never outside it: {@code (min + max) / 2}, rounded once, and where that
+     * sum overflows (coordinates near the double range) the two halves added instead, which are exact there;
+     * halving each first everywhere would round subnormal halves, and the midpoint of a box at the smallest
+     * subnormal could come out as 0, outside it.
+     *
+     * @param min the lower end
+     * @param max the upper end, {@code >= min}
+     * @return the midpoint
+     */
+    public static double midpoint(double min, double max) {
+        double centre = 0.5 * (min + max);
+        return Double.isInfinite(centre) ? 0.5 * min + 0.5 * max : centre;
+    }
+
+    /**
      * Divides {@code v[at .. at + count)} by the Euclidean length of its first three entries, a vector's own
      * direction or a plane's {@code (n, d)}, without underflow or overflow of the squares: the entries are first
      * divided by the largest of the three magnitudes (as {@link Math#hypot} scales two), so {@code (1e-200, 0, 0)}

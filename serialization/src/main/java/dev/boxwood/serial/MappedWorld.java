@@ -1187,7 +1187,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
         checkOpen();
-        visitor.begin(0.5 * minX + 0.5 * maxX, 0.5 * minY + 0.5 * maxY, 0.5 * minZ + 0.5 * maxZ, dx, dy, dz, 1.0);
+        visitor.begin(Geom.midpoint(minX, maxX), Geom.midpoint(minY, maxY), Geom.midpoint(minZ, maxZ), dx, dy, dz,
+                1.0);
         sweepUnchecked(SweepTests.BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX,
                 maxY - originY, maxZ - originZ, dx, dy, dz, 1.0, categoryMask, visitor, stack);
     }

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import dev.boxwood.geom.FrustumAabb;
+import dev.boxwood.geom.Geom;
 import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SegmentAabb;
@@ -502,7 +503,8 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
-        visitor.begin(0.5 * minX + 0.5 * maxX, 0.5 * minY + 0.5 * maxY, 0.5 * minZ + 0.5 * maxZ, dx, dy, dz, 1.0);
+        visitor.begin(Geom.midpoint(minX, maxX), Geom.midpoint(minY, maxY), Geom.midpoint(minZ, maxZ), dx, dy, dz,
+                1.0);
         walkTiles(SweepTests.BOX, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz, 1.0, categoryMask, visitor,
                 scratch);
     }

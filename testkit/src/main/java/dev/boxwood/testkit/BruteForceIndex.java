@@ -1,6 +1,7 @@
 package dev.boxwood.testkit;
 
 import dev.boxwood.geom.AabbAabb;
+import dev.boxwood.geom.Geom;
 import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SegmentAabb;
@@ -339,7 +340,8 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void sweepBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                          double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor) {
-        visitor.begin(0.5 * minX + 0.5 * maxX, 0.5 * minY + 0.5 * maxY, 0.5 * minZ + 0.5 * maxZ, dx, dy, dz, 1.0);
+        visitor.begin(Geom.midpoint(minX, maxX), Geom.midpoint(minY, maxY), Geom.midpoint(minZ, maxZ), dx, dy, dz,
+                1.0);
         double[] q = toFrame(minX, minY, minZ, maxX, maxY, maxZ);
         double ix = SegmentAabb.inverse(dx);
         double iy = SegmentAabb.inverse(dy);
