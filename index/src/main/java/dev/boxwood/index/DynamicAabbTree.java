@@ -2113,8 +2113,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * Checks every structural invariant and throws on the first violation: parent and child links agree in both
      * directions; each internal node's height is 1 + its children's larger height; each entry's box contains the
      * boxes of its node's entries and its mask is their OR; each object's fat box contains its stored tight box
-     * and equals the object's copy of it (which moves read); every live handle is reached exactly once from the root; node and handle free lists and counts agree.
-     * O(n); meant for tests and debugging.
+     * and equals the object's copy of it (which moves read); every live handle is reached exactly once from the
+     * root; node and handle free lists and counts agree. O(n); meant for tests and debugging.
      *
      * @throws IllegalStateException with a message naming the node, entry or slot at fault
      */
