@@ -39,7 +39,8 @@ import dev.boxwood.serial.StaticWorldWriter;
  * ({@link StaticWorldWriter}, {@link MappedWorld}); the agents move every tick, so they live in a
  * {@link DynamicAabbTree}. The game thread moves the agents and then publishes a frozen copy of the tree
  * ({@link TreeSnapshots#publish()}); the AI thread thinks about that tick on the copy ({@link ReadView}) while the
- * game thread already moves everybody for the next tick, so neither waits for the other.
+ * game thread already moves everybody for the next tick, and the game thread waits for that thinking to finish only
+ * before it publishes the next copy (here the AI takes longer than the moves, so the game thread does wait).
  *
  * <p>The AI of one tick, on the read view:
  * <ol>

@@ -94,8 +94,10 @@ public final class StreamingServerSample {
          * @return the settings
          */
         public static Settings of(boolean quick) {
-            return quick ? new Settings(4, 2, 4, 40, 15, 150, 200 << 10, 60, 120)
-                    : new Settings(14, 3, 12, 80, 60, 200, 1 << 20, 60, 150);
+            // budgets below what the players' surroundings need at once, so that tiles are unmapped and mapped
+            // again as the players ride on
+            return quick ? new Settings(4, 2, 4, 40, 15, 150, 48 << 10, 60, 120)
+                    : new Settings(14, 3, 12, 80, 60, 200, 512 << 10, 60, 150);
         }
 
         /** @return the side of a tile in metres */
@@ -295,7 +297,7 @@ public final class StreamingServerSample {
                     double pz = players.z[p];
                     double r = settings.interestRadius();
                     counter[0] = 0;
-                    for (int tile : active.overlapping(px - r, pz - r, px + r, pz + r)) {
+                    for (int tile : active.interestTiles(px, pz, r)) {
                         if (active.isActive(tile)) {
                             active.people[tile].queryAabb(px - r, 0, pz - r, px + r, HEIGHT, pz + r, -1L, count,
                                     stack);
@@ -348,9 +350,10 @@ public final class StreamingServerSample {
             Path picture = out.resolve("streaming-server.png");
             draw(picture, settings, world, active, trails, players, people, peopleTile, lookX, lookZ, lookFraction);
             System.out.printf(Locale.ROOT, "  summary: %d ticks, at most %d tiles (%.2f MiB) mapped at the end of a"
-                            + " tick (budget %.2f MiB), %d tile activations, %d handovers between tile trees,"
-                            + " %,d queries%n", settings.ticks(), mostMappedTiles, mostMappedBytes / MIB,
-                    settings.budgetBytes() / MIB, active.activations, handovers, queries);
+                            + " tick (budget %.2f MiB), %d mappings and %d unmappings, %d tile activations,"
+                            + " %d handovers between tile trees, %,d queries%n", settings.ticks(), mostMappedTiles,
+                    mostMappedBytes / MIB, settings.budgetBytes() / MIB, world.mapCount(), world.unmapCount(),
+                    active.activations, handovers, queries);
             return new Result(settings, baked, objects[0], List.copyOf(tileFiles), mostMappedTiles, mostMappedBytes,
                     active.activations, handovers, queries, players.x.clone(), players.z.clone(), interest,
                     staticInterest, lookObject, lookFraction, nearestObject, nearestTile, nearestDistance, lookX, lookZ,
@@ -443,7 +446,7 @@ public final class StreamingServerSample {
      * Which tiles are active (a player is within the view radius), and each active tile's people tree. This is the
      * game's level of detail for simulation; mapping the static tiles is the tiled world's business.
      */
-    private static final class ActiveTiles {
+    static final class ActiveTiles {
         private final Settings settings;
         final DynamicAabbTree[] people;
         private final boolean[] needed;
@@ -465,6 +468,16 @@ public final class StreamingServerSample {
 
         private int clamp(int t) {
             return Math.max(0, Math.min(settings.tiles() - 1, t));
+        }
+
+        /**
+         * The tiles whose people can meet a player's area of interest, the square of half side {@code r} about
+         * {@code (px, pz)}: a person belongs to the tile of its centre and its body reaches {@link #HALF_WIDTH}
+         * beyond, into the next tile, so the square is grown by that much before its tiles are taken.
+         */
+        int[] interestTiles(double px, double pz, double r) {
+            double reach = r + HALF_WIDTH;
+            return overlapping(px - reach, pz - reach, px + reach, pz + reach);
         }
 
         /** The tiles a rectangle overlaps (closed: a rectangle ending on an edge touches both tiles). */

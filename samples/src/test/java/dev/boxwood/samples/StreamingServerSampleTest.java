@@ -127,4 +127,24 @@ class StreamingServerSampleTest {
         assertFalse(again.baked());
         assertEquals(result.worldObjects(), again.worldObjects());
     }
+
+    @Test
+    void shouldLookForPeopleInTheNextTileWhoseBodiesReachIntoTheAreaOfInterest() {
+        Settings settings = Settings.of(true);
+        StreamingServerSample.ActiveTiles active = new StreamingServerSample.ActiveTiles(settings);
+        double r = settings.interestRadius();
+        double edge = settings.tileSize();
+        double x = 0.5 * settings.tileSize();
+        // the square ends 0.1 m before the tile edge; a person centred 0.2 m beyond it reaches 0.1 m back over it
+        double playerZ = edge - r - 0.1;
+        double personZ = edge + 0.2;
+        assertTrue(personZ - StreamingServerSample.HALF_WIDTH <= playerZ + r, "the body reaches the square");
+        int personTile = active.tileAt(x, personZ);
+        assertFalse(active.tileAt(x, playerZ + r) == personTile, "the square itself stays in its tile");
+        boolean found = false;
+        for (int tile : active.interestTiles(x, playerZ, r)) {
+            found |= tile == personTile;
+        }
+        assertTrue(found, "the person's tile " + personTile + " is searched");
+    }
 }
