@@ -16,6 +16,7 @@ import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.DistanceFunction;
 import dev.boxwood.query.NearestNeighbours;
+import dev.boxwood.query.NearestVisitor;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.PartAware;
 import dev.boxwood.query.QueryFilter;
@@ -61,6 +62,9 @@ import dev.boxwood.query.TraversalStack;
  * world to see replaced tiles.
  */
 public final class TiledWorld implements AutoCloseable {
+
+    /** The {@code k} of {@link #browseNearest}'s first search; it doubles for each further one. */
+    public static final int BROWSE_FIRST_K = 16;
 
     /** The kind of {@link #walkTiles} for a ray cast, beside {@link SweepTests#BOX} and {@link SweepTests#SPHERE}. */
     private static final int RAY = -1;
@@ -736,6 +740,58 @@ public final class TiledWorld implements AutoCloseable {
                 release(t);
             }
             dest.mergePart(part, order[n], k);
+        }
+    }
+
+    /**
+     * Distance browsing over every tile: the objects nearest to the point handed to {@code visitor} one at a time, in
+     * {@link #kNearest}'s order (nearest first, ties by lower tile, within a tile as {@link MappedWorld#kNearest}),
+     * until it returns {@code false} or no object within {@code maxDistance} is left; during each visit
+     * {@link Scratch#tile()} names the object's tile. Tiles are searched by the {@code k}-nearest query of
+     * {@link #kNearest} with {@code k} doubling from {@value #BROWSE_FIRST_K} (the first {@code m} objects of a
+     * larger {@code k} are those of a smaller one, so each search goes on where the last stopped): stopping after the
+     * {@code m}-th object costs at most about twice a {@code kNearest} query with {@code k = m}, and {@code filter}
+     * and {@code exact} may be called more than once for an object (they must answer the same each time).
+     *
+     * @param x            point x
+     * @param y            point y
+     * @param z            point z
+     * @param maxDistance  largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
+     * @param categoryMask categories of interest ({@code -1L}: all)
+     * @param filter       predicate applied before the limit (handle: within the tile), or {@code null}
+     * @param exact        the exact distance of each candidate (handle: within the tile), or {@code null}
+     * @param visitor      receives (handle within the tile, user value, distance), nearest first; returns
+     *                     {@code false} to stop
+     * @param found        the searches' results: afterwards its first entries are the objects visited, in order,
+     *                     each with its tile as {@link NearestNeighbours#part(int)} (cleared first)
+     * @param scratch      the calling thread's scratch memory
+     * @throws IllegalArgumentException as {@link #kNearest}, or for a null visitor
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if a tile cannot be mapped or is corrupt
+     */
+    public void browseNearest(double x, double y, double z, double maxDistance, long categoryMask, QueryFilter filter,
+                              DistanceFunction exact, NearestVisitor visitor, NearestNeighbours found,
+                              Scratch scratch) {
+        Arguments.requireNonNull("visitor", visitor);
+        int visited = 0;
+        for (int k = BROWSE_FIRST_K; ; k = k > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE : 2 * k) {
+            kNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, found, scratch);
+            int n = found.count();
+            for (; visited < n; visited++) {
+                boolean more;
+                scratch.tile = found.part(visited);
+                try {
+                    more = visitor.visit(found.handle(visited), found.userValue(visited), found.distance(visited));
+                } finally {
+                    scratch.tile = -1;
+                }
+                if (!more) {
+                    return;
+                }
+            }
+            if (n < k || k == Integer.MAX_VALUE) {
+                return; // every object within reach was visited
+            }
         }
     }
 

@@ -272,6 +272,57 @@ class TiledWorldTest {
     }
 
     @Test
+    void shouldBrowseTheNearestObjectsInTheOrderOfTheKNearestQuery() throws IOException {
+        SplittableRandom random = new SplittableRandom(89);
+        NearestNeighbours all = new NearestNeighbours();
+        NearestNeighbours found = new NearestNeighbours();
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        int longBrowses = 0;
+        try (TiledWorld tiled = TiledWorld.open(tiles, largestTile * 3)) {
+            for (int q = 0; q < 120; q++) {
+                int g = random.nextInt(world.size());
+                double x = world.boxes[6 * g] + random.nextDouble(-300, 300);
+                double y = world.boxes[6 * g + 1] + random.nextDouble(-300, 300);
+                double z = world.boxes[6 * g + 2];
+                double maxDistance = q % 3 == 0 ? 200 : Double.POSITIVE_INFINITY;
+                long mask = q % 5 == 0 ? 0x00FF_00FF_00FF_00FFL : -1L;
+                QueryFilter filter = q % 7 == 0 ? SOME : null;
+                // the reference: one k-nearest query asking for every object
+                tiled.kNearest(x, y, z, world.size(), maxDistance, mask, filter, null, all, scratch);
+                List<String> expected = new ArrayList<>();
+                for (int i = 0; i < all.count(); i++) {
+                    expected.add(all.handle(i) + "#" + all.part(i) + "@" + all.distance(i) + "=" + all.userValue(i));
+                }
+                // stop after m objects (every one for some), well past the first searches' k for others
+                int m = q % 4 == 0 ? Integer.MAX_VALUE : random.nextInt(1, 4 * TiledWorld.BROWSE_FIRST_K + 40);
+                List<String> visited = new ArrayList<>();
+                tiled.browseNearest(x, y, z, maxDistance, mask, filter, null, (handle, userValue, distance) -> {
+                    visited.add(handle + "#" + scratch.tile() + "@" + distance + "=" + userValue);
+                    return visited.size() < m;
+                }, found, scratch);
+                assertEquals(expected.subList(0, Math.min(m, expected.size())), visited, "query " + q + ", m " + m);
+                assertEquals(-1, scratch.tile(), "no tile outside a query");
+                for (int i = 0; i < visited.size(); i++) {
+                    assertEquals(expected.get(i), found.handle(i) + "#" + found.part(i) + "@" + found.distance(i) + "="
+                            + found.userValue(i), "listed in found");
+                }
+                longBrowses += visited.size() > 2 * TiledWorld.BROWSE_FIRST_K ? 1 : 0;
+            }
+            // an empty answer, and bad arguments before any search
+            List<Integer> none = new ArrayList<>();
+            tiled.browseNearest(-1e6, -1e6, 0, 1, -1L, null, null, (h, v, d) -> none.add(h), found, scratch);
+            assertEquals(List.of(), none);
+            assertThrows(IllegalArgumentException.class,
+                    () -> tiled.browseNearest(0, 0, 0, 1, -1L, null, null, null, found, scratch));
+            assertThrows(IllegalArgumentException.class, () -> tiled.browseNearest(0, 0, 0, -1, -1L, null, null,
+                    (h, v, d) -> true, found, scratch));
+            assertThrows(IllegalArgumentException.class, () -> tiled.browseNearest(Double.NaN, 0, 0, 1, -1L, null,
+                    null, (h, v, d) -> true, found, scratch));
+        }
+        assertTrue(longBrowses > 20, longBrowses + " browses went past the second search");
+    }
+
+    @Test
     void shouldAnswerLikeTheTilesScannedOneByOne() throws IOException {
         double[] queries = world.boxQueries(60, 81);
         double[] segments = world.segmentsBetweenObjects(40, 82);
