@@ -749,9 +749,11 @@ public final class TiledWorld implements AutoCloseable {
      * until it returns {@code false} or no object within {@code maxDistance} is left; during each visit
      * {@link Scratch#tile()} names the object's tile. Tiles are searched by the {@code k}-nearest query of
      * {@link #kNearest} with {@code k} doubling from {@value #BROWSE_FIRST_K} (the first {@code m} objects of a
-     * larger {@code k} are those of a smaller one, so each search goes on where the last stopped): stopping after the
-     * {@code m}-th object costs at most about twice a {@code kNearest} query with {@code k = m}, and {@code filter}
-     * and {@code exact} may be called more than once for an object (they must answer the same each time).
+     * larger {@code k} are those of a smaller one, so each search goes on where the last stopped). The searches
+     * repeat the work of the ones before: stopping after the {@code m}-th object costs about twice the last search,
+     * whose {@code k} is below {@code 2 m} (or {@value #BROWSE_FIRST_K}), so at most about four times a
+     * {@code kNearest} query with {@code k = m}; {@code filter} and {@code exact} may be called more than once for
+     * an object (they must answer the same each time).
      *
      * @param x            point x
      * @param y            point y
