@@ -1,10 +1,10 @@
 package dev.boxwood.index;
 
-import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
+import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.SpatialQueries;
@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Many queries in one call, spread over the threads of a {@link QueryExecutor} against the same index, with results
  * written into caller-provided primitive arrays (the model of Unity's {@code RaycastCommand}): line of sight,
  * closest ray hits, sphere region queries. Each thread has pre-allocated scratch (stack and collectors), so a
- * warmed-up batch allocates nothing. Each query's answer is the one the single query gives (the same handles and
+ * warmed-up batch allocates nothing (a sphere batch allocates on the calling thread only when its
+ * {@code maxPerQuery} is larger than in any earlier sphere batch of the instance). Each query's answer is the one the single query gives (the same handles and
  * fractions).
  *
  * <p>Indexes: the ray batches run on any {@link SpatialQueries} (through its {@code rayCast}), the sphere batch on
@@ -36,7 +37,7 @@ public final class BatchQueries implements AutoCloseable {
     private final TraversalStack[] stacks;
     private final AnyHit[] anyHits;
     private final ClosestHit[] closestHits;
-    private final AllOverlaps[] overlaps;
+    private final LowestHandles[] lowest;
     private final LineOfSight lineOfSight = new LineOfSight();
     private final ClosestRays closestRays = new ClosestRays();
     private final Spheres spheres = new Spheres();
@@ -54,12 +55,12 @@ public final class BatchQueries implements AutoCloseable {
         stacks = new TraversalStack[n];
         anyHits = new AnyHit[n];
         closestHits = new ClosestHit[n];
-        overlaps = new AllOverlaps[n];
+        lowest = new LowestHandles[n];
         for (int i = 0; i < n; i++) {
             stacks[i] = new TraversalStack();
             anyHits[i] = new AnyHit();
             closestHits[i] = new ClosestHit();
-            overlaps[i] = new AllOverlaps();
+            lowest[i] = new LowestHandles();
         }
     }
 
@@ -193,6 +194,10 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
         }
         begin();
+        // room for the kept handles on this thread, before the workers start: none of them allocates afterwards
+        for (LowestHandles l : lowest) {
+            l.reserve(maxPerQuery);
+        }
         Spheres t = this.spheres;
         t.spheres = spheres;
         t.mode = mode;
@@ -345,20 +350,84 @@ public final class BatchQueries implements AutoCloseable {
 
         @Override
         public void run(int worker, int start, int end) {
-            AllOverlaps out = overlaps[worker];
+            LowestHandles out = lowest[worker];
             TraversalStack stack = stacks[worker];
             for (int i = start; i < end; i++) {
                 int a = 4 * i;
-                out.reset();
+                out.clear(max);
                 tree.querySphere(spheres[a], spheres[a + 1], spheres[a + 2], spheres[a + 3], mode, mask, null, out,
                         stack);
-                out.sort();
-                int n = out.count();
-                counts[i] = n;
-                for (int k = 0, m = Math.min(n, max); k < m; k++) {
-                    handles[i * max + k] = out.handle(k);
-                }
+                counts[i] = out.count;
+                out.drainSorted(handles, i * max);
             }
+        }
+    }
+
+    /**
+     * Counts the objects a query reports and keeps the {@code max} lowest handles, in a max-heap (Williams 1964):
+     * room for {@code max} handles whatever the answers' sizes. (A list of every answer grew with the largest
+     * answer a worker happened to take, so the caller's thread, a worker too, could allocate in any batch.)
+     */
+    private static final class LowestHandles implements OverlapVisitor {
+        private int[] heap = new int[0];
+        private int size;
+        private int max;
+        int count;
+
+        /** Makes room for {@code max} handles (allocates only when more than ever before). */
+        void reserve(int max) {
+            if (heap.length < max) {
+                heap = new int[max];
+            }
+        }
+
+        void clear(int max) {
+            this.max = max;
+            size = 0;
+            count = 0;
+        }
+
+        @Override
+        public boolean visit(int handle, long userValue) {
+            count++;
+            if (size < max) {
+                // sift up from the new leaf
+                int i = size++;
+                while (i > 0 && heap[(i - 1) >>> 1] < handle) {
+                    heap[i] = heap[(i - 1) >>> 1];
+                    i = (i - 1) >>> 1;
+                }
+                heap[i] = handle;
+            } else if (size > 0 && handle < heap[0]) {
+                siftDown(handle, size);
+            }
+            return true;
+        }
+
+        /** Puts {@code handle} at the root of the first {@code n} slots and sifts it down. */
+        private void siftDown(int handle, int n) {
+            int i = 0;
+            for (int c = 1; c < n; c = 2 * i + 1) {
+                if (c + 1 < n && heap[c + 1] > heap[c]) {
+                    c++;
+                }
+                if (heap[c] <= handle) {
+                    break;
+                }
+                heap[i] = heap[c];
+                i = c;
+            }
+            heap[i] = handle;
+        }
+
+        /** Writes the kept handles in ascending order to {@code dest[at ..]}, largest last (empties the heap). */
+        void drainSorted(int[] dest, int at) {
+            for (int n = size; n > 0; n--) {
+                int top = heap[0];
+                siftDown(heap[n - 1], n - 1);
+                dest[at + n - 1] = top;
+            }
+            size = 0;
         }
     }
 }

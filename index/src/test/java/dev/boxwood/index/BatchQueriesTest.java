@@ -70,6 +70,7 @@ class BatchQueriesTest {
                 batch.closestRays(w.tree, from, translations, n, 1.0, mask, handles, fractions);
                 batch.spheres(w.tree, spheres, n, RegionMode.CROSSING, mask, max, found, counts);
                 int blocked = 0;
+                int overflowing = 0;
                 for (int i = 0; i < n; i++) {
                     any.setIgnored(ignoreA[i], ignoreB[i]);
                     w.brute.rayCast(from[3 * i], from[3 * i + 1], from[3 * i + 2], translations[3 * i],
@@ -85,12 +86,15 @@ class BatchQueriesTest {
                             RegionMode.CROSSING, mask, null, all);
                     all.sort();
                     assertEquals(all.count(), counts[i], w + " sphere " + i);
+                    overflowing += all.count() > max ? 1 : 0;
                     for (int k = 0; k < Math.min(max, all.count()); k++) {
                         assertEquals(all.handle(k), found[i * max + k], w + " sphere " + i);
                     }
                 }
                 if (round == 0) {
                     assertTrue(blocked > 5 && blocked < n, w + ": blocked lines " + blocked);
+                    // the kept handles are the lowest of more than max found, not merely the first ones
+                    assertTrue(overflowing > 5, w + ": spheres finding more than " + max + ": " + overflowing);
                 }
             }
         }
