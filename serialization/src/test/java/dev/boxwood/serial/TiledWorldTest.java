@@ -229,10 +229,10 @@ class TiledWorldTest {
         int severalTiles = 0;
         try (TiledWorld tiled = TiledWorld.open(tiles, largestTile * 3)) {
             for (int q = 0; q < 300; q++) {
-                int g = random.nextInt(world.size());
-                double x = world.boxes[6 * g] + random.nextDouble(-300, 300);
-                double y = world.boxes[6 * g + 1] + random.nextDouble(-300, 300);
-                double z = world.boxes[6 * g + 2];
+                double[] point = pointNearAnObject(random);
+                double x = point[0];
+                double y = point[1];
+                double z = point[2];
                 int k = new int[] {1, 3, 40, 10_000}[q % 4];
                 double maxDistance = q % 3 == 0 ? 150 : Double.POSITIVE_INFINITY;
                 long mask = q % 5 == 0 ? 0x00FF_00FF_00FF_00FFL : -1L;
@@ -271,6 +271,13 @@ class TiledWorldTest {
                 + " queries answered from several tiles");
     }
 
+    /** A point within 300 units (in x and y) of a random object's min corner. */
+    private double[] pointNearAnObject(SplittableRandom random) {
+        int g = random.nextInt(world.size());
+        return new double[] {world.boxes[6 * g] + random.nextDouble(-300, 300),
+            world.boxes[6 * g + 1] + random.nextDouble(-300, 300), world.boxes[6 * g + 2]};
+    }
+
     @Test
     void shouldBrowseTheNearestObjectsInTheOrderOfTheKNearestQuery() throws IOException {
         SplittableRandom random = new SplittableRandom(89);
@@ -280,10 +287,10 @@ class TiledWorldTest {
         int longBrowses = 0;
         try (TiledWorld tiled = TiledWorld.open(tiles, largestTile * 3)) {
             for (int q = 0; q < 120; q++) {
-                int g = random.nextInt(world.size());
-                double x = world.boxes[6 * g] + random.nextDouble(-300, 300);
-                double y = world.boxes[6 * g + 1] + random.nextDouble(-300, 300);
-                double z = world.boxes[6 * g + 2];
+                double[] point = pointNearAnObject(random);
+                double x = point[0];
+                double y = point[1];
+                double z = point[2];
                 double maxDistance = q % 3 == 0 ? 200 : Double.POSITIVE_INFINITY;
                 long mask = q % 5 == 0 ? 0x00FF_00FF_00FF_00FFL : -1L;
                 QueryFilter filter = q % 7 == 0 ? SOME : null;
