@@ -336,7 +336,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             // Pending: the fat box an add gives, for the new box (a displacement counts from the first move in)
             int position = BOX * (-1 - entry);
             storeFatBox(pendingFat, position, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0);
-            System.arraycopy(pendingFat, position, leafFat, slot * BOX, BOX);
+            keepFatCopy(slot, pendingFat, position);
             return;
         }
         if (fatBoxStillFits(slot, minX, minY, minZ, maxX, maxY, maxZ,
@@ -346,7 +346,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         float[] f = fatScratch;
         storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ, prediction * displacementX, prediction * displacementY,
                 prediction * displacementZ);
-        System.arraycopy(f, 0, leafFat, slot * BOX, BOX);
+        keepFatCopy(slot, f, 0);
         int parent = entry >> 1;
         if (parent == HEADER || entryContains(parentEntries[parent], f)) {
             // Refit in place (the refit of Kopta et al. 2012): the new fat box lies inside the parent's box, so no
@@ -722,7 +722,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int position = pendingCount;
         pendingHandles[position] = handle;
         storeFatBox(pendingFat, BOX * position, minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0);
-        System.arraycopy(pendingFat, BOX * position, leafFat, (handle & Handles.SLOT_MASK) * BOX, BOX);
+        keepFatCopy(handle & Handles.SLOT_MASK, pendingFat, BOX * position);
         pendingMasks[position] = fold(categoryBits);
         leafEntries[handle & Handles.SLOT_MASK] = -1 - position;
         pendingCount = position + 1;
@@ -893,6 +893,16 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         return Math.min(marginCap, marginFraction * edge);
     }
 
+    /** Sets object {@code slot}'s copy of its fat box ({@link #leafFat}) to {@code fat[at .. at + 5]}. */
+    void keepFatCopy(int slot, float[] fat, int at) {
+        System.arraycopy(fat, at, leafFat, slot * BOX, BOX);
+    }
+
+    /** {@link #keepFatCopy} for slots {@code [from, to)}, whose fat boxes are at the same places in {@code fat}. */
+    void keepFatCopies(float[] fat, int from, int to) {
+        System.arraycopy(fat, from * BOX, leafFat, from * BOX, (to - from) * BOX);
+    }
+
     void storeTight(int slot, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
         OutwardFloat.storeBox(tight, slot * BOX, originX, originY, originZ, minX, minY, minZ, maxX, maxY, maxZ);
     }
@@ -908,7 +918,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         float[] f = fatScratch;
         storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ,
                 dx * displacementScale, dy * displacementScale, dz * displacementScale);
-        System.arraycopy(f, 0, leafFat, slot * BOX, BOX);
+        keepFatCopy(slot, f, 0);
         insertReference(~handles.handleOf(slot), fold(objectCategories[slot]), f[0], f[1], f[2], f[3], f[4], f[5],
                 0, true);
     }

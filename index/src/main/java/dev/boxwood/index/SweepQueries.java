@@ -63,8 +63,7 @@ public final class SweepQueries {
         Arguments.requireDisplacement(dx, dy, dz);
         requireCommon(view, visitor, stack);
         DynamicAabbTree tree = view.storage();
-        visitor.begin(Geom.midpoint(minX, maxX), Geom.midpoint(minY, maxY), Geom.midpoint(minZ, maxZ), dx, dy, dz,
-                1.0);
+        SweepTests.beginBoxSweep(visitor, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
         cast(tree, SweepTests.BOX, minX - tree.originX(), minY - tree.originY(), minZ - tree.originZ(),
                 maxX - tree.originX(), maxY - tree.originY(), maxZ - tree.originZ(), dx, dy, dz,
                 categoryMask, visitor, stack);

@@ -65,8 +65,7 @@ final class TreeBuild {
                 // box i takes slot (and handle) i: filled while the slice of the input is still in the cache, and
                 // before the builder partitions the fat boxes
                 storeObjects(tree, boxes, userValues, categories, unitRefs, from, to);
-                System.arraycopy(fat, from * DynamicAabbTree.BOX, tree.leafFat, from * DynamicAabbTree.BOX,
-                        (to - from) * DynamicAabbTree.BOX);
+                tree.keepFatCopies(fat, from, to);
             }
         });
         int first = tree.allocateNodeRange(n - 1);
@@ -81,8 +80,7 @@ final class TreeBuild {
         buildIntoRecords(tree, first, fat, unitRefs, unitMasks, boxOfSlot, () -> forSlices(n, (from, to) -> {
             storeObjectsInOrder(tree, boxes, userValues, categories, boxOfSlot, handlesOut, unitRefs, unitMasks,
                     from, to);
-            System.arraycopy(fat, from * DynamicAabbTree.BOX, tree.leafFat, from * DynamicAabbTree.BOX,
-                    (to - from) * DynamicAabbTree.BOX);
+            tree.keepFatCopies(fat, from, to);
         }));
         return tree;
     }
@@ -157,7 +155,7 @@ final class TreeBuild {
                 int o = i * DynamicAabbTree.BOX;
                 int slot = handles[i] & Handles.SLOT_MASK;
                 tree.storeTight(slot, boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5]);
-                System.arraycopy(fat, o, tree.leafFat, slot * DynamicAabbTree.BOX, DynamicAabbTree.BOX);
+                tree.keepFatCopy(slot, fat, o);
                 tree.objectCategories[slot] = categories == null ? -1L : categories[i];
                 tree.userValues[slot] = userValueOrZero(userValues, i);
                 unitRefs[i] = ~handles[i];
@@ -917,7 +915,7 @@ final class TreeBuild {
             }
             // a static object's fat box is its tight box (no margin): the leaf entries written below hold it
             System.arraycopy(local, 6 * i, tree.tight, slot * DynamicAabbTree.BOX, DynamicAabbTree.BOX);
-            System.arraycopy(local, 6 * i, tree.leafFat, slot * DynamicAabbTree.BOX, DynamicAabbTree.BOX);
+            tree.keepFatCopy(slot, local, 6 * i);
             tree.userValues[slot] = userValues == null ? 0L : userValues[i];
             handles[i] = handle;
             unitRefs[i] = ~handle;

@@ -26,6 +26,28 @@ public final class SweepTests {
     }
 
     /**
+     * Starts a box sweep's visitor: the path its exact-test hook sees is that of the box's centre
+     * ({@link Geom#midpoint}, inside the box at any magnitude), over the displacement, up to fraction 1. Every index's
+     * {@code sweepBox} starts its visitor here, so they all hand the hook the same path.
+     *
+     * @param visitor the sweep's visitor
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @param dx displacement x
+     * @param dy displacement y
+     * @param dz displacement z
+     */
+    public static void beginBoxSweep(RayCastVisitor visitor, double minX, double minY, double minZ,
+                                     double maxX, double maxY, double maxZ, double dx, double dy, double dz) {
+        visitor.begin(Geom.midpoint(minX, maxX), Geom.midpoint(minY, maxY), Geom.midpoint(minZ, maxZ), dx, dy, dz,
+                1.0);
+    }
+
+    /**
      * The radius {@link #boundContact} grows boxes by for a sphere: the radius and a little more, once per query.
      * The exact test accepts a centre up to about {@code r (1 + 2^-52)} from a box after its own rounding (Arvo's
      * squared distances), and a gap below about {@code 1.5e-162} whatever the radius (its square underflows to 0);

@@ -1187,8 +1187,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
         checkOpen();
-        visitor.begin(Geom.midpoint(minX, maxX), Geom.midpoint(minY, maxY), Geom.midpoint(minZ, maxZ), dx, dy, dz,
-                1.0);
+        SweepTests.beginBoxSweep(visitor, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
         sweepUnchecked(SweepTests.BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX,
                 maxY - originY, maxZ - originZ, dx, dy, dz, 1.0, categoryMask, visitor, stack);
     }

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import dev.boxwood.geom.FrustumAabb;
-import dev.boxwood.geom.Geom;
 import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SegmentAabb;
@@ -507,8 +506,7 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
-        visitor.begin(Geom.midpoint(minX, maxX), Geom.midpoint(minY, maxY), Geom.midpoint(minZ, maxZ), dx, dy, dz,
-                1.0);
+        SweepTests.beginBoxSweep(visitor, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
         walkTiles(SweepTests.BOX, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz, 1.0, categoryMask, visitor,
                 scratch);
     }

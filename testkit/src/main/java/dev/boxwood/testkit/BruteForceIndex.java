@@ -1,7 +1,6 @@
 package dev.boxwood.testkit;
 
 import dev.boxwood.geom.AabbAabb;
-import dev.boxwood.geom.Geom;
 import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SegmentAabb;
@@ -17,6 +16,7 @@ import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.RegionTests;
 import dev.boxwood.query.SpatialIndex;
+import dev.boxwood.query.SweepTests;
 import dev.boxwood.query.TraversalStack;
 
 import java.util.Arrays;
@@ -340,8 +340,7 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void sweepBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                          double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor) {
-        visitor.begin(Geom.midpoint(minX, maxX), Geom.midpoint(minY, maxY), Geom.midpoint(minZ, maxZ), dx, dy, dz,
-                1.0);
+        SweepTests.beginBoxSweep(visitor, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
         double[] q = toFrame(minX, minY, minZ, maxX, maxY, maxZ);
         double ix = SegmentAabb.inverse(dx);
         double iy = SegmentAabb.inverse(dy);
