@@ -98,6 +98,22 @@ class NearestQueriesTest {
     }
 
     @Test
+    void shouldKeepAClosedLimitWhoseSquareIsSubnormal() {
+        // an object 3.85e-162 from the query point; the limit 3.6e-162 squares to a subnormal that rounded up
+        // to the object's own squared distance, so it was reported beyond the limit
+        DynamicAabbTree tree = new DynamicAabbTree();
+        int near = tree.add(0, 0, 0, 1, 1, 1, 7, 1);
+        tree.add(-2, -2, -2, -1.5, -1.5, -1.5, 8, 1);
+        double x = -3.8e-162;
+        NearestQueries.kNearest(tree, x, 0.5, 0.5, 5, 3.6e-162, -1L, null, null, found);
+        assertEquals(0, found.count(), "the object lies beyond the limit");
+        NearestQueries.kNearest(tree, x, 0.5, 0.5, 5, 3.9e-162, -1L, null, null, found);
+        assertEquals(1, found.count());
+        assertEquals(near, found.handle(0));
+        assertTrue(found.distance(0) <= 3.9e-162);
+    }
+
+    @Test
     void shouldBreakTiesByTheLowerHandle() {
         DynamicAabbTree tree = new DynamicAabbTree();
         int[] handles = new int[6];

@@ -54,6 +54,10 @@ public final class NearestNeighbours {
      */
     public static double squaredLimit(double maxDistance) {
         double limit = maxDistance * maxDistance;
+        // a subnormal square is rounded to few bits and can lie above maxDistance's own: step down first
+        while (limit > 0 && Math.sqrt(limit) > maxDistance) {
+            limit = Math.nextDown(limit);
+        }
         // sqrt is monotone, so the keys it maps to at most maxDistance are a prefix: a few steps reach its end
         while (limit < Double.POSITIVE_INFINITY && Math.sqrt(Math.nextUp(limit)) <= maxDistance) {
             limit = Math.nextUp(limit);
