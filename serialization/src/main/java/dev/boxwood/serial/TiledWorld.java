@@ -45,7 +45,9 @@ import dev.boxwood.query.TraversalStack;
  * what {@link MappedWorld}'s method of the same name reports on that tile: the shape is moved into each tile's frame as
  * the tile would move it, and a tile whose header bounds the shape cannot touch is neither visited nor mapped.
  *
- * <p>Threads: any number of threads may query at once, each with its own {@link Scratch}. Mapping, unmapping and
+ * <p>Threads: any number of threads may query at once, each with its own {@link Scratch} (and a query run from
+ * inside another's visitor with a scratch of its own: passing the running query's throws
+ * {@link IllegalStateException}). Mapping, unmapping and
  * the use counts that keep a tile mapped while a thread reads it are guarded by this object's lock (taken twice
  * per visited tile per query). The budget is soft: tiles in use are never unmapped, so it can be exceeded while
  * many threads read many tiles. {@link #close()} must come after every query has returned.
@@ -105,7 +107,10 @@ public final class TiledWorld implements AutoCloseable {
     /**
      * Caller-owned scratch memory of tile queries: the traversal stack handed to each tile, the tile order of a
      * ray cast, sweep or nearest query, an oriented box or swept shape in a tile's frame, each tile's nearest
-     * objects before they are merged, and the tile being visited. One per thread; not thread-safe.
+     * objects before they are merged, and the tile being visited. One per thread; not thread-safe. One query at a
+     * time: a query run from inside another's visitor, filter or distance function needs a scratch of its own
+     * (passing the running query's throws {@link IllegalStateException}; sharing it would mix the two queries'
+     * tile walks and the counts that keep their tiles mapped).
      */
     public static final class Scratch {
         private final TraversalStack stack = new TraversalStack();
@@ -118,6 +123,8 @@ public final class TiledWorld implements AutoCloseable {
         private int[] order = new int[16];
         private double[] entries = new double[16];
         private int tile = -1;
+        /** Whether a query is using this scratch (from its start until it returns or throws). */
+        private boolean busy;
 
         /** @return the traversal stack (its visit counters add up over all tiles) */
         public TraversalStack stack() {
@@ -127,6 +134,21 @@ public final class TiledWorld implements AutoCloseable {
         /** @return the index of the tile whose objects are being visited, or -1 outside a query */
         public int tile() {
             return tile;
+        }
+
+        /** Takes the scratch for one query; {@link #free} gives it back. */
+        void claim() {
+            if (busy) {
+                throw new IllegalStateException("this TiledWorld.Scratch is in use by a query that has not returned:"
+                        + " a query run from inside another's visitor, filter or distance function needs a Scratch of"
+                        + " its own");
+            }
+            busy = true;
+        }
+
+        void free() {
+            busy = false;
+            tile = -1;
         }
 
         void ensure(int tiles) {
@@ -399,6 +421,19 @@ public final class TiledWorld implements AutoCloseable {
     private void region(int kind, double p0, double p1, double p2, double p3, double p4, double p5, double[] obb,
                         int obbOffset, ConvexRegion convex, RegionMode mode, long mask, QueryFilter filter,
                         OverlapVisitor visitor, Scratch scratch) {
+        scratch.claim();
+        try {
+            regionTiles(kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, convex, mode, mask, filter, visitor, scratch);
+        } finally {
+            scratch.free();
+        }
+    }
+
+    /** {@link #region} once the scratch is claimed. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private void regionTiles(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                             double[] obb, int obbOffset, ConvexRegion convex, RegionMode mode, long mask,
+                             QueryFilter filter, OverlapVisitor visitor, Scratch scratch) {
         double[] local = scratch.obb;
         for (int i = 0; i < tiles.length; i++) {
             Tile t = tiles[i];
@@ -470,7 +505,6 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
-        visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         walkTiles(RAY, originX, originY, originZ, 0, 0, 0, translationX, translationY, translationZ, maxFraction,
                 categoryMask, visitor, scratch);
     }
@@ -506,7 +540,6 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
-        SweepTests.beginBoxSweep(visitor, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
         walkTiles(SweepTests.BOX, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz, 1.0, categoryMask, visitor,
                 scratch);
     }
@@ -539,7 +572,6 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
-        visitor.begin(centerX, centerY, centerZ, dx, dy, dz, 1.0);
         walkTiles(SweepTests.SPHERE, centerX, centerY, centerZ, radius, 0, 0, dx, dy, dz, 1.0, categoryMask,
                 visitor, scratch);
     }
@@ -554,6 +586,25 @@ public final class TiledWorld implements AutoCloseable {
     private void walkTiles(int kind, double a0, double a1, double a2, double a3, double a4, double a5,
                            double dx, double dy, double dz, double maxFraction, long categoryMask,
                            RayCastVisitor visitor, Scratch scratch) {
+        scratch.claim();
+        try {
+            if (kind == RAY) {
+                visitor.begin(a0, a1, a2, dx, dy, dz, maxFraction);
+            } else if (kind == SweepTests.BOX) {
+                SweepTests.beginBoxSweep(visitor, a0, a1, a2, a3, a4, a5, dx, dy, dz);
+            } else {
+                visitor.begin(a0, a1, a2, dx, dy, dz, 1.0);
+            }
+            walk(kind, a0, a1, a2, a3, a4, a5, dx, dy, dz, maxFraction, categoryMask, visitor, scratch);
+        } finally {
+            scratch.free();
+        }
+    }
+
+    /** {@link #walkTiles} once the scratch is claimed and the visitor begun. */
+    private void walk(int kind, double a0, double a1, double a2, double a3, double a4, double a5,
+                      double dx, double dy, double dz, double maxFraction, long categoryMask,
+                      RayCastVisitor visitor, Scratch scratch) {
         scratch.ensure(tiles.length);
         int[] order = scratch.order;
         double[] entries = scratch.entries;
@@ -583,27 +634,37 @@ public final class TiledWorld implements AutoCloseable {
         }
         double clip = maxFraction;
         for (int k = 0; k < count && entries[k] <= clip && clip != MappedWorld.STOPPED; k++) {
-            MappedWorld world = enter(order[k], visitor, scratch);
+            int tile = order[k];
+            MappedWorld world = enter(tile, visitor, scratch);
             try {
                 if (kind == RAY) {
                     clip = world.castUnchecked(a0, a1, a2, dx, dy, dz, maxFraction, clip, categoryMask, visitor,
                             scratch.stack);
                 } else {
-                    inTileFrame(kind, a0, a1, a2, a3, a4, a5, dx, dy, dz, tiles[order[k]], p);
+                    inTileFrame(kind, a0, a1, a2, a3, a4, a5, dx, dy, dz, tiles[tile], p);
                     clip = world.sweepUnchecked(kind, p[0], p[1], p[2], p[3], p[4], p[5], dx, dy, dz, clip,
                             categoryMask, visitor, scratch.stack);
                 }
             } finally {
-                leave(order[k], scratch);
+                leave(tile, scratch);
             }
         }
     }
 
-    /** Maps a tile for a visit (if it is not mapped) and tells the scratch and the visitor which tile it is. */
+    /**
+     * Maps a tile for a visit (if it is not mapped) and tells the scratch and the visitor which tile it is; if the
+     * visitor throws, the tile is let go before the exception leaves (the caller's {@code finally} only covers
+     * tiles it entered).
+     */
     private MappedWorld enter(int tile, PartAware visitor, Scratch scratch) {
         MappedWorld world = acquire(tiles[tile]);
         scratch.tile = tile;
-        visitor.enterPart(tile);
+        try {
+            visitor.enterPart(tile);
+        } catch (RuntimeException | Error e) {
+            leave(tile, scratch);
+            throw e;
+        }
         return world;
     }
 
@@ -696,8 +757,19 @@ public final class TiledWorld implements AutoCloseable {
      */
     public void kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
                          QueryFilter filter, DistanceFunction exact, NearestNeighbours dest, Scratch scratch) {
-        Arguments.requireNearest(x, y, z, k, maxDistance, dest);
         Arguments.requireNonNull("scratch", scratch);
+        scratch.claim();
+        try {
+            searchNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, dest, scratch);
+        } finally {
+            scratch.free();
+        }
+    }
+
+    /** {@link #kNearest} once the scratch is claimed. */
+    private void searchNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
+                               QueryFilter filter, DistanceFunction exact, NearestNeighbours dest, Scratch scratch) {
+        Arguments.requireNearest(x, y, z, k, maxDistance, dest);
         checkOpen();
         for (Tile t : tiles) {
             Arguments.requireWithinNearestReach(x - t.originX, y - t.originY, z - t.originZ);
@@ -773,9 +845,21 @@ public final class TiledWorld implements AutoCloseable {
                               DistanceFunction exact, NearestVisitor visitor, NearestNeighbours found,
                               Scratch scratch) {
         Arguments.requireNonNull("visitor", visitor);
+        Arguments.requireNonNull("scratch", scratch);
+        scratch.claim();
+        try {
+            browse(x, y, z, maxDistance, categoryMask, filter, exact, visitor, found, scratch);
+        } finally {
+            scratch.free();
+        }
+    }
+
+    /** {@link #browseNearest} once the scratch is claimed (the visits too: the searches resume after them). */
+    private void browse(double x, double y, double z, double maxDistance, long categoryMask, QueryFilter filter,
+                        DistanceFunction exact, NearestVisitor visitor, NearestNeighbours found, Scratch scratch) {
         int visited = 0;
         for (int k = BROWSE_FIRST_K; ; k = k > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE : 2 * k) {
-            kNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, found, scratch);
+            searchNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, found, scratch);
             int n = found.count();
             for (; visited < n; visited++) {
                 boolean more;

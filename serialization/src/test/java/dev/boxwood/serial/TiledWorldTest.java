@@ -367,6 +367,90 @@ class TiledWorldTest {
     }
 
     @Test
+    void shouldLetGoOfEveryTileWhenAQueryThrowsAndRefuseTheScratchOfARunningQuery() throws IOException {
+        double[] segments = world.segmentsBetweenObjects(8, 85);
+        try (TiledWorld tiled = TiledWorld.open(tiles, 0)) {
+            TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+            // a visitor that fails as a tile is entered: that tile is let go too (it stayed in use for good)
+            RayCastVisitor castFailsOnEnter = new RayCastVisitor() {
+                @Override
+                public void enterPart(int part) {
+                    throw new ArithmeticException("enter " + part);
+                }
+
+                @Override
+                public double visit(int handle, long userValue, double fraction) {
+                    return -1;
+                }
+            };
+            for (int s = 0; s < segments.length; s += 6) {
+                int at = s;
+                assertThrows(ArithmeticException.class, () -> tiled.rayCast(segments[at], segments[at + 1],
+                        segments[at + 2], segments[at + 3], segments[at + 4], segments[at + 5], 1.0, -1L,
+                        castFailsOnEnter, scratch));
+                assertEquals(0, tiled.mappedTileCount(), "segment " + at / 6 + ": a tile stayed in use");
+            }
+            OverlapVisitor regionFailsOnEnter = new OverlapVisitor() {
+                @Override
+                public void enterPart(int part) {
+                    throw new ArithmeticException("enter " + part);
+                }
+
+                @Override
+                public boolean visit(int handle, long userValue) {
+                    return true;
+                }
+            };
+            assertThrows(ArithmeticException.class, () -> tiled.queryAabb(-1e7, -1e7, -1e7, 1e7, 1e7, 1e7, -1L,
+                    regionFailsOnEnter, scratch));
+            assertEquals(0, tiled.mappedTileCount(), "a tile stayed in use");
+
+            // a query run from inside another with the running query's scratch is refused (it mixed the two
+            // walks and their tiles' use counts, which let another thread unmap a tile under a reader)
+            double[] s0 = Arrays.copyOf(segments, 6);
+            double[] box = {s0[0] - 50, s0[1] - 50, s0[2] - 50, s0[0] + 50, s0[1] + 50, s0[2] + 50};
+            AllOverlaps inner = new AllOverlaps();
+            int[] visits = new int[1];
+            RayCastVisitor nestsWithSameScratch = (handle, userValue, fraction) -> {
+                visits[0]++;
+                tiled.queryAabb(box[0], box[1], box[2], box[3], box[4], box[5], -1L, inner, scratch);
+                return 1;
+            };
+            assertThrows(IllegalStateException.class, () -> tiled.rayCast(s0[0], s0[1], s0[2], s0[3], s0[4], s0[5],
+                    1.0, -1L, nestsWithSameScratch, scratch));
+            assertEquals(1, visits[0], "the segment hits something");
+            NearestNeighbours found = new NearestNeighbours();
+            NearestNeighbours nestedFound = new NearestNeighbours();
+            QueryFilter filterNestsWithSameScratch = (handle, userValue) -> {
+                tiled.kNearest(0, 0, 0, 1, Double.POSITIVE_INFINITY, -1L, null, null, nestedFound, scratch);
+                return true;
+            };
+            assertThrows(IllegalStateException.class, () -> tiled.kNearest(s0[0], s0[1], s0[2], 3,
+                    Double.POSITIVE_INFINITY, -1L, filterNestsWithSameScratch, null, found, scratch));
+            assertThrows(IllegalStateException.class, () -> tiled.browseNearest(s0[0], s0[1], s0[2],
+                    Double.POSITIVE_INFINITY, -1L, null, null, (handle, userValue, distance) -> {
+                        tiled.queryAabb(box[0], box[1], box[2], box[3], box[4], box[5], -1L, inner, scratch);
+                        return true;
+                    }, found, scratch));
+            assertEquals(0, tiled.mappedTileCount(), "a tile stayed in use");
+
+            // with a scratch of its own the nested query runs; the refused scratch is free again
+            AllOverlaps direct = new AllOverlaps();
+            tiled.queryAabb(box[0], box[1], box[2], box[3], box[4], box[5], -1L, direct, scratch);
+            TiledWorld.Scratch own = new TiledWorld.Scratch();
+            RayCastVisitor nestsWithItsOwn = (handle, userValue, fraction) -> {
+                inner.reset();
+                tiled.queryAabb(box[0], box[1], box[2], box[3], box[4], box[5], -1L, inner, own);
+                return 1;
+            };
+            tiled.rayCast(s0[0], s0[1], s0[2], s0[3], s0[4], s0[5], 1.0, -1L, nestsWithItsOwn, scratch);
+            assertTrue(direct.count() > 0);
+            assertEquals(direct.count(), inner.count());
+            assertEquals(0, tiled.mappedTileCount());
+        }
+    }
+
+    @Test
     void shouldAnswerFromManyThreadsWhileTilesComeAndGo() throws Exception {
         double[] queries = world.boxQueries(30, 85);
         double[] segments = world.segmentsBetweenObjects(30, 86);
