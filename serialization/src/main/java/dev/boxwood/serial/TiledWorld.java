@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.boxwood.geom.FrustumAabb;
 import dev.boxwood.geom.Obb;
@@ -46,7 +47,7 @@ import dev.boxwood.query.TraversalStack;
  * the tile would move it, and a tile whose header bounds the shape cannot touch is neither visited nor mapped.
  *
  * <p>Threads: any number of threads may query at once, each with its own {@link Scratch} (and a query run from
- * inside another's visitor with a scratch of its own: passing the running query's throws
+ * inside another's visitor with a scratch of its own: passing a scratch a running query holds throws
  * {@link IllegalStateException}). Mapping, unmapping and
  * the use counts that keep a tile mapped while a thread reads it are guarded by this object's lock (taken twice
  * per visited tile per query). The budget is soft: tiles in use are never unmapped, so it can be exceeded while
@@ -107,10 +108,10 @@ public final class TiledWorld implements AutoCloseable {
     /**
      * Caller-owned scratch memory of tile queries: the traversal stack handed to each tile, the tile order of a
      * ray cast, sweep or nearest query, an oriented box or swept shape in a tile's frame, each tile's nearest
-     * objects before they are merged, and the tile being visited. One per thread; not thread-safe. One query at a
-     * time: a query run from inside another's visitor, filter or distance function needs a scratch of its own
-     * (passing the running query's throws {@link IllegalStateException}; sharing it would mix the two queries'
-     * tile walks and the counts that keep their tiles mapped).
+     * objects before they are merged, and the tile being visited. One per thread. One query at a time: a query run
+     * from inside another's visitor, filter or distance function needs a scratch of its own, and passing a scratch
+     * that a running query holds (this thread's or, by mistake, another's) throws {@link IllegalStateException}
+     * (sharing it would mix the two queries' tile walks and the counts that keep their tiles mapped).
      */
     public static final class Scratch {
         private final TraversalStack stack = new TraversalStack();
@@ -123,8 +124,12 @@ public final class TiledWorld implements AutoCloseable {
         private int[] order = new int[16];
         private double[] entries = new double[16];
         private int tile = -1;
-        /** Whether a query is using this scratch (from its start until it returns or throws). */
-        private boolean busy;
+        /**
+         * Whether a query is using this scratch (from its start until it returns or throws); taken by a
+         * compare-and-set, so a scratch shared by two threads by mistake fails one of them instead of mixing the
+         * use counts that keep tiles mapped under their readers.
+         */
+        private final AtomicBoolean busy = new AtomicBoolean();
 
         /** @return the traversal stack (its visit counters add up over all tiles) */
         public TraversalStack stack() {
@@ -138,17 +143,16 @@ public final class TiledWorld implements AutoCloseable {
 
         /** Takes the scratch for one query; {@link #free} gives it back. */
         void claim() {
-            if (busy) {
+            if (!busy.compareAndSet(false, true)) {
                 throw new IllegalStateException("this TiledWorld.Scratch is in use by a query that has not returned:"
-                        + " a query run from inside another's visitor, filter or distance function needs a Scratch of"
-                        + " its own");
+                        + " a query run from inside another's visitor, filter or distance function, or on another"
+                        + " thread, needs a Scratch of its own");
             }
-            busy = true;
         }
 
         void free() {
-            busy = false;
             tile = -1;
+            busy.set(false);
         }
 
         void ensure(int tiles) {

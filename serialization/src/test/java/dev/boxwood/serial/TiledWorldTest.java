@@ -451,6 +451,43 @@ class TiledWorldTest {
     }
 
     @Test
+    void shouldRefuseAScratchThatAQueryOnAnotherThreadHolds() throws Exception {
+        double[] s0 = world.segmentsBetweenObjects(1, 86);
+        try (TiledWorld tiled = TiledWorld.open(tiles, 0)) {
+            TiledWorld.Scratch shared = new TiledWorld.Scratch();
+            java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            ExecutorService other = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> holder = other.submit(() -> tiled.rayCast(s0[0], s0[1], s0[2], s0[3], s0[4], s0[5], 1.0,
+                        -1L, (handle, userValue, fraction) -> {
+                            inside.countDown();
+                            try {
+                                assertTrue(done.await(30, java.util.concurrent.TimeUnit.SECONDS));
+                            } catch (InterruptedException e) {
+                                throw new IllegalStateException(e);
+                            }
+                            return 0;
+                        }, shared));
+                assertTrue(inside.await(30, java.util.concurrent.TimeUnit.SECONDS), "the segment hits something");
+                assertThrows(IllegalStateException.class, () -> tiled.queryAabb(-1e7, -1e7, -1e7, 1e7, 1e7, 1e7,
+                        -1L, (handle, userValue) -> true, shared));
+                done.countDown();
+                holder.get();
+            } finally {
+                other.shutdownNow();
+            }
+            assertEquals(0, tiled.mappedTileCount(), "a tile stayed in use");
+            AllOverlaps all = new AllOverlaps();
+            AllOverlaps fresh = new AllOverlaps();
+            tiled.queryAabb(-1e7, -1e7, -1e7, 1e7, 1e7, 1e7, -1L, all, shared);
+            tiled.queryAabb(-1e7, -1e7, -1e7, 1e7, 1e7, 1e7, -1L, fresh, new TiledWorld.Scratch());
+            assertTrue(all.count() > 0);
+            assertEquals(fresh.count(), all.count(), "the scratch is free once the holder returned");
+        }
+    }
+
+    @Test
     void shouldAnswerFromManyThreadsWhileTilesComeAndGo() throws Exception {
         double[] queries = world.boxQueries(30, 85);
         double[] segments = world.segmentsBetweenObjects(30, 86);
