@@ -4,7 +4,8 @@ package dev.boxwood.query;
  * Caller-owned scratch memory of a query: a growable {@code int} stack of node references, a parallel
  * {@code double} stack of entry fractions, the ring of windowed traversals ({@link #ring}), the objects a traversal
  * holds back ({@link #deferObject}), and visit counters. One query at a time per stack: a visitor that runs
- * another query needs a second stack.
+ * another query needs a second stack (the outer query would otherwise resume from what the inner one left: wrong
+ * answers or an exception; a mapped world checks what it takes back, so it never reads outside its file).
  *
  * <p>Indexes keep no per-query state of their own, so any number of threads may query one index at once (while
  * no thread mutates it), each with its own {@code TraversalStack}. A stack is not thread-safe: use one per thread

@@ -60,9 +60,14 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  *
  * <p>Threads: the world holds no per-query state; any number of threads may query it at once, each with its own
  * {@link TraversalStack} (or {@link NearestNeighbours}), which also carries the decoded box of each pushed node.
- * {@link #close()} unmaps at once: it must happen after every query has returned (the caller orders this); a
- * query, or an accessor that reads the file, called after close throws {@link IllegalStateException} (plain
- * header values such as {@link #originX()} stay readable).
+ * A query checks what it takes back from that scratch as it checks what it reads from the file: scratch shared
+ * with a query running at the same time (a query nested in a visitor on the same stack, or another thread's) makes
+ * it throw {@link IllegalStateException} or answer wrongly, never read outside the mapping.
+ * {@link #close()} unmaps at once: it must happen after every query has returned (the caller orders this; a close
+ * while a query of this world runs, from another thread or from inside the query's own visitor, is not detected
+ * and makes that query read unmapped memory, which crashes the JVM); a query, or an accessor that reads the file,
+ * called after close throws {@link IllegalStateException} (plain header values such as {@link #originX()} stay
+ * readable).
  *
  * <p>Requires a little-endian platform (x86-64, AArch64): the mapping is read in native order.
  */
@@ -424,7 +429,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         }
     }
 
-    /** Unmaps the file. Idempotent. Every query must have returned before (see the class comment). */
+    /**
+     * Unmaps the file. Idempotent. Every query must have returned before, this world's own visitors included: a
+     * query still running reads unmapped memory (see the class comment).
+     */
     @Override
     public void close() {
         synchronized (this) {
@@ -1278,6 +1286,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
             int ref = st[sp];
             if (ref < 0) {
+                checkPoppedLeaf(ref);
                 int first = WorldLayout.leafFirst(ref);
                 int count = WorldLayout.leafCount(ref);
                 leaves += count;
@@ -1304,7 +1313,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     if (sf[i] > max) {
                         break;
                     }
-                    max = RayCastVisitor.nextMaxFraction(reportHit(st[i], sf[i], mask, visitor), max);
+                    max = RayCastVisitor.nextMaxFraction(reportHit(checkPoppedObject(st[i]), sf[i], mask, visitor),
+                            max);
                     if (max == RayCastVisitor.STOP) {
                         stack.countVisits(nodes, leaves);
                         return STOPPED;
@@ -1730,7 +1740,36 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         if (visits > nodeCount) {
             throw corruptAtQuery("a query visited more nodes than the tree has (reference cycle)");
         }
+        if (node < 0 || node >= nodeCount) {
+            throw sharedScratch("node " + node + " (the tree has " + nodeCount + ")");
+        }
         return nodeBase(node);
+    }
+
+    /**
+     * A leaf run or object taken back from the caller's scratch is checked again, as a node is by
+     * {@link #openNode}: every reference was checked when it was pushed, so one out of range was written by another
+     * query into the same scratch (a query nested in a visitor, or on another thread), and following it could read
+     * outside the mapping.
+     */
+    private int checkPoppedLeaf(int ref) {
+        if (WorldLayout.leafFirst(ref) > objectCount - WorldLayout.leafCount(ref)) {
+            throw sharedScratch("leaf run " + WorldLayout.leafFirst(ref) + " + " + WorldLayout.leafCount(ref));
+        }
+        return ref;
+    }
+
+    private int checkPoppedObject(int object) {
+        if (object < 0 || object >= objectCount) {
+            throw sharedScratch("object " + object + " (the world has " + objectCount + ")");
+        }
+        return object;
+    }
+
+    private IllegalStateException sharedScratch(String what) {
+        return new IllegalStateException(file + ": the query's stack holds " + what + ", which this world never put"
+                + " there: the TraversalStack or NearestNeighbours is in use by another query at the same time (a"
+                + " query run from inside a visitor, filter or distance function needs scratch of its own)");
     }
 
     /** A leaf reference of {@code node} whose run must lie within the objects. */

@@ -1,0 +1,120 @@
+package dev.boxwood.serial;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import dev.boxwood.query.AllHits;
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.TraversalStack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A query run from inside another's visitor on the same {@link TraversalStack} (a misuse: the stack's Javadoc asks
+ * for a second one) overwrites what the outer query left on it. The mapped world checks what it takes back from the
+ * stack as it checks what it reads from the file, so the misuse throws {@link IllegalStateException} or answers
+ * wrongly, but never reads outside the mapping (it did: the JVM crashed, or the outer query opened nodes a
+ * megabyte past a small file's end).
+ */
+class SharedScratchTest {
+
+    @TempDir
+    Path dir;
+
+    private MappedWorld write(String name, TestWorld world) throws IOException {
+        Path file = dir.resolve(name);
+        StaticWorldWriter.write(file, world.boxes, world.categories, world.userValues, null);
+        return MappedWorld.open(file);
+    }
+
+    @Test
+    void shouldRefuseNodesAQueryNestedOnTheSameStackLeftBehind() throws IOException {
+        TestWorld smallWorld = TestWorld.clustered(40, 3);
+        TestWorld bigWorld = TestWorld.clustered(20_000, 4);
+        try (MappedWorld small = write("small.bxw", smallWorld);
+             MappedWorld big = write("big.bxw", bigWorld)) {
+            assertTrue(small.nodeCount() < 20 && big.nodeCount() > 1000, small.nodeCount() + " " + big.nodeCount());
+            TraversalStack stack = new TraversalStack();
+            double[] s = new double[6];
+            small.getBounds(s);
+            double[] b = new double[6];
+            big.getBounds(b);
+            AllOverlaps inner = new AllOverlaps();
+            // a region query on the small world whose visitor queries the big one on the same stack: the outer
+            // query then takes the big world's node numbers from the stack
+            int[] nested = new int[1];
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> small.queryAabb(s[0], s[1],
+                    s[2], s[3], s[4], s[5], -1L, (handle, userValue) -> {
+                        if (nested[0]++ == 0) {
+                            big.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, inner, stack);
+                        }
+                        return true;
+                    }, stack));
+            assertTrue(e.getMessage().contains("in use by another query"), e.getMessage());
+
+            // casts and sweeps nested the same way, in both directions and within one world, each starting at an
+            // object and ending at another (so they hit): an exception or an answer, never a read outside the
+            // mapping (which crashed the JVM)
+            MappedWorld[] worlds = {small, big};
+            TestWorld[] contents = {smallWorld, bigWorld};
+            int refused = 0;
+            int runs = 0;
+            for (int outerIndex = 0; outerIndex < 2; outerIndex++) {
+                for (int otherIndex = 0; otherIndex < 2; otherIndex++) {
+                    MappedWorld outer = worlds[outerIndex];
+                    MappedWorld other = worlds[otherIndex];
+                    double[] o = contents[outerIndex].segmentsBetweenObjects(8, 5);
+                    double[] q = contents[otherIndex].segmentsBetweenObjects(8, 6);
+                    for (int i = 0; i < 6 * 8; i += 6) {
+                        for (int kind = 0; kind < 4; kind++) {
+                            int k = kind;
+                            int at = i;
+                            boolean[] fired = {false};
+                            RayCastVisitor nests = (handle, userValue, fraction) -> {
+                                if (!fired[0]) {
+                                    fired[0] = true;
+                                    if (k % 2 == 0) {
+                                        other.rayCast(q[at], q[at + 1], q[at + 2], q[at + 3], q[at + 4], q[at + 5],
+                                                1.0, -1L, new AllHits(), stack);
+                                    } else {
+                                        other.sweepBox(q[at] - 3, q[at + 1] - 3, q[at + 2] - 3, q[at] + 3,
+                                                q[at + 1] + 3, q[at + 2] + 3, q[at + 3], q[at + 4], q[at + 5], -1L,
+                                                new AllHits(), stack);
+                                    }
+                                }
+                                return Double.POSITIVE_INFINITY;
+                            };
+                            try {
+                                if (k < 2) {
+                                    outer.rayCast(o[at], o[at + 1], o[at + 2], o[at + 3], o[at + 4], o[at + 5], 1.0,
+                                            -1L, nests, stack);
+                                } else {
+                                    outer.sweepBox(o[at] - 3, o[at + 1] - 3, o[at + 2] - 3, o[at] + 3, o[at + 1] + 3,
+                                            o[at + 2] + 3, o[at + 3], o[at + 4], o[at + 5], -1L, nests, stack);
+                                }
+                            } catch (IllegalStateException refusedHere) {
+                                assertTrue(refusedHere.getMessage().contains("in use by another query"),
+                                        refusedHere.getMessage());
+                                refused++;
+                            }
+                            runs += fired[0] ? 1 : 0;
+                        }
+                    }
+                }
+            }
+            assertTrue(runs > 64, runs + " nested queries ran");
+            assertTrue(refused > 0, "no misuse was noticed");
+            // used correctly again, the stack answers as a fresh one does
+            AllOverlaps again = new AllOverlaps();
+            AllOverlaps fresh = new AllOverlaps();
+            big.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, again, stack);
+            big.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, fresh, new TraversalStack());
+            assertEquals(fresh.count(), again.count());
+        }
+    }
+}
