@@ -68,6 +68,15 @@ import java.util.Arrays;
  * Mutations are not thread-safe. Category masks prune whole subtrees: each child entry stores the
  * OR of the categories below it.
  *
+ * <p>Callbacks (visitors, filters, exact tests, distance functions) must not change the tree, nor read it in a
+ * way that takes deferred adds in: collect the handles and change the tree once the query has returned. A change
+ * of structure under a running query (an add, a move out of the fat box, removing another object, a rebuild,
+ * {@code optimize}, {@code compact}, {@code clear}) leaves the tree valid but the query's answers undefined
+ * (objects missed, removed handles reported), and sweeps and nearest queries may throw
+ * {@link IndexOutOfBoundsException}. A query run from inside a callback needs its own {@link TraversalStack} (and
+ * collector): on the running query's stack the outer query resumes from what the inner one left, and every walk
+ * throws {@link IllegalStateException} once it has opened more nodes than the tree has, instead of running on.
+ *
  * <h2>Validation</h2>
  * Every public method validates its arguments (NaN, infinities, inverted boxes, stale handles) before changing
  * anything and throws {@link IllegalArgumentException} naming the argument; a rejected call leaves the tree
@@ -1730,9 +1739,12 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         int sp = 0;
         st[sp++] = HEADER;
         long nodes = -1;
+        final int budget = nodeHighWater;
         while (sp != head) {
             int node = sp - head < window ? st[head++ & wrap] : st[--sp & wrap];
-            nodes++;
+            if (++nodes > budget) {
+                throw lostQuery();
+            }
             int record = recordIndex(node);
             // The two sides by two calls, not a loop over them: C2 does not unroll a two-trip loop with a body this
             // large, and in interleaved A/B runs two calls ran 1.24x (JDK 17) and 1.93x (JDK 25) the loop's speed
@@ -1753,6 +1765,17 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             boxQueryDeferred(x0, y0, z0, x1, y1, z1, categoryMask, visitor, stack);
         }
         stack.countVisits(nodes, 0);
+    }
+
+    /**
+     * What a query throws when it opens more nodes than the tree has, which a walk of the tree never does: what it
+     * took back from its stack was written by another query (one nested in a visitor on the same stack), or the
+     * tree was changed under it from a callback. Without the count such a query could walk the same nodes forever.
+     */
+    static IllegalStateException lostQuery() {
+        return new IllegalStateException("the query opened more nodes than the tree has: its TraversalStack is in"
+                + " use by another query at the same time (a query run from inside a visitor, filter or exact test"
+                + " needs a stack of its own), or the tree was changed from one of its callbacks");
     }
 
     /** The window of this tree's windowed traversals ({@link TraversalStack#window}). */
@@ -1925,6 +1948,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         sf[sp++] = 0.0;
         int early = 0;
         long nodes = -1;
+        final int budget = nodeHighWater;
         long leaves = 0;
         while (sp > 0) {
             sp--;
@@ -1953,7 +1977,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 popBound = max * Geom.ROBUST_FAR_SCALE;
                 continue;
             }
-            nodes++;
+            if (++nodes > budget) {
+                throw lostQuery();
+            }
             int o = recordIndex(ref);
             double t0 = (r[o + MASK] & foldedMask) == 0 ? Geom.NO_HIT
                     : SegmentAabb.intersectInverse(ox, oy, oz, ix, iy, iz, max,

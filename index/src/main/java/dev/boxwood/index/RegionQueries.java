@@ -212,11 +212,14 @@ public final class RegionQueries {
         st[sp++] = DynamicAabbTree.HEADER;
         st[sp++] = RegionTests.rootState(kind, region);
         long nodes = -1;
+        final int budget = tree.nodeHighWater;
         while (sp != head) {
             final int at = sp - head < window ? (head += 2) - 2 : (sp -= 2);
             final int node = st[at & wrap];
             final int state = st[(at + 1) & wrap];
-            nodes++;
+            if (++nodes > budget) {
+                throw DynamicAabbTree.lostQuery();
+            }
             final int record = DynamicAabbTree.recordIndex(node);
             // The two sides by two calls, not a loop over them, as in the tree's box query (C2 does not unroll
             // the loop): sphere queries 1.16x on JDK 17 and 1.76x on JDK 25 in interleaved A/B runs.

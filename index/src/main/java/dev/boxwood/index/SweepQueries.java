@@ -132,6 +132,7 @@ public final class SweepQueries {
         sf[sp++] = 0.0;
         long nodes = -1;
         long leaves = 0;
+        final int budget = tree.nodeHighWater;
         while (sp > 0) {
             sp--;
             if (sf[sp] > popBound) {
@@ -157,7 +158,9 @@ public final class SweepQueries {
                 popBound = max * Geom.ROBUST_FAR_SCALE;
                 continue;
             }
-            nodes++;
+            if (++nodes > budget) {
+                throw DynamicAabbTree.lostQuery();
+            }
             int o = DynamicAabbTree.recordIndex(ref);
             double t0 = (r[o + DynamicAabbTree.MASK] & foldedMask) == 0 ? Geom.NO_HIT
                     : SweepTests.boundContact(kind, p0, p1, p2, p3, p4, p5, ix, iy, iz, max,

@@ -7,7 +7,9 @@ package dev.boxwood.query;
  *
  * <p>Configuration (filter, exact test, ignored handles) persists across casts; results are cleared by
  * {@link #begin} at the start of every cast (and by {@link #reset()}). A collector is not thread-safe: use one per
- * thread. Collectors allocate nothing per cast.
+ * thread, and one per running cast (a cast run from inside another's filter or exact test with the outer
+ * collector restarts it, and the outer cast then reports the inner one's hits). Collectors allocate nothing per
+ * cast.
  *
  * <p>In an index of several parts ({@link #enterPart}: the tiles of a tiled world) handles are numbered per part:
  * the results carry the part, ties between equal fractions are broken by the lower part first, then the lower

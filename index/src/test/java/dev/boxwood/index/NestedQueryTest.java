@@ -1,0 +1,125 @@
+package dev.boxwood.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Random;
+import java.util.TreeSet;
+
+import dev.boxwood.query.AllHits;
+import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.AnyHit;
+import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.TraversalStack;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Queries run from inside another query's visitor. With a stack of their own they answer as at top level; on the
+ * running query's stack (a misuse the stack's Javadoc forbids) the outer query resumes from what the inner one left,
+ * which made box and sphere queries walk forever and casts visit millions of objects: every walk now counts the
+ * nodes it opens and throws {@link IllegalStateException} once it has opened more than the tree has.
+ */
+class NestedQueryTest {
+
+    private static DynamicAabbTree world(int n) {
+        Random random = new Random(1);
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < n; i++) {
+            double x = random.nextDouble() * 100;
+            double y = random.nextDouble() * 100;
+            double z = random.nextDouble() * 100;
+            double s = 0.5 + random.nextDouble() * 1.5;
+            tree.add(x, y, z, x + s, y + s, z + s, i, -1L);
+        }
+        for (int i = 0; i < 100; i++) {
+            tree.add(i, 50, 50, i + 0.8, 51, 51, n + i, -1L);
+        }
+        return tree;
+    }
+
+    /** The outer query's answer, nesting on {@code inner} for each object it visits; or the exception it threw. */
+    private static Object nestedBoxQueries(DynamicAabbTree tree, TraversalStack outer, TraversalStack inner) {
+        TreeSet<Integer> got = new TreeSet<>();
+        double[] b = new double[6];
+        AllOverlaps in = new AllOverlaps();
+        try {
+            tree.queryAabb(30, 30, 30, 70, 70, 70, -1L, (h, uv) -> {
+                got.add(h);
+                tree.getTightBox(h, b);
+                in.reset();
+                tree.queryAabb(b[0] - 3, b[1] - 3, b[2] - 3, b[3] + 3, b[4] + 3, b[5] + 3, -1L, in, inner);
+                return true;
+            }, outer);
+        } catch (IllegalStateException e) {
+            return e;
+        }
+        return got;
+    }
+
+    private static Object nestedSphereQueries(DynamicAabbTree tree, TraversalStack outer, TraversalStack inner) {
+        TreeSet<Integer> got = new TreeSet<>();
+        AllOverlaps in = new AllOverlaps();
+        try {
+            RegionQueries.querySphere(tree, 50, 50, 50, 20, RegionMode.CROSSING, -1L, null, (h, uv) -> {
+                got.add(h);
+                in.reset();
+                RegionQueries.querySphere(tree, 50, 50, 50, 5, RegionMode.CROSSING, -1L, null, in, inner);
+                return true;
+            }, outer);
+        } catch (IllegalStateException e) {
+            return e;
+        }
+        return got;
+    }
+
+    private static Object nestedCasts(DynamicAabbTree tree, TraversalStack outer, TraversalStack inner) {
+        TreeSet<Integer> got = new TreeSet<>();
+        AnyHit any = new AnyHit();
+        try {
+            tree.rayCast(0, 50.5, 50.5, 100, 0, 0, 1, -1L, (RayCastVisitor) (h, uv, f) -> {
+                got.add(h);
+                tree.rayCast(50, 0, 50, 0, 100, 0, 1, -1L, any, inner);
+                return Double.POSITIVE_INFINITY;
+            }, outer);
+        } catch (IllegalStateException e) {
+            return e;
+        }
+        return got;
+    }
+
+    @Test
+    void shouldAnswerNestedQueriesOnTheirOwnStacksAndNeverRunAwayOnAShared() {
+        for (int n : new int[] {300, 3000}) {
+            DynamicAabbTree tree = world(n);
+            TreeSet<Integer> box = new TreeSet<>();
+            tree.queryAabb(30, 30, 30, 70, 70, 70, -1L, (h, uv) -> box.add(h), new TraversalStack());
+            TreeSet<Integer> sphere = new TreeSet<>();
+            RegionQueries.querySphere(tree, 50, 50, 50, 20, RegionMode.CROSSING, -1L, null,
+                    (h, uv) -> sphere.add(h), new TraversalStack());
+            AllHits all = new AllHits();
+            tree.rayCast(0, 50.5, 50.5, 100, 0, 0, 1, -1L, all, new TraversalStack());
+            TreeSet<Integer> cast = new TreeSet<>();
+            for (int i = 0; i < all.count(); i++) {
+                cast.add(all.handle(i));
+            }
+            // a stack each: the top-level answers
+            assertEquals(box, nestedBoxQueries(tree, new TraversalStack(), new TraversalStack()));
+            assertEquals(sphere, nestedSphereQueries(tree, new TraversalStack(), new TraversalStack()));
+            assertEquals(cast, nestedCasts(tree, new TraversalStack(), new TraversalStack()));
+            // one stack for both: an answer (possibly wrong, as documented) or the exception, but soon
+            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+                TraversalStack shared = new TraversalStack();
+                for (Object outcome : new Object[] {nestedBoxQueries(tree, shared, shared),
+                    nestedSphereQueries(tree, shared, shared), nestedCasts(tree, shared, shared)}) {
+                    if (outcome instanceof IllegalStateException e) {
+                        assertTrue(e.getMessage().contains("opened more nodes than the tree has"), e.getMessage());
+                    }
+                }
+            }, "n = " + n + ": a query nested on its outer query's stack ran away");
+            tree.validate();
+        }
+    }
+}
