@@ -25,6 +25,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A tree or view is traversed directly (its arrays, as the single queries do). The index must be safe for
  * concurrent queries and must not be mutated (or closed) during a batch.
  *
+ * <p>Failures: an exception or error a query throws, on any thread of the batch, ends the batch (queries not yet
+ * begun are skipped) and reaches the caller as it was thrown, once every thread has stopped (the first one; those
+ * of other threads are added to it as suppressed). The answers are then partly written, and the instance takes
+ * the next batch.
+ *
  * <p>One batch at a time per instance: a batch method called while another runs (from a second thread, or from a
  * query's callback) throws {@link IllegalStateException} at once and leaves the running batch alone; give each
  * thread that runs batches its own instance. The instance owns {@code threads - 1} daemon worker threads until
@@ -194,14 +199,23 @@ public final class BatchQueries implements AutoCloseable {
             throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
         }
         begin();
-        // room for the kept handles on this thread, before the workers start: none of them allocates afterwards
-        for (LowestHandles l : lowest) {
-            l.reserve(maxPerQuery);
+        // room for the kept handles on this thread, before the workers start: none of them allocates afterwards.
+        // A query reports each object once, so no answer needs more room than the index has objects.
+        int room = Math.min(maxPerQuery, tree.size());
+        try {
+            for (LowestHandles l : lowest) {
+                l.reserve(room);
+            }
+        } catch (RuntimeException | Error e) {
+            // an OutOfMemoryError here must not leave the instance claimed for good
+            running.set(false);
+            throw e;
         }
         Spheres t = this.spheres;
         t.spheres = spheres;
         t.mode = mode;
         t.max = maxPerQuery;
+        t.room = room;
         t.handles = handles;
         t.counts = counts;
         run(t, tree, categoryMask, count);
@@ -344,7 +358,10 @@ public final class BatchQueries implements AutoCloseable {
     private final class Spheres extends Batch<ShapeQueries> {
         double[] spheres;
         RegionMode mode;
+        /** Result slots per query, the stride of {@code handles}. */
         int max;
+        /** Handles kept per query: {@code max}, or fewer when the index has fewer objects. */
+        int room;
         int[] handles;
         int[] counts;
 
@@ -354,7 +371,7 @@ public final class BatchQueries implements AutoCloseable {
             TraversalStack stack = stacks[worker];
             for (int i = start; i < end; i++) {
                 int a = 4 * i;
-                out.clear(max);
+                out.clear(room);
                 tree.querySphere(spheres[a], spheres[a + 1], spheres[a + 2], spheres[a + 3], mode, mask, null, out,
                         stack);
                 counts[i] = out.count;

@@ -58,7 +58,11 @@ public final class QueryExecutor implements AutoCloseable {
         return workers.length + 1;
     }
 
-    /** Runs {@code task} over {@code [0, count)} on all threads and returns when every chunk is done. */
+    /**
+     * Runs {@code task} over {@code [0, count)} on all threads and returns when every chunk is done. If a chunk
+     * throws, the chunks not yet begun are skipped and, once every thread has stopped, the first throwable is
+     * rethrown as it was (an unchecked one; later ones from other threads are added to it as suppressed).
+     */
     void run(Task task, int count) {
         synchronized (workers) {
             // with close() under the same lock: a batch either starts before the close, and then every worker
@@ -90,6 +94,12 @@ public final class QueryExecutor implements AutoCloseable {
         }
         this.task = null;
         Throwable f = failure;
+        if (f instanceof RuntimeException e) {
+            throw e;
+        }
+        if (f instanceof Error e) {
+            throw e;
+        }
         if (f != null) {
             throw new IllegalStateException("a batch query failed: " + f, f);
         }
@@ -101,7 +111,14 @@ public final class QueryExecutor implements AutoCloseable {
                 task.run(worker, from, Math.min(count, from + chunk));
             }
         } catch (Throwable t) {
-            failure = t;
+            // the first failure reaches the caller as it was thrown; later ones (other threads) ride along
+            synchronized (next) {
+                if (failure == null) {
+                    failure = t;
+                } else if (failure != t) {
+                    failure.addSuppressed(t);
+                }
+            }
             next.set(count);
         }
     }
@@ -119,6 +136,9 @@ public final class QueryExecutor implements AutoCloseable {
             // runs even if the executor was closed since
             seen = generation;
             work(index);
+            // a query may leave this thread's interrupt flag set (restoring it after an InterruptedException, as
+            // blocking code should); park would then return at once, and the idle worker would spin on a core
+            Thread.interrupted();
             pending.decrementAndGet();
         }
     }

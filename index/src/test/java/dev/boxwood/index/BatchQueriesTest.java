@@ -11,6 +11,8 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.stream.Stream;
 
@@ -284,6 +286,8 @@ class BatchQueriesTest {
         private final java.util.concurrent.atomic.AtomicBoolean first =
                 new java.util.concurrent.atomic.AtomicBoolean(true);
         Runnable onCast;
+        /** Run before every cast, on whichever thread casts. */
+        Runnable eachCast;
 
         BlockingIndex(DynamicAabbTree tree, java.util.concurrent.CountDownLatch inside,
                       java.util.concurrent.CountDownLatch release) {
@@ -327,6 +331,9 @@ class BatchQueriesTest {
         public void rayCast(double originX, double originY, double originZ, double translationX,
                             double translationY, double translationZ, double maxFraction, long categoryMask,
                             dev.boxwood.query.RayCastVisitor visitor, TraversalStack stack) {
+            if (eachCast != null) {
+                eachCast.run();
+            }
             if (first.getAndSet(false)) {
                 if (inside != null) {
                     inside.countDown();
@@ -357,5 +364,119 @@ class BatchQueriesTest {
     private static void assertNamed(String what, Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(what), e.getMessage());
+    }
+
+    @Test
+    void shouldTakeAnyMaxPerQueryAndKeepItsWorkersParkedAfterAQueryInterruptsThem() throws Exception {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < 200; i++) {
+            tree.add(i, 0, 0, i + 0.5, 1, 1, i, 1L);
+        }
+        try (BatchQueries batch = new BatchQueries(3)) {
+            // room for maxPerQuery handles per thread was made up front: Integer.MAX_VALUE ran out of memory and
+            // left the instance claimed, so every later batch threw; no answer needs more room than the objects
+            batch.spheres(tree, new double[0], 0, RegionMode.CROSSING, -1L, Integer.MAX_VALUE, new int[0],
+                    new int[0]);
+            int[] found = new int[5 * 300];
+            int[] counts = new int[5];
+            batch.spheres(tree, new double[] {10, 0.5, 0.5, 3, 50, 0.5, 0.5, 1000, 0, 0, 0, 0, 100, 0.5, 0.5, 0.2,
+                199, 0.5, 0.5, 0.6}, 5, RegionMode.CROSSING, -1L, 300, found, counts);
+            assertArrayEquals(new int[] {7, 200, 1, 1, 2}, counts);
+            int[] all = Arrays.copyOfRange(found, 300, 500);
+            for (int i = 0; i < 200; i++) {
+                assertEquals(tree.handles.handleOf(i), all[i]);
+            }
+
+            // a query that leaves a worker's interrupt flag set (as blocking code restoring it does) made the idle
+            // worker's park return at once, for good: a core spinning until close
+            BlockingIndex interrupting = new BlockingIndex(tree, null, null);
+            interrupting.eachCast = () -> {
+                if (Thread.currentThread().getName().startsWith("boxwood-query-")) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            int n = 20_000;
+            double[] origins = new double[3 * n];
+            double[] translations = new double[3 * n];
+            for (int i = 0; i < n; i++) {
+                origins[3 * i] = i % 200 + 0.25;
+                origins[3 * i + 2] = -1;
+                translations[3 * i + 2] = 3;
+            }
+            int[] handles = new int[n];
+            double[] fractions = new double[n];
+            batch.closestRays(interrupting, origins, translations, n, 1.0, -1L, handles, fractions);
+            for (int i = 0; i < n; i++) {
+                assertEquals(tree.handles.handleOf(i % 200), handles[i]);
+            }
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long[] workers = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().startsWith("boxwood-query-")).mapToLong(Thread::getId).toArray();
+            assertTrue(workers.length >= 2, "workers " + workers.length);
+            Thread.sleep(200);
+            long before = 0;
+            for (long id : workers) {
+                before += threads.getThreadCpuTime(id);
+            }
+            Thread.sleep(500);
+            long after = 0;
+            for (long id : workers) {
+                after += threads.getThreadCpuTime(id);
+            }
+            // parked workers take no CPU; spinning ones took about 60% of the half second each here
+            assertTrue(after - before < 100_000_000L, "idle workers used " + (after - before) / 1e6 + " ms");
+        }
+    }
+
+    @Test
+    void shouldHandTheCallerWhatAQueryThrewAndTakeTheNextBatch() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < 200; i++) {
+            tree.add(i, 0, 0, i + 0.5, 1, 1, i, 1L);
+        }
+        int n = 5_000;
+        double[] origins = new double[3 * n];
+        double[] translations = new double[3 * n];
+        for (int i = 0; i < n; i++) {
+            origins[3 * i] = i % 200 + 0.25;
+            origins[3 * i + 2] = -1;
+            translations[3 * i + 2] = 3;
+        }
+        int[] handles = new int[n];
+        double[] fractions = new double[n];
+        for (int threads : new int[] {1, 3}) {
+            try (BatchQueries batch = new BatchQueries(threads)) {
+                int[] calls = new int[1];
+                // a failure anywhere in the batch, the caller's thread or a worker, reaches the caller as thrown
+                // (it came wrapped in an IllegalStateException, the type that also says the instance is busy)
+                BlockingIndex failing = new BlockingIndex(tree, null, null);
+                failing.eachCast = () -> {
+                    synchronized (calls) {
+                        if (++calls[0] == 2_000) {
+                            throw new ArithmeticException("query 2000");
+                        }
+                    }
+                };
+                ArithmeticException e = assertThrows(ArithmeticException.class, () -> batch.closestRays(failing,
+                        origins, translations, n, 1.0, -1L, handles, fractions));
+                assertEquals("query 2000", e.getMessage());
+                calls[0] = 0;
+                BlockingIndex erring = new BlockingIndex(tree, null, null);
+                erring.eachCast = () -> {
+                    synchronized (calls) {
+                        if (++calls[0] == 10) {
+                            throw new StackOverflowError("query 10");
+                        }
+                    }
+                };
+                assertThrows(StackOverflowError.class, () -> batch.lineOfSight(erring, origins, origins, null, null,
+                        n, -1L, new boolean[n]));
+                // the instance is released and answers the next batch in full
+                batch.closestRays(tree, origins, translations, n, 1.0, -1L, handles, fractions);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(tree.handles.handleOf(i % 200), handles[i]);
+                }
+            }
+        }
     }
 }
