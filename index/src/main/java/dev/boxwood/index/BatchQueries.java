@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * written into caller-provided primitive arrays (the model of Unity's {@code RaycastCommand}): line of sight,
  * closest ray hits, sphere region queries. Each thread has pre-allocated scratch (stack and collectors), so a
  * warmed-up batch allocates nothing (a sphere batch allocates on the calling thread only when its
- * {@code maxPerQuery} is larger than in any earlier sphere batch of the instance). Each query's answer is the one
- * the single query gives (the same handles and fractions).
+ * {@code maxPerQuery}, capped at the index's object count, is larger than in any earlier sphere batch of the
+ * instance). Each query's answer is the one the single query gives (the same handles and fractions).
  *
  * <p>Indexes: the ray batches run on any {@link SpatialQueries} (through its {@code rayCast}), the sphere batch on
  * any {@link ShapeQueries} (its {@code querySphere}): the dynamic tree, a {@link ReadView}, a mapped static world.
