@@ -278,6 +278,33 @@ class BatchQueriesTest {
         }
     }
 
+    /** 200 boxes in a row along x, box i over [i, i + 0.5] x [0, 1] x [0, 1], user value i. */
+    private static DynamicAabbTree row() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        for (int i = 0; i < 200; i++) {
+            tree.add(i, 0, 0, i + 0.5, 1, 1, i, 1L);
+        }
+        return tree;
+    }
+
+    /** Ray i starts under box i % 200 of {@link #row()}; with {@link #rayTranslations} it enters it at 1/3. */
+    private static double[] rayOrigins(int n) {
+        double[] origins = new double[3 * n];
+        for (int i = 0; i < n; i++) {
+            origins[3 * i] = i % 200 + 0.25;
+            origins[3 * i + 2] = -1;
+        }
+        return origins;
+    }
+
+    private static double[] rayTranslations(int n) {
+        double[] translations = new double[3 * n];
+        for (int i = 0; i < n; i++) {
+            translations[3 * i + 2] = 3;
+        }
+        return translations;
+    }
+
     /** A tree seen through another index type, whose first ray cast can wait for a latch or run a callback. */
     private static final class BlockingIndex implements dev.boxwood.query.SpatialQueries {
         private final DynamicAabbTree tree;
@@ -368,10 +395,7 @@ class BatchQueriesTest {
 
     @Test
     void shouldTakeAnyMaxPerQueryAndKeepItsWorkersParkedAfterAQueryInterruptsThem() throws Exception {
-        DynamicAabbTree tree = new DynamicAabbTree();
-        for (int i = 0; i < 200; i++) {
-            tree.add(i, 0, 0, i + 0.5, 1, 1, i, 1L);
-        }
+        DynamicAabbTree tree = row();
         try (BatchQueries batch = new BatchQueries(3)) {
             // room for maxPerQuery handles per thread was made up front: Integer.MAX_VALUE ran out of memory and
             // left the instance claimed, so every later batch threw; no answer needs more room than the objects
@@ -396,13 +420,8 @@ class BatchQueriesTest {
                 }
             };
             int n = 20_000;
-            double[] origins = new double[3 * n];
-            double[] translations = new double[3 * n];
-            for (int i = 0; i < n; i++) {
-                origins[3 * i] = i % 200 + 0.25;
-                origins[3 * i + 2] = -1;
-                translations[3 * i + 2] = 3;
-            }
+            double[] origins = rayOrigins(n);
+            double[] translations = rayTranslations(n);
             int[] handles = new int[n];
             double[] fractions = new double[n];
             batch.closestRays(interrupting, origins, translations, n, 1.0, -1L, handles, fractions);
@@ -430,18 +449,10 @@ class BatchQueriesTest {
 
     @Test
     void shouldHandTheCallerWhatAQueryThrewAndTakeTheNextBatch() {
-        DynamicAabbTree tree = new DynamicAabbTree();
-        for (int i = 0; i < 200; i++) {
-            tree.add(i, 0, 0, i + 0.5, 1, 1, i, 1L);
-        }
+        DynamicAabbTree tree = row();
         int n = 5_000;
-        double[] origins = new double[3 * n];
-        double[] translations = new double[3 * n];
-        for (int i = 0; i < n; i++) {
-            origins[3 * i] = i % 200 + 0.25;
-            origins[3 * i + 2] = -1;
-            translations[3 * i + 2] = 3;
-        }
+        double[] origins = rayOrigins(n);
+        double[] translations = rayTranslations(n);
         int[] handles = new int[n];
         double[] fractions = new double[n];
         for (int threads : new int[] {1, 3}) {
