@@ -1773,9 +1773,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * tree was changed under it from a callback. Without the count such a query could walk the same nodes forever.
      */
     static IllegalStateException lostQuery() {
-        return new IllegalStateException("the query opened more nodes than the tree has: its TraversalStack is in"
-                + " use by another query at the same time (a query run from inside a visitor, filter or exact test"
-                + " needs a stack of its own), or the tree was changed from one of its callbacks");
+        return new IllegalStateException("the query opened more nodes than the tree has: its scratch (the"
+                + " TraversalStack, or the NearestNeighbours of a nearest query) is in use by another query at the"
+                + " same time (a query run from inside a visitor, filter, exact test or distance function needs"
+                + " scratch of its own), or the tree was changed from one of its callbacks");
     }
 
     /** The window of this tree's windowed traversals ({@link TraversalStack#window}). */

@@ -137,8 +137,13 @@ public final class NearestQueries {
             return;
         }
         dest.pushRoot(DynamicAabbTree.HEADER);
+        long nodes = 0;
+        final int budget = tree.nodeHighWater;
         for (int ref = dest.nextNode(k, visitor, limit, exact, x, y, z); ref != NearestNeighbours.DONE;
                 ref = dest.nextNode(k, visitor, limit, exact, x, y, z)) {
+            if (++nodes > budget) {
+                throw DynamicAabbTree.lostQuery();
+            }
             final int record = DynamicAabbTree.recordIndex(ref);
             for (int side = 0; side < 2; side++) {
                 if ((r[record + DynamicAabbTree.MASK + side] & foldedMask) == 0) {

@@ -91,6 +91,37 @@ class NestedQueryTest {
     }
 
     @Test
+    void shouldBoundANearestQueryWhoseResultsANestedOneReused() {
+        DynamicAabbTree tree = world(3000);
+        dev.boxwood.query.NearestNeighbours expected = new dev.boxwood.query.NearestNeighbours();
+        NearestQueries.kNearest(tree, 50, 50, 50, 20, Double.POSITIVE_INFINITY, -1L, null, null, expected);
+        dev.boxwood.query.NearestNeighbours own = new dev.boxwood.query.NearestNeighbours();
+        dev.boxwood.query.NearestNeighbours inner = new dev.boxwood.query.NearestNeighbours();
+        dev.boxwood.query.NearestNeighbours shared = new dev.boxwood.query.NearestNeighbours();
+        // with results of its own the nested search leaves the outer one alone
+        NearestQueries.kNearest(tree, 50, 50, 50, 20, Double.POSITIVE_INFINITY, -1L, (h, uv) -> {
+            NearestQueries.kNearest(tree, 10, 10, 10, 5, Double.POSITIVE_INFINITY, -1L, null, null, inner);
+            return true;
+        }, null, own);
+        assertEquals(expected.count(), own.count());
+        for (int i = 0; i < own.count(); i++) {
+            assertEquals(expected.handle(i), own.handle(i));
+        }
+        // on the outer search's own results: an answer (wrong, as documented) or the exception, but soon
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try {
+                NearestQueries.kNearest(tree, 50, 50, 50, 20, Double.POSITIVE_INFINITY, -1L, (h, uv) -> {
+                    NearestQueries.kNearest(tree, 10, 10, 10, 5, Double.POSITIVE_INFINITY, -1L, null, null, shared);
+                    return true;
+                }, null, shared);
+            } catch (IllegalStateException e) {
+                assertTrue(e.getMessage().contains("opened more nodes than the tree has"), e.getMessage());
+            }
+        });
+        tree.validate();
+    }
+
+    @Test
     void shouldAnswerNestedQueriesOnTheirOwnStacksAndNeverRunAwayOnAShared() {
         for (int n : new int[] {300, 3000}) {
             DynamicAabbTree tree = world(n);
