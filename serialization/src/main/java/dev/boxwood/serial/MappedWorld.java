@@ -1753,7 +1753,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * outside the mapping.
      */
     private int checkPoppedLeaf(int ref) {
-        if (WorldLayout.leafFirst(ref) > objectCount - WorldLayout.leafCount(ref)) {
+        if (leafOutside(ref)) {
             throw sharedScratch("leaf run " + WorldLayout.leafFirst(ref) + " + " + WorldLayout.leafCount(ref));
         }
         return ref;
@@ -1774,10 +1774,15 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     /** A leaf reference of {@code node} whose run must lie within the objects. */
     private int checkLeaf(int node, int ref) {
-        if (WorldLayout.leafFirst(ref) > objectCount - WorldLayout.leafCount(ref)) {
+        if (leafOutside(ref)) {
             throw corruptAtQuery(leafMessage(node, ref));
         }
         return ref;
+    }
+
+    /** Whether a leaf reference's run of objects reaches past the last object. */
+    private boolean leafOutside(int ref) {
+        return WorldLayout.leafFirst(ref) > objectCount - WorldLayout.leafCount(ref);
     }
 
     /** A node reference of {@code node}: a later node of the tree. */

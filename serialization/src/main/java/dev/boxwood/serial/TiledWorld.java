@@ -762,9 +762,23 @@ public final class TiledWorld implements AutoCloseable {
     public void kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
                          QueryFilter filter, DistanceFunction exact, NearestNeighbours dest, Scratch scratch) {
         Arguments.requireNonNull("scratch", scratch);
+        nearest(x, y, z, k, maxDistance, categoryMask, filter, exact, null, dest, scratch);
+    }
+
+    /**
+     * {@link #kNearest} ({@code visitor} null) or {@link #browseNearest} with the scratch claimed for the whole
+     * query, the browsing visits included.
+     */
+    private void nearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
+                         QueryFilter filter, DistanceFunction exact, NearestVisitor visitor, NearestNeighbours dest,
+                         Scratch scratch) {
         scratch.claim();
         try {
-            searchNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, dest, scratch);
+            if (visitor == null) {
+                searchNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, dest, scratch);
+            } else {
+                browse(x, y, z, maxDistance, categoryMask, filter, exact, visitor, dest, scratch);
+            }
         } finally {
             scratch.free();
         }
@@ -850,12 +864,7 @@ public final class TiledWorld implements AutoCloseable {
                               Scratch scratch) {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
-        scratch.claim();
-        try {
-            browse(x, y, z, maxDistance, categoryMask, filter, exact, visitor, found, scratch);
-        } finally {
-            scratch.free();
-        }
+        nearest(x, y, z, 0, maxDistance, categoryMask, filter, exact, visitor, found, scratch);
     }
 
     /** {@link #browseNearest} once the scratch is claimed (the visits too: the searches resume after them). */
