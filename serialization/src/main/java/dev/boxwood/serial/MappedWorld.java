@@ -63,11 +63,12 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  * A query checks what it takes back from that scratch as it checks what it reads from the file: scratch shared
  * with a query running at the same time (a query nested in a visitor on the same stack, or another thread's) makes
  * it throw {@link IllegalStateException} or answer wrongly, never read outside the mapping.
- * {@link #close()} unmaps at once: it must happen after every query has returned (the caller orders this; a close
- * while a query of this world runs, from another thread or from inside the query's own visitor, is not detected
- * and makes that query read unmapped memory, which crashes the JVM); a query, or an accessor that reads the file,
- * called after close throws {@link IllegalStateException} (plain header values such as {@link #originX()} stay
- * readable).
+ * {@link #close()} may come at any time, from any thread, a query's own visitor included: a query, or an accessor
+ * that reads the file, called after close throws {@link IllegalStateException} (plain header values such as
+ * {@link #originX()} stay readable), while those already running finish as if the world were open, and the file is
+ * unmapped when the last of them returns (at once if none runs). Each query and accessor counts itself in and out
+ * of a count striped over the threads (two uncontended atomic additions), so a close can never unmap the file
+ * under a reader.
  *
  * <p>Requires a little-endian platform (x86-64, AArch64): the mapping is read in native order.
  */
@@ -112,7 +113,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     private final boolean paletteIndexed;
     private final boolean noZeroCategory;
     private final long userValuesOffset;
-    private volatile boolean closed;
+    /** The threads reading the mapping, so that {@link #close()} never unmaps it under one. */
+    private final ReaderCount readers = new ReaderCount(this::unmap);
 
     private MappedWorld(Path file, long fileLength, MappedFile mappedFile, MappedBytesStore store,
                         ReferenceOwner owner, Header h) {
@@ -183,26 +185,31 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @throws IllegalStateException     if the world is closed
      */
     public void verify() throws CorruptWorldFileException {
-        checkOpen();
-        byte[] chunk = new byte[(int) Math.min(VERIFY_CHUNK, Math.max(1, fileLength))];
-        CRC32C crc = new CRC32C();
-        for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
-            crc.reset();
-            long end = sectionOffsets[s] + sectionLengths[s];
-            for (long p = sectionOffsets[s]; p < end; ) {
-                int len = (int) Math.min(chunk.length, end - p);
-                store.read(p, chunk, 0, len);
-                crc.update(chunk, 0, len);
-                p += len;
+        int reader = enter();
+        try {
+            byte[] chunk = new byte[(int) Math.min(VERIFY_CHUNK, Math.max(1, fileLength))];
+            CRC32C crc = new CRC32C();
+            for (int s = 0; s < WorldLayout.SECTION_COUNT; s++) {
+                crc.reset();
+                long end = sectionOffsets[s] + sectionLengths[s];
+                for (long p = sectionOffsets[s]; p < end; ) {
+                    int len = (int) Math.min(chunk.length, end - p);
+                    store.read(p, chunk, 0, len);
+                    crc.update(chunk, 0, len);
+                    p += len;
+                }
+                if ((int) crc.getValue() != sectionCrcs[s]) {
+                    throw corrupt("checksum mismatch in the " + WorldLayout.SECTION_NAMES[s] + " section (stored "
+                            + Integer.toHexString(sectionCrcs[s]) + ", computed "
+                            + Integer.toHexString((int) crc.getValue())
+                            + ")");
+                }
             }
-            if ((int) crc.getValue() != sectionCrcs[s]) {
-                throw corrupt("checksum mismatch in the " + WorldLayout.SECTION_NAMES[s] + " section (stored "
-                        + Integer.toHexString(sectionCrcs[s]) + ", computed " + Integer.toHexString((int) crc.getValue())
-                        + ")");
-            }
+            verifyPadding(chunk);
+            verifyStructure();
+        } finally {
+            exit(reader);
         }
-        verifyPadding(chunk);
-        verifyStructure();
     }
 
     /** The alignment gaps before each section are not covered by a checksum: they must be zero. */
@@ -430,25 +437,30 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /**
-     * Unmaps the file. Idempotent. Every query must have returned before, this world's own visitors included: a
-     * query still running reads unmapped memory (see the class comment).
+     * Closes the world: later queries and reads of the file throw {@link IllegalStateException}; the file is unmapped
+     * now if no query of this world is running, else by the last running one as it returns (one that called this
+     * from its own visitor included), so no running query ever reads unmapped memory. Idempotent; any thread.
      */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+        readers.close();
+    }
+
+    /** Unmaps the file: run once, by {@link ReaderCount} when the world is closed and no query reads it. */
+    private void unmap() {
         store.release(owner);
         mappedFile.releaseLast();
         Unmapping.release(store, mappedFile);
     }
 
-    /** @return whether {@link #close()} was called */
+    /** @return whether {@link #close()} was called (a query still running may keep the file mapped until it returns) */
     public boolean isClosed() {
-        return closed;
+        return readers.isClosed();
+    }
+
+    /** @return whether the file has been unmapped ({@link #close()} called and no query reading it) */
+    boolean isUnmapped() {
+        return readers.isReleased();
     }
 
     /** @return the mapped file */
@@ -527,34 +539,38 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @throws CorruptWorldFileException if the stored references do not form a valid tree
      */
     public FlatBvh readTree() throws CorruptWorldFileException {
-        checkOpen();
-        int flatNodes = Math.max(0, objectCount - 1);
-        float[] bounds = new float[12 * flatNodes];
-        int[] refs = new int[2 * flatNodes];
-        if (objectCount >= 2) {
-            expandTree(refs, flatNodes);
-            for (int k = flatNodes - 1; k >= 0; k--) {
-                for (int c = 0; c < 2; c++) {
-                    int ref = refs[2 * k + c];
-                    int at = 12 * k + 6 * c;
-                    if (ref < 0) {
-                        long b = boxBase(~ref);
-                        for (int a = 0; a < 6; a++) {
-                            bounds[at + a] = readFloat(b + 4L * a);
-                        }
-                    } else {
-                        for (int a = 0; a < 3; a++) {
-                            bounds[at + a] = Math.min(bounds[12 * ref + a], bounds[12 * ref + 6 + a]);
-                            bounds[at + 3 + a] = Math.max(bounds[12 * ref + 3 + a], bounds[12 * ref + 9 + a]);
+        int reader = enter();
+        try {
+            int flatNodes = Math.max(0, objectCount - 1);
+            float[] bounds = new float[12 * flatNodes];
+            int[] refs = new int[2 * flatNodes];
+            if (objectCount >= 2) {
+                expandTree(refs, flatNodes);
+                for (int k = flatNodes - 1; k >= 0; k--) {
+                    for (int c = 0; c < 2; c++) {
+                        int ref = refs[2 * k + c];
+                        int at = 12 * k + 6 * c;
+                        if (ref < 0) {
+                            long b = boxBase(~ref);
+                            for (int a = 0; a < 6; a++) {
+                                bounds[at + a] = readFloat(b + 4L * a);
+                            }
+                        } else {
+                            for (int a = 0; a < 3; a++) {
+                                bounds[at + a] = Math.min(bounds[12 * ref + a], bounds[12 * ref + 6 + a]);
+                                bounds[at + 3 + a] = Math.max(bounds[12 * ref + 3 + a], bounds[12 * ref + 9 + a]);
+                            }
                         }
                     }
                 }
             }
-        }
-        try {
-            return FlatBvh.of(objectCount, originX, originY, originZ, bounds, refs, rootBounds.clone());
-        } catch (IllegalArgumentException e) {
-            throw corrupt("the stored tree is invalid: " + e.getMessage());
+            try {
+                return FlatBvh.of(objectCount, originX, originY, originZ, bounds, refs, rootBounds.clone());
+            } catch (IllegalArgumentException e) {
+                throw corrupt("the stored tree is invalid: " + e.getMessage());
+            }
+        } finally {
+            exit(reader);
         }
     }
 
@@ -634,13 +650,17 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @throws IllegalStateException     if the world is closed
      */
     public float[] readObjectBoxes() throws CorruptWorldFileException {
-        checkOpen();
-        float[] boxes = new float[6 * objectCount];
-        for (int i = 0; i < objectCount; i++) {
-            readBox(i, boxes, 6 * i);
-            checkStoredBox(i, boxes, 6 * i);
+        int reader = enter();
+        try {
+            float[] boxes = new float[6 * objectCount];
+            for (int i = 0; i < objectCount; i++) {
+                readBox(i, boxes, 6 * i);
+                checkStoredBox(i, boxes, 6 * i);
+            }
+            return boxes;
+        } finally {
+            exit(reader);
         }
-        return boxes;
     }
 
     /**
@@ -651,20 +671,24 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @throws IllegalStateException     if the world is closed
      */
     public long[] readCategories() throws CorruptWorldFileException {
-        checkOpen();
-        long[] bits = new long[objectCount];
+        int reader = enter();
         try {
-            for (int i = 0; i < objectCount; i++) {
-                bits[i] = categoryAt(i);
+            long[] bits = new long[objectCount];
+            try {
+                for (int i = 0; i < objectCount; i++) {
+                    bits[i] = categoryAt(i);
+                }
+            } catch (UncheckedIOException e) {
+                // the query path's unchecked form of a corrupt record: a reader declares the checked one
+                if (e.getCause() instanceof CorruptWorldFileException corrupt) {
+                    throw corrupt;
+                }
+                throw e;
             }
-        } catch (UncheckedIOException e) {
-            // the query path's unchecked form of a corrupt record: a reader declares the checked one
-            if (e.getCause() instanceof CorruptWorldFileException corrupt) {
-                throw corrupt;
-            }
-            throw e;
+            return bits;
+        } finally {
+            exit(reader);
         }
-        return bits;
     }
 
     /**
@@ -673,12 +697,16 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @return the user values of handles {@code 0 .. size() - 1}
      */
     public long[] readUserValues() {
-        checkOpen();
-        long[] values = new long[objectCount];
-        for (int i = 0; i < objectCount; i++) {
-            values[i] = userValueAt(i);
+        int reader = enter();
+        try {
+            long[] values = new long[objectCount];
+            for (int i = 0; i < objectCount; i++) {
+                values[i] = userValueAt(i);
+            }
+            return values;
+        } finally {
+            exit(reader);
         }
-        return values;
     }
 
     /** The header's root bounds, relative to the origin: shared, for readers in this package that only compare. */
@@ -701,13 +729,17 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @throws IndexOutOfBoundsException if the range is outside the payload or {@code dest}
      */
     public void readPayload(long position, byte[] dest, int destOffset, int length) {
-        checkOpen();
-        if (position < 0 || length < 0 || position > payloadLength() - length || destOffset < 0
-                || destOffset > dest.length - length) {
-            throw new IndexOutOfBoundsException("payload range [" + position + ", +" + length + ") of "
-                    + payloadLength() + " bytes into an array of " + dest.length);
+        int reader = enter();
+        try {
+            if (position < 0 || length < 0 || position > payloadLength() - length || destOffset < 0
+                    || destOffset > dest.length - length) {
+                throw new IndexOutOfBoundsException("payload range [" + position + ", +" + length + ") of "
+                        + payloadLength() + " bytes into an array of " + dest.length);
+            }
+            store.read(sectionOffsets[WorldLayout.SECTION_PAYLOAD] + position, dest, destOffset, length);
+        } finally {
+            exit(reader);
         }
-        store.read(sectionOffsets[WorldLayout.SECTION_PAYLOAD] + position, dest, destOffset, length);
     }
 
     @Override
@@ -723,14 +755,24 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     @Override
     public long userValue(int handle) {
-        checkHandle(handle);
-        return userValueAt(handle);
+        int reader = enter();
+        try {
+            requireHandle(handle);
+            return userValueAt(handle);
+        } finally {
+            exit(reader);
+        }
     }
 
     @Override
     public long categoryBits(int handle) {
-        checkHandle(handle);
-        return categoryAt(handle);
+        int reader = enter();
+        try {
+            requireHandle(handle);
+            return categoryAt(handle);
+        } finally {
+            exit(reader);
+        }
     }
 
     /**
@@ -836,11 +878,16 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     @Override
     public void getTightBox(int handle, double[] dest) {
-        checkHandle(handle);
-        Arguments.requireBoxDestination(dest);
-        long o = boxBase(handle);
-        toWorld(readFloat(o), readFloat(o + 4), readFloat(o + 8),
-                readFloat(o + 12), readFloat(o + 16), readFloat(o + 20), dest);
+        int reader = enter();
+        try {
+            requireHandle(handle);
+            Arguments.requireBoxDestination(dest);
+            long o = boxBase(handle);
+            toWorld(readFloat(o), readFloat(o + 4), readFloat(o + 8),
+                    readFloat(o + 12), readFloat(o + 16), readFloat(o + 20), dest);
+        } finally {
+            exit(reader);
+        }
     }
 
     private void toWorld(float x0, float y0, float z0, float x1, float y1, float z1, double[] dest) {
@@ -858,8 +905,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-        checkOpen();
-        region(BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY, maxZ - originZ,
+        regionQuery(BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY, maxZ - originZ,
                 null, null, RegionMode.CROSSING, categoryMask, null, visitor, stack);
     }
 
@@ -909,7 +955,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                             long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
         requireSphere(centerX, centerY, centerZ, radius);
         requireRegionArguments(mode, visitor, stack);
-        region(SPHERE, centerX - originX, centerY - originY, centerZ - originZ, radius, 0, 0, null, null, mode,
+        regionQuery(SPHERE, centerX - originX, centerY - originY, centerZ - originZ, radius, 0, 0, null, null, mode,
                 categoryMask, filter, visitor, stack);
     }
 
@@ -938,8 +984,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                          TraversalStack stack) {
         Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
         requireRegionArguments(mode, visitor, stack);
-        region(BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY, maxZ - originZ,
-                null, null, mode, categoryMask, filter, visitor, stack);
+        regionQuery(BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX, maxY - originY,
+                maxZ - originZ, null, null, mode, categoryMask, filter, visitor, stack);
     }
 
     /**
@@ -969,7 +1015,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         // stack's double scratch (region queries use no other)
         double[] local = stack.fractions(ObbLayout.STRIDE);
         Obb.copyForQuery(obb, offset, originX, originY, originZ, local);
-        region(OBB, 0, 0, 0, 0, 0, 0, local, null, mode, categoryMask, filter, visitor, stack);
+        regionQuery(OBB, 0, 0, 0, 0, 0, 0, local, null, mode, categoryMask, filter, visitor, stack);
     }
 
     /**
@@ -994,8 +1040,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                             OverlapVisitor visitor, TraversalStack stack) {
         requireConvexArguments(region, mode);
         requireRegionArguments(mode, visitor, stack);
-        region(CONVEX, 0, 0, 0, 0, 0, 0, null, region.translated(originX, originY, originZ), mode, categoryMask,
-                filter, visitor, stack);
+        regionQuery(CONVEX, 0, 0, 0, 0, 0, 0, null, region.translated(originX, originY, originZ), mode,
+                categoryMask, filter, visitor, stack);
     }
 
     /** The sphere query's own checks, shared with composite worlds: a finite centre and radius, radius >= 0. */
@@ -1019,7 +1065,19 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireNonNull("mode", mode);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-        checkOpen();
+    }
+
+    /** {@link #region} as a reader of the mapping ({@link #enter}), for the public region queries. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private void regionQuery(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                             double[] obb, ConvexRegion convex, RegionMode mode, long mask, QueryFilter filter,
+                             OverlapVisitor visitor, TraversalStack stack) {
+        int reader = enter();
+        try {
+            region(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, mask, filter, visitor, stack);
+        } finally {
+            exit(reader);
+        }
     }
 
     /**
@@ -1194,10 +1252,14 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireDisplacement(dx, dy, dz);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-        checkOpen();
-        SweepTests.beginBoxSweep(visitor, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
-        sweepUnchecked(SweepTests.BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX,
-                maxY - originY, maxZ - originZ, dx, dy, dz, 1.0, categoryMask, visitor, stack);
+        int reader = enter();
+        try {
+            SweepTests.beginBoxSweep(visitor, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
+            sweepUnchecked(SweepTests.BOX, minX - originX, minY - originY, minZ - originZ, maxX - originX,
+                    maxY - originY, maxZ - originZ, dx, dy, dz, 1.0, categoryMask, visitor, stack);
+        } finally {
+            exit(reader);
+        }
     }
 
     /**
@@ -1227,14 +1289,19 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireDisplacement(dx, dy, dz);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-        checkOpen();
-        visitor.begin(centerX, centerY, centerZ, dx, dy, dz, 1.0);
-        double px = centerX - originX;
-        double py = centerY - originY;
-        double pz = centerZ - originZ;
-        sweepUnchecked(SweepTests.SPHERE, px, py, pz, radius,
-                SweepTests.sphereCullRadius(px, py, pz, radius, dx, dy, dz), 0, dx, dy, dz, 1.0, categoryMask, visitor,
-                stack);
+        int reader = enter();
+        try {
+            visitor.begin(centerX, centerY, centerZ, dx, dy, dz, 1.0);
+            double px = centerX - originX;
+            double py = centerY - originY;
+            double pz = centerZ - originZ;
+            sweepUnchecked(SweepTests.SPHERE, px, py, pz, radius,
+                    SweepTests.sphereCullRadius(px, py, pz, radius, dx, dy, dz), 0, dx, dy, dz, 1.0, categoryMask,
+                    visitor,
+                    stack);
+        } finally {
+            exit(reader);
+        }
     }
 
     /**
@@ -1407,8 +1474,12 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     public void kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
                          QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
         Arguments.requireNearest(x, y, z, k, maxDistance, dest);
-        checkOpen();
-        searchNearest(x, y, z, k, null, maxDistance, categoryMask, filter, exact, dest);
+        int reader = enter();
+        try {
+            searchNearest(x, y, z, k, null, maxDistance, categoryMask, filter, exact, dest);
+        } finally {
+            exit(reader);
+        }
     }
 
     /**
@@ -1437,8 +1508,12 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireNonNull("scratch", scratch);
         Arguments.requireNearest(x, y, z, 0, maxDistance, scratch);
         Arguments.requireNonNull("visitor", visitor);
-        checkOpen();
-        searchNearest(x, y, z, 0, visitor, maxDistance, categoryMask, filter, exact, scratch);
+        int reader = enter();
+        try {
+            searchNearest(x, y, z, 0, visitor, maxDistance, categoryMask, filter, exact, scratch);
+        } finally {
+            exit(reader);
+        }
     }
 
     /** The best-first search of both forms: up to {@code k} results, or browsing when {@code visitor} is set. */
@@ -1535,10 +1610,14 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireSegment(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-        checkOpen();
-        visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
-        castUnchecked(originX, originY, originZ, translationX, translationY, translationZ, maxFraction, maxFraction,
-                categoryMask, visitor, stack);
+        int reader = enter();
+        try {
+            visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+            castUnchecked(originX, originY, originZ, translationX, translationY, translationZ, maxFraction, maxFraction,
+                    categoryMask, visitor, stack);
+        } finally {
+            exit(reader);
+        }
     }
 
     /**
@@ -1808,13 +1887,36 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
 
     private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the world " + file + " is closed");
+        if (readers.isClosed()) {
+            throw closedException();
         }
     }
 
-    private void checkHandle(int handle) {
-        checkOpen();
+    /**
+     * Enters as a reader of the mapping, for the length of a query or of any other read of the file: the mapping
+     * stays until every reader has left ({@link ReaderCount}).
+     *
+     * @return what to pass to {@link #exit}, in a {@code finally}
+     * @throws IllegalStateException if the world is closed
+     */
+    private int enter() {
+        int reader = readers.enter();
+        if (reader < 0) {
+            throw closedException();
+        }
+        return reader;
+    }
+
+    /** Leaves as a reader (unmapping the file if it was closed meanwhile and this was the last reader). */
+    private void exit(int reader) {
+        readers.exit(reader);
+    }
+
+    private IllegalStateException closedException() {
+        return new IllegalStateException("the world " + file + " is closed");
+    }
+
+    private void requireHandle(int handle) {
         if (handle < 0 || handle >= objectCount) {
             throw new IllegalArgumentException("handle " + handle + " is not an object of this world (0 .. "
                     + (objectCount - 1) + ")");

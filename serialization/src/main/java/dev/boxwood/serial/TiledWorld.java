@@ -51,7 +51,8 @@ import dev.boxwood.query.TraversalStack;
  * {@link IllegalStateException}). Mapping, unmapping and
  * the use counts that keep a tile mapped while a thread reads it are guarded by this object's lock (taken twice
  * per visited tile per query). The budget is soft: tiles in use are never unmapped, so it can be exceeded while
- * many threads read many tiles. {@link #close()} must come after every query has returned.
+ * many threads read many tiles. {@link #close()} may come at any time (see there): it never unmaps a tile under a
+ * running query.
  *
  * <p>Tiles must not be replaced on disk while the tiled world is open (unlike a single {@link MappedWorld}, which
  * keeps reading the file it mapped): the origin, bounds and object count of each tile are read once, by
@@ -233,7 +234,7 @@ public final class TiledWorld implements AutoCloseable {
 
     /**
      * The bytes mapped now: the sum of the file lengths of the mapped tiles. At most the budget whenever no query
-     * is running (the budget is soft only for tiles in use); 0 after {@link #close()}.
+     * is running (the budget is soft only for tiles in use); 0 after {@link #close()} once no query reads a tile.
      *
      * @return the bytes of the tiles mapped now
      */
@@ -961,6 +962,13 @@ public final class TiledWorld implements AutoCloseable {
 
     private synchronized void release(Tile t) {
         t.users--;
+        if (closed) {
+            // the tile was in use when the world closed: the last query to leave it unmaps it
+            if (t.users == 0 && t.world != null) {
+                unmap(t);
+            }
+            return;
+        }
         evictOverBudget();
     }
 
@@ -976,11 +984,15 @@ public final class TiledWorld implements AutoCloseable {
             if (victim == null) {
                 return;
             }
-            victim.world.close();
-            victim.world = null;
-            mappedBytes -= victim.length;
-            unmapCount++;
+            unmap(victim);
         }
+    }
+
+    private void unmap(Tile t) {
+        t.world.close();
+        t.world = null;
+        mappedBytes -= t.length;
+        unmapCount++;
     }
 
     private Tile tile(int tile) {
@@ -996,7 +1008,12 @@ public final class TiledWorld implements AutoCloseable {
         }
     }
 
-    /** Unmaps every tile. Idempotent. Every query must have returned before. */
+    /**
+     * Closes the tiled world: later queries throw {@link IllegalStateException}, unused tiles are unmapped now, and
+     * a tile a running query is reading is unmapped when the last such query leaves it (a running query that goes
+     * on to a tile it had not entered yet throws {@link IllegalStateException} there). Idempotent; any thread, a
+     * query's own visitor included.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -1004,12 +1021,9 @@ public final class TiledWorld implements AutoCloseable {
         }
         closed = true;
         for (Tile t : tiles) {
-            if (t.world != null) {
-                t.world.close();
-                t.world = null;
-                unmapCount++;
+            if (t.world != null && t.users == 0) {
+                unmap(t);
             }
         }
-        mappedBytes = 0;
     }
 }

@@ -913,6 +913,48 @@ class TiledWorldTest {
     }
 
     @Test
+    void shouldKeepTheTileAQueryReadsMappedWhenTheWorldClosesUnderIt() throws IOException {
+        double[] all = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE, -Double.MAX_VALUE,
+                -Double.MAX_VALUE};
+        for (double[] b : tileBounds) {
+            for (int a = 0; a < 3; a++) {
+                all[a] = Math.min(all[a], b[a]);
+                all[3 + a] = Math.max(all[3 + a], b[3 + a]);
+            }
+        }
+        AllOverlaps firstTile = new AllOverlaps();
+        oracles.get(0).queryAabb(all[0], all[1], all[2], all[3], all[4], all[5], -1L, firstTile,
+                new TraversalStack());
+        assertTrue(firstTile.count() > 10, firstTile.count() + " objects in tile 0");
+        TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE);
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        int[] reported = new int[1];
+        boolean[] mappedAfterClose = {false};
+        // the whole world, tiles in index order: the visitor closes the tiled world at its first object, reads on
+        // in tile 0 (still mapped), and the query fails as it reaches tile 1
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> tiled.queryAabb(all[0], all[1],
+                all[2], all[3], all[4], all[5], -1L, (handle, userValue) -> {
+                    assertEquals(0, scratch.tile());
+                    if (reported[0]++ == 0) {
+                        tiled.close();
+                        mappedAfterClose[0] = tiled.isMapped(0);
+                    }
+                    return true;
+                }, scratch));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertTrue(mappedAfterClose[0], "the tile being read stays mapped");
+        assertEquals(firstTile.count(), reported[0], "tile 0 answered in full");
+        assertEquals(0, tiled.mappedTileCount(), "unmapped as the query left it");
+        assertEquals(0, tiled.mappedBytes());
+        assertEquals(tiled.mapCount(), tiled.unmapCount());
+        assertEquals(-1, scratch.tile());
+        // the scratch was given back: a later query takes it, and is refused because the world is closed
+        IllegalStateException later = assertThrows(IllegalStateException.class, () -> tiled.queryAabb(0, 0, 0, 1, 1,
+                1, -1L, new AllOverlaps(), scratch));
+        assertEquals("the tiled world is closed", later.getMessage());
+    }
+
+    @Test
     void shouldRefuseUseAfterCloseAndReportACorruptTile() throws IOException {
         TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE);
         tiled.close();
