@@ -1732,6 +1732,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final int window = queryWindow();
         // Large trees hold objects back and decide them in batches (TraversalStack.deferObject).
         final boolean defer = TraversalStack.defersObjects(nodeHighWater);
+        final int mark = stack.beginQuery();
         stack.clearDeferredObjects();
         final int[] st = stack.ring(heights[HEADER], 1);
         final int wrap = st.length - 1;
@@ -1765,6 +1766,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             boxQueryDeferred(x0, y0, z0, x1, y1, z1, categoryMask, visitor, stack);
         }
         stack.countVisits(nodes, 0);
+        stack.checkQuery(mark);
     }
 
     /**
@@ -1938,6 +1940,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final long[] uv = userValues;
         // Each popped node pushes at most 2 and leaves are pushed too: height + 3 entries suffice.
         final int capacity = heights[HEADER] + 3;
+        final int mark = stack.beginQuery();
         final int[] st = stack.references(capacity);
         final double[] sf = stack.fractions(capacity);
         double max = maxFraction;
@@ -1995,6 +1998,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
         stack.countVisits(nodes, leaves);
         stack.retain(early);
+        stack.checkQuery(mark);
     }
 
     // =================================================================================================

@@ -127,6 +127,7 @@ public final class NearestQueries {
         final double px = x - tree.originX();
         final double py = y - tree.originY();
         final double pz = z - tree.originZ();
+        final int mark = dest.beginQuery();
         dest.clear();
         final double limit = NearestNeighbours.squaredLimit(maxDistance);
         final int[] r = tree.records;
@@ -141,6 +142,8 @@ public final class NearestQueries {
         final int budget = tree.nodeHighWater;
         for (int ref = dest.nextNode(k, visitor, limit, exact, x, y, z); ref != NearestNeighbours.DONE;
                 ref = dest.nextNode(k, visitor, limit, exact, x, y, z)) {
+            // the heap and the results are what the filter, distance function and visitor may have searched on
+            dest.checkQuery(mark);
             if (++nodes > budget) {
                 throw DynamicAabbTree.lostQuery();
             }
@@ -175,5 +178,6 @@ public final class NearestQueries {
                 }
             }
         }
+        dest.checkQuery(mark);
     }
 }

@@ -206,6 +206,7 @@ public final class RegionQueries {
         final int window = 2 * tree.queryWindow();
         // Large trees hold objects back and decide them in batches (TraversalStack.deferObject).
         final boolean defer = TraversalStack.defersObjects(tree.nodeHighWater);
+        final int mark = stack.beginQuery();
         stack.clearDeferredObjects();
         int head = 0;
         int sp = 0;
@@ -239,6 +240,7 @@ public final class RegionQueries {
                     visitor, stack);
         }
         stack.countVisits(nodes, 0);
+        stack.checkQuery(mark);
     }
 
     /** What {@link #entry} returns when the visitor stopped the query (ring tops are never negative). */

@@ -123,6 +123,7 @@ public final class SweepQueries {
         final float[] tb = tree.tight;
         final long[] uv = tree.userValues;
         final int capacity = tree.heights[DynamicAabbTree.HEADER] + 3;
+        final int mark = stack.beginQuery();
         final int[] st = stack.references(capacity);
         final double[] sf = stack.fractions(capacity);
         double max = 1.0;
@@ -172,5 +173,6 @@ public final class SweepQueries {
                     r[o + DynamicAabbTree.REF + 1], t1);
         }
         stack.countVisits(nodes, leaves);
+        stack.checkQuery(mark);
     }
 }

@@ -1,6 +1,7 @@
 package dev.boxwood.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * Queries run from inside another query's visitor. With a stack of their own they answer as at top level; on the
  * running query's stack (a misuse the stack's Javadoc forbids) the outer query resumes from what the inner one left,
  * which made box and sphere queries walk forever and casts visit millions of objects: every walk now counts the
- * nodes it opens and throws {@link IllegalStateException} once it has opened more than the tree has.
+ * nodes it opens and throws {@link IllegalStateException} once it has opened more than the tree has, and checks at
+ * its end that no other walk began on its stack meanwhile ({@link TraversalStack#checkQuery}).
  */
 class NestedQueryTest {
 
@@ -107,17 +109,28 @@ class NestedQueryTest {
         for (int i = 0; i < own.count(); i++) {
             assertEquals(expected.handle(i), own.handle(i));
         }
-        // on the outer search's own results: an answer (wrong, as documented) or the exception, but soon
+        // on the outer search's own results: the exception (its node count, or the results' check at its end that
+        // no other search began on them meanwhile; it used to answer wrongly at times), and soon
         assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-            try {
-                NearestQueries.kNearest(tree, 50, 50, 50, 20, Double.POSITIVE_INFINITY, -1L, (h, uv) -> {
-                    NearestQueries.kNearest(tree, 10, 10, 10, 5, Double.POSITIVE_INFINITY, -1L, null, null, shared);
-                    return true;
-                }, null, shared);
-            } catch (IllegalStateException e) {
-                assertTrue(e.getMessage().contains("opened more nodes than the tree has"), e.getMessage());
-            }
+            IllegalStateException e = assertThrows(IllegalStateException.class, () ->
+                    NearestQueries.kNearest(tree, 50, 50, 50, 20, Double.POSITIVE_INFINITY, -1L, (h, uv) -> {
+                        NearestQueries.kNearest(tree, 10, 10, 10, 5, Double.POSITIVE_INFINITY, -1L, null, null,
+                                shared);
+                        return true;
+                    }, null, shared));
+            assertTrue(e.getMessage().contains("opened more nodes than the tree has")
+                    || e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
         });
+        // browsing whose visitor searches on the browse's own list
+        IllegalStateException e = assertThrows(IllegalStateException.class, () ->
+                NearestQueries.browseNearest(tree, 50, 50, 50, Double.POSITIVE_INFINITY, -1L, null, null,
+                        (h, uv, d) -> {
+                            NearestQueries.kNearest(tree, 10, 10, 10, 5, Double.POSITIVE_INFINITY, -1L, null, null,
+                                    shared);
+                            return true;
+                        }, shared));
+        assertTrue(e.getMessage().contains("opened more nodes than the tree has")
+                || e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
         tree.validate();
     }
 
@@ -140,14 +153,16 @@ class NestedQueryTest {
             assertEquals(box, nestedBoxQueries(tree, new TraversalStack(), new TraversalStack()));
             assertEquals(sphere, nestedSphereQueries(tree, new TraversalStack(), new TraversalStack()));
             assertEquals(cast, nestedCasts(tree, new TraversalStack(), new TraversalStack()));
-            // one stack for both: an answer (possibly wrong, as documented) or the exception, but soon
+            // one stack for both: the outer query throws, soon (its node count, or the stack's check at its end
+            // that no other query began on it meanwhile); it used to answer wrongly at times
             assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
                 TraversalStack shared = new TraversalStack();
                 for (Object outcome : new Object[] {nestedBoxQueries(tree, shared, shared),
                     nestedSphereQueries(tree, shared, shared), nestedCasts(tree, shared, shared)}) {
-                    if (outcome instanceof IllegalStateException e) {
-                        assertTrue(e.getMessage().contains("opened more nodes than the tree has"), e.getMessage());
-                    }
+                    assertTrue(outcome instanceof IllegalStateException, "n = " + n + ": " + outcome);
+                    String message = ((IllegalStateException) outcome).getMessage();
+                    assertTrue(message.contains("opened more nodes than the tree has")
+                            || message.contains("another query ran on this TraversalStack"), message);
                 }
             }, "n = " + n + ": a query nested on its outer query's stack ran away");
             tree.validate();

@@ -8,7 +8,9 @@ import java.util.Arrays;
  * lower handle (in an index of several parts, such as a tiled world's tiles, the lower part first:
  * {@link #part(int)}), and the reusable primitive min-heap the best-first search runs on. Arrays grow as
  * needed and are reused, so a warmed-up instance allocates nothing. Not thread-safe: one per thread. Each query
- * clears the previous results.
+ * clears the previous results. A query run from inside a search's filter, distance function or visitor needs an
+ * instance of its own: one run on the searching instance makes the search throw {@link IllegalStateException}
+ * ({@link #checkQuery}).
  */
 public final class NearestNeighbours {
 
@@ -38,8 +40,36 @@ public final class NearestNeighbours {
     private int[] nodeInts = new int[0];
     private float[] nodeFloats = new float[0];
 
+    /** Searches begun on this instance ({@link #beginQuery}). */
+    private int searches;
+
     /** An empty result list. */
     public NearestNeighbours() {
+    }
+
+    /**
+     * For indexes: marks the start of a search that keeps its heap and results here (as
+     * {@link TraversalStack#beginQuery}).
+     *
+     * @return the mark to pass to {@link #checkQuery}
+     */
+    public int beginQuery() {
+        return ++searches;
+    }
+
+    /**
+     * For indexes: checks, at the end of a search begun with {@link #beginQuery} (and wherever earlier the search
+     * likes, after a callback), that no other search began on this instance meanwhile (one run from inside the
+     * search's filter, distance function or visitor, or another thread's), which would have replaced its heap and
+     * results.
+     *
+     * @param mark what {@link #beginQuery} returned
+     * @throws IllegalStateException if another search began here since the mark
+     */
+    public void checkQuery(int mark) {
+        if (searches != mark) {
+            throw TraversalStack.sharedScratch("NearestNeighbours");
+        }
     }
 
     /**
@@ -289,6 +319,7 @@ public final class NearestNeighbours {
      * @return the reference of the node to open next (its children are then queued), or {@link #DONE}
      */
     public int nextNode(int k, double squaredLimit, DistanceFunction exact, double x, double y, double z) {
+        final int mark = searches;
         while (heapSize > 0 && count < k) {
             double key = heapKeys[0];
             long tie = heapTies[0];
@@ -303,6 +334,8 @@ public final class NearestNeighbours {
             } else if (tie >= PENDING) {
                 int handle = (int) tie;
                 double d = exact.distance(handle, value, x, y, z);
+                // a search run on this instance from inside the distance function replaced the heap
+                checkQuery(mark);
                 // an infinite square could neither be ordered nor give d back: dropped (DistanceFunction)
                 if (d >= 0 && d * d < Double.POSITIVE_INFINITY) {
                     push(d * d, RESOLVED | (handle & 0xFFFF_FFFFL), 0, value);
@@ -330,6 +363,7 @@ public final class NearestNeighbours {
      */
     public int nextNode(NearestVisitor visitor, double squaredLimit, DistanceFunction exact, double x, double y,
                         double z) {
+        final int mark = searches;
         while (true) {
             int delivered = count;
             // a limit of one more result: the step returns as soon as one is final, with the heap intact
@@ -337,7 +371,10 @@ public final class NearestNeighbours {
             if (count == delivered) {
                 return ref;
             }
-            if (!visitor.visit(handles[delivered], userValues[delivered], distances[delivered])) {
+            boolean more = visitor.visit(handles[delivered], userValues[delivered], distances[delivered]);
+            // a search run on this instance from inside the visitor replaced the heap (and would keep it full)
+            checkQuery(mark);
+            if (!more) {
                 return DONE;
             }
         }

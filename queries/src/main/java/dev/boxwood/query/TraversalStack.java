@@ -4,8 +4,10 @@ package dev.boxwood.query;
  * Caller-owned scratch memory of a query: a growable {@code int} stack of node references, a parallel
  * {@code double} stack of entry fractions, the ring of windowed traversals ({@link #ring}), the objects a traversal
  * holds back ({@link #deferObject}), and visit counters. One query at a time per stack: a visitor that runs
- * another query needs a second stack (the outer query would otherwise resume from what the inner one left: wrong
- * answers or an exception; a mapped world checks what it takes back, so it never reads outside its file).
+ * another query needs a second stack, as the outer query would resume from what the inner one left. Every walk
+ * marks the stack when it begins and throws {@link IllegalStateException} when it ends if another began on it
+ * meanwhile ({@link #checkQuery}); a mapped world also checks what it takes back, so it never reads outside its
+ * file.
  *
  * <p>Indexes keep no per-query state of their own, so any number of threads may query one index at once (while
  * no thread mutates it), each with its own {@code TraversalStack}. A stack is not thread-safe: use one per thread
@@ -65,6 +67,8 @@ public final class TraversalStack {
     /** (reference, state) pairs of the objects held back by {@link #deferObject}. */
     private final int[] deferred = new int[2 * DEFERRED_OBJECTS];
     private int deferredCount;
+    /** Walks begun on this stack ({@link #beginQuery}). */
+    private int walks;
 
     /** A stack with room for a tree of height about 60; it grows on demand. */
     public TraversalStack() {
@@ -150,6 +154,39 @@ public final class TraversalStack {
             floats = new float[Math.max(capacity, floats.length * 2)];
         }
         return floats;
+    }
+
+    /**
+     * For indexes: marks the start of a walk that keeps its state on this stack (references, fractions, the ring,
+     * held-back objects, a shape copied into the fractions). Cheap enough for every query: one increment.
+     *
+     * @return the mark to pass to {@link #checkQuery}
+     */
+    public int beginQuery() {
+        return ++walks;
+    }
+
+    /**
+     * For indexes: checks, at the end of a walk begun with {@link #beginQuery} (and wherever earlier the walk
+     * likes, after a callback), that no other walk began on this stack meanwhile. One that did (a query run on
+     * this stack from inside one of the walk's callbacks, always caught; or another thread's query on it, caught
+     * when this thread sees its mark) has overwritten the state the walk resumed from, so its answers cannot be
+     * trusted.
+     *
+     * @param mark what {@link #beginQuery} returned
+     * @throws IllegalStateException if another walk began on this stack since the mark
+     */
+    public void checkQuery(int mark) {
+        if (walks != mark) {
+            throw sharedScratch("TraversalStack");
+        }
+    }
+
+    /** The exception of a walk whose scratch (a {@code TraversalStack} or {@code NearestNeighbours}) another used. */
+    static IllegalStateException sharedScratch(String scratch) {
+        return new IllegalStateException("another query ran on this " + scratch + " while this one was running (a"
+                + " query run from inside a visitor, filter, exact test or distance function, or from another thread,"
+                + " needs scratch of its own): this query's answers so far are undefined");
     }
 
     /**

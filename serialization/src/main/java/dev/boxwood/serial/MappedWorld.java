@@ -62,7 +62,7 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  * {@link TraversalStack} (or {@link NearestNeighbours}), which also carries the decoded box of each pushed node.
  * A query checks what it takes back from that scratch as it checks what it reads from the file: scratch shared
  * with a query running at the same time (a query nested in a visitor on the same stack, or another thread's) makes
- * it throw {@link IllegalStateException} or answer wrongly, never read outside the mapping.
+ * it throw {@link IllegalStateException} (see {@link TraversalStack#checkQuery}), never read outside the mapping.
  * {@link #close()} may come at any time, from any thread, a query's own visitor included: a query, or an accessor
  * that reads the file, called after close throws {@link IllegalStateException} (plain header values such as
  * {@link #originX()} stay readable), while those already running finish as if the world were open, and the file is
@@ -1111,6 +1111,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     visitor, stack);
         }
         final int fold = WorldLayout.foldCategories(mask);
+        final int mark = stack.beginQuery();
         // (node, state) pairs in windowed order (TraversalStack.ring) and the decoded box of each; a valid file
         // never fills the ring
         final int[] st = stack.ring(height, 2);
@@ -1150,6 +1151,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     if (!reportRun(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, childState, checkLeaf(node, ref),
                             mask, filter, visitor, stack)) {
                         stack.countVisits(nodes, 0);
+                        stack.checkQuery(mark);
                         return false;
                     }
                     continue;
@@ -1166,6 +1168,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         }
         stack.countVisits(nodes, 0);
         stack.retain(early);
+        stack.checkQuery(mark);
         return true;
     }
 
@@ -1330,6 +1333,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             return clip;
         }
         final int fold = WorldLayout.foldCategories(mask);
+        final int mark = stack.beginQuery();
         // each popped node pushes at most 2 entries and leaves at most one sibling per level behind; a popped run
         // sorts its objects' times in the room above the stack
         int[] st = stack.references(height + 3 + WorldLayout.MAX_LEAF_SIZE);
@@ -1384,6 +1388,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                             max);
                     if (max == RayCastVisitor.STOP) {
                         stack.countVisits(nodes, leaves);
+                        stack.checkQuery(mark);
                         return STOPPED;
                     }
                     popBound = max * Geom.ROBUST_FAR_SCALE;
@@ -1413,6 +1418,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
         }
         stack.countVisits(nodes, leaves);
+        stack.checkQuery(mark);
         return max;
     }
 
@@ -1524,6 +1530,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         final double py = y - originY;
         final double pz = z - originZ;
         Arguments.requireWithinNearestReach(px, py, pz);
+        final int mark = dest.beginQuery();
         dest.clear();
         if (k == 0 && visitor == null || objectCount == 0) {
             return;
@@ -1532,6 +1539,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         if (rootRef < 0) {
             nearestRun(rootRef, px, py, pz, limit, categoryMask, filter, exact, dest);
             dest.nextNode(k, visitor, limit, exact, x, y, z);
+            dest.checkQuery(mark);
             return;
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
@@ -1544,6 +1552,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         long nodes = 0;
         for (int slot = dest.nextNode(k, visitor, limit, exact, x, y, z); slot != NearestNeighbours.DONE;
                 slot = dest.nextNode(k, visitor, limit, exact, x, y, z)) {
+            // the node lanes are what the filter, distance function and visitor may have searched on
+            dest.checkQuery(mark);
             int[] ints = dest.nodeInts(slots + 2);
             float[] fb = dest.nodeFloats(ENTRY_BOXES + 6 * (slots + 2));
             int node = ints[slot];
@@ -1575,6 +1585,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 dest.pushNode(d, slots++);
             }
         }
+        dest.checkQuery(mark);
     }
 
     /**
@@ -1649,6 +1660,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             return castRun(rootRef, ox, oy, oz, ix, iy, iz, maxFraction, max, categoryMask, visitor, stack);
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
+        final int mark = stack.beginQuery();
         // each stack entry's decoded box is at 6 * its index in the float lane; a popped node's pushed children
         // take its slot and the one above it
         int[] refs = stack.references(height + 3);
@@ -1760,6 +1772,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
         }
         stack.countVisits(nodes, 0);
+        stack.checkQuery(mark);
         return max;
     }
 

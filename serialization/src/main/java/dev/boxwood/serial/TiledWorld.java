@@ -773,22 +773,28 @@ public final class TiledWorld implements AutoCloseable {
     private void nearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
                          QueryFilter filter, DistanceFunction exact, NearestVisitor visitor, NearestNeighbours dest,
                          Scratch scratch) {
+        Arguments.requireNearest(x, y, z, k, maxDistance, dest);
         scratch.claim();
         try {
+            // the results are the caller's: a query nested in a callback on them is caught as on a single world
+            int mark = dest.beginQuery();
             if (visitor == null) {
-                searchNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, dest, scratch);
+                searchNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, dest, mark, scratch);
             } else {
-                browse(x, y, z, maxDistance, categoryMask, filter, exact, visitor, dest, scratch);
+                browse(x, y, z, maxDistance, categoryMask, filter, exact, visitor, dest, mark, scratch);
             }
         } finally {
             scratch.free();
         }
     }
 
-    /** {@link #kNearest} once the scratch is claimed. */
+    /**
+     * {@link #kNearest} once the arguments are checked and the scratch is claimed; {@code mark} is what
+     * {@code dest.beginQuery()} returned.
+     */
     private void searchNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
-                               QueryFilter filter, DistanceFunction exact, NearestNeighbours dest, Scratch scratch) {
-        Arguments.requireNearest(x, y, z, k, maxDistance, dest);
+                               QueryFilter filter, DistanceFunction exact, NearestNeighbours dest, int mark,
+                               Scratch scratch) {
         checkOpen();
         for (Tile t : tiles) {
             Arguments.requireWithinNearestReach(x - t.originX, y - t.originY, z - t.originZ);
@@ -828,6 +834,8 @@ public final class TiledWorld implements AutoCloseable {
                 scratch.tile = -1;
                 release(t);
             }
+            // the filter and distance function ran: the results must still be this query's
+            dest.checkQuery(mark);
             dest.mergePart(part, order[n], k);
         }
     }
@@ -870,10 +878,11 @@ public final class TiledWorld implements AutoCloseable {
 
     /** {@link #browseNearest} once the scratch is claimed (the visits too: the searches resume after them). */
     private void browse(double x, double y, double z, double maxDistance, long categoryMask, QueryFilter filter,
-                        DistanceFunction exact, NearestVisitor visitor, NearestNeighbours found, Scratch scratch) {
+                        DistanceFunction exact, NearestVisitor visitor, NearestNeighbours found, int mark,
+                        Scratch scratch) {
         int visited = 0;
         for (int k = BROWSE_FIRST_K; ; k = k > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE : 2 * k) {
-            searchNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, found, scratch);
+            searchNearest(x, y, z, k, maxDistance, categoryMask, filter, exact, found, mark, scratch);
             int n = found.count();
             for (; visited < n; visited++) {
                 boolean more;
@@ -883,6 +892,7 @@ public final class TiledWorld implements AutoCloseable {
                 } finally {
                     scratch.tile = -1;
                 }
+                found.checkQuery(mark);
                 if (!more) {
                     return;
                 }

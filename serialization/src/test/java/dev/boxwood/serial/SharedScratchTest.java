@@ -9,6 +9,7 @@ import java.nio.file.Path;
 
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.TraversalStack;
 import org.junit.jupiter.api.Test;
@@ -17,9 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A query run from inside another's visitor on the same {@link TraversalStack} (a misuse: the stack's Javadoc asks
  * for a second one) overwrites what the outer query left on it. The mapped world checks what it takes back from the
- * stack as it checks what it reads from the file, so the misuse throws {@link IllegalStateException} or answers
- * wrongly, but never reads outside the mapping (it did: the JVM crashed, or the outer query opened nodes a
- * megabyte past a small file's end).
+ * stack as it checks what it reads from the file, so the misuse never reads outside the mapping (it did: the JVM
+ * crashed, or the outer query opened nodes a megabyte past a small file's end), and the outer query throws
+ * {@link IllegalStateException}: from those checks, or from the stack's own at the end of the walk
+ * ({@link TraversalStack#checkQuery}).
  */
 class SharedScratchTest {
 
@@ -98,8 +100,9 @@ class SharedScratchTest {
                                             o[at + 2] + 3, o[at + 3], o[at + 4], o[at + 5], -1L, nests, stack);
                                 }
                             } catch (IllegalStateException refusedHere) {
-                                assertTrue(refusedHere.getMessage().contains("in use by another query"),
-                                        refusedHere.getMessage());
+                                String message = refusedHere.getMessage();
+                                assertTrue(message.contains("in use by another query")
+                                        || message.contains("another query ran on this TraversalStack"), message);
                                 refused++;
                             }
                             runs += fired[0] ? 1 : 0;
@@ -108,13 +111,55 @@ class SharedScratchTest {
                 }
             }
             assertTrue(runs > 64, runs + " nested queries ran");
-            assertTrue(refused > 0, "no misuse was noticed");
+            // every outer query that had a query nested on its stack throws (before the stack's end-of-walk check,
+            // some answered, wrongly at times)
+            assertEquals(runs, refused, "outer queries refused");
             // used correctly again, the stack answers as a fresh one does
             AllOverlaps again = new AllOverlaps();
             AllOverlaps fresh = new AllOverlaps();
             big.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, again, stack);
             big.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, fresh, new TraversalStack());
             assertEquals(fresh.count(), again.count());
+        }
+    }
+    @Test
+    void shouldRefuseANearestQueryWhoseResultsANestedOneReused() throws IOException {
+        TestWorld world = TestWorld.clustered(5_000, 9);
+        try (MappedWorld mapped = write("nearest.bxw", world)) {
+            double[] b = new double[6];
+            mapped.getBounds(b);
+            double x = 0.5 * (b[0] + b[3]);
+            double y = 0.5 * (b[1] + b[4]);
+            double z = 0.5 * (b[2] + b[5]);
+            NearestNeighbours own = new NearestNeighbours();
+            NearestNeighbours inner = new NearestNeighbours();
+            NearestNeighbours expected = new NearestNeighbours();
+            mapped.kNearest(x, y, z, 20, Double.POSITIVE_INFINITY, -1L, null, null, expected);
+            // results of its own: the nested search leaves the outer one alone
+            mapped.kNearest(x, y, z, 20, Double.POSITIVE_INFINITY, -1L, (h, uv) -> {
+                mapped.kNearest(b[0], b[1], b[2], 5, Double.POSITIVE_INFINITY, -1L, null, null, inner);
+                return true;
+            }, null, own);
+            assertEquals(expected.count(), own.count());
+            for (int i = 0; i < own.count(); i++) {
+                assertEquals(expected.handle(i), own.handle(i));
+            }
+            // the outer search's own results: refused at its end (they were replaced under it)
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> mapped.kNearest(x, y, z, 20,
+                    Double.POSITIVE_INFINITY, -1L, (h, uv) -> {
+                        mapped.kNearest(b[0], b[1], b[2], 5, Double.POSITIVE_INFINITY, -1L, null, null, own);
+                        return true;
+                    }, null, own));
+            assertTrue(e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
+            e = assertThrows(IllegalStateException.class, () -> mapped.browseNearest(x, y, z,
+                    Double.POSITIVE_INFINITY, -1L, null, null, (h, uv, d) -> {
+                        mapped.kNearest(b[0], b[1], b[2], 5, Double.POSITIVE_INFINITY, -1L, null, null, own);
+                        return true;
+                    }, own));
+            assertTrue(e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
+            // used correctly again, the results answer as fresh ones do
+            mapped.kNearest(x, y, z, 20, Double.POSITIVE_INFINITY, -1L, null, null, own);
+            assertEquals(expected.count(), own.count());
         }
     }
 }

@@ -955,6 +955,34 @@ class TiledWorldTest {
     }
 
     @Test
+    void shouldRefuseANearestQueryWhoseResultsANestedOneReused() throws IOException {
+        try (TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+            double[] b = tileBounds.get(0);
+            NearestNeighbours results = new NearestNeighbours();
+            TiledWorld.Scratch outer = new TiledWorld.Scratch();
+            TiledWorld.Scratch inner = new TiledWorld.Scratch();
+            // scratch of its own, but the outer query's results: refused at the outer query's end
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> tiled.kNearest(b[0], b[1],
+                    b[2], 10, Double.POSITIVE_INFINITY, -1L, (h, uv) -> {
+                        tiled.kNearest(b[3], b[4], b[5], 3, Double.POSITIVE_INFINITY, -1L, null, null, results, inner);
+                        return true;
+                    }, null, results, outer));
+            assertTrue(e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
+            e = assertThrows(IllegalStateException.class, () -> tiled.browseNearest(b[0], b[1], b[2],
+                    Double.POSITIVE_INFINITY, -1L, null, null, (h, uv, d) -> {
+                        tiled.kNearest(b[3], b[4], b[5], 3, Double.POSITIVE_INFINITY, -1L, null, null, results, inner);
+                        return true;
+                    }, results, outer));
+            assertTrue(e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
+            // both scratches were given back, and answer again
+            tiled.kNearest(b[0], b[1], b[2], 10, Double.POSITIVE_INFINITY, -1L, null, null, results, outer);
+            assertEquals(10, results.count());
+            tiled.kNearest(b[0], b[1], b[2], 10, Double.POSITIVE_INFINITY, -1L, null, null, results, inner);
+            assertEquals(10, results.count());
+        }
+    }
+
+    @Test
     void shouldRefuseUseAfterCloseAndReportACorruptTile() throws IOException {
         TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE);
         tiled.close();
