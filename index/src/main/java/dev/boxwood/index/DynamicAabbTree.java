@@ -1712,6 +1712,18 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
         flushIfPending();
+        final int mark = stack.beginQuery();
+        try {
+            boxWalk(minX, minY, minZ, maxX, maxY, maxZ, categoryMask, visitor, stack);
+        } catch (RuntimeException e) {
+            throw stack.failure(e, mark);
+        }
+        stack.checkQuery(mark);
+    }
+
+    /** {@link #queryAabb} inside the stack's mark ({@link TraversalStack#beginQuery}). */
+    private void boxWalk(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                         long categoryMask, OverlapVisitor visitor, TraversalStack stack) {
         final double x0 = minX - originX;
         final double y0 = minY - originY;
         final double z0 = minZ - originZ;
@@ -1732,7 +1744,6 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final int window = queryWindow();
         // Large trees hold objects back and decide them in batches (TraversalStack.deferObject).
         final boolean defer = TraversalStack.defersObjects(nodeHighWater);
-        final int mark = stack.beginQuery();
         stack.clearDeferredObjects();
         final int[] st = stack.ring(heights[HEADER], 1);
         final int wrap = st.length - 1;
@@ -1766,7 +1777,6 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             boxQueryDeferred(x0, y0, z0, x1, y1, z1, categoryMask, visitor, stack);
         }
         stack.countVisits(nodes, 0);
-        stack.checkQuery(mark);
     }
 
     /**
@@ -1928,6 +1938,20 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         Arguments.requireNonNull("stack", stack);
         flushIfPending();
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        final int mark = stack.beginQuery();
+        try {
+            castWalk(originX, originY, originZ, translationX, translationY, translationZ, maxFraction, categoryMask,
+                    visitor, stack);
+        } catch (RuntimeException e) {
+            throw stack.failure(e, mark);
+        }
+        stack.checkQuery(mark);
+    }
+
+    /** {@link #rayCast} inside the stack's mark ({@link TraversalStack#beginQuery}). */
+    private void castWalk(double originX, double originY, double originZ,
+                          double translationX, double translationY, double translationZ, double maxFraction,
+                          long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
         final double ox = originX - this.originX;
         final double oy = originY - this.originY;
         final double oz = originZ - this.originZ;
@@ -1940,7 +1964,6 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final long[] uv = userValues;
         // Each popped node pushes at most 2 and leaves are pushed too: height + 3 entries suffice.
         final int capacity = heights[HEADER] + 3;
-        final int mark = stack.beginQuery();
         final int[] st = stack.references(capacity);
         final double[] sf = stack.fractions(capacity);
         double max = maxFraction;
@@ -1998,7 +2021,6 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
         stack.countVisits(nodes, leaves);
         stack.retain(early);
-        stack.checkQuery(mark);
     }
 
     // =================================================================================================

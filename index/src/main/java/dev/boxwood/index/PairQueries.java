@@ -120,6 +120,8 @@ public final class PairQueries {
         final int[] r = tree.records;
         final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;
+        // marked as any walk of the stack: no callback runs here, but a walk this runs inside must know
+        stack.beginQuery();
         // windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
         final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 1);
         final int wrap = st.length - 1;
@@ -210,6 +212,7 @@ public final class PairQueries {
         // Windowed order (TraversalStack.ring). A path of the task tree has at most ha self steps and ha + hb
         // split steps; a self step pushes 3 tasks, a split 2, so depth first leaves at most 1 + 2 ha + (ha + hb)
         // tasks pending, and the window adds up to WINDOW + 2; 2 ints each.
+        stack.beginQuery();
         final int[] st = stack.ring(3 * ha + hb + 3, 2);
         final int wrap = st.length - 1;
         final int window = 2 * Math.max(a.queryWindow(), b.queryWindow());

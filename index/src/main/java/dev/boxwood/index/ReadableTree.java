@@ -81,6 +81,7 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
         final double ox = t.originX();
         final double oy = t.originY();
         final double oz = t.originZ();
+        final int mark = stack.beginQuery();
         // Pairs (entry, depth); each pop pushes at most two entries, so 2 * (height + 2) ints suffice.
         final int[] st = stack.references(2 * (t.heights[DynamicAabbTree.HEADER] + 2));
         int sp = 0;
@@ -95,6 +96,8 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
                     ox + DynamicAabbTree.f(r[o]), oy + DynamicAabbTree.f(r[o + 1]), oz + DynamicAabbTree.f(r[o + 2]),
                     ox + DynamicAabbTree.f(r[o + 3]), oy + DynamicAabbTree.f(r[o + 4]),
                     oz + DynamicAabbTree.f(r[o + 5]));
+            // before the stack is read again: a walk run on it from inside the visitor rewrote it
+            stack.checkQuery(mark);
             if (ref >= 0) {
                 st[sp++] = 2 * ref + 1;
                 st[sp++] = depth + 1;

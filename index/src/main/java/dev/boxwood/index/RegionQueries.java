@@ -175,6 +175,22 @@ public final class RegionQueries {
                                  double p0, double p1, double p2, double p3, double p4, double p5,
                                  double[] obb, int obbOffset, ConvexRegion region, RegionMode mode,
                                  long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
+        final int mark = stack.beginQuery();
+        try {
+            walk(tree, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, categoryMask, filter, visitor,
+                    stack);
+        } catch (RuntimeException e) {
+            throw stack.failure(e, mark);
+        }
+        stack.checkQuery(mark);
+    }
+
+    /** {@link #traverse} inside the stack's mark ({@link TraversalStack#beginQuery}). */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static void walk(DynamicAabbTree tree, int kind,
+                             double p0, double p1, double p2, double p3, double p4, double p5,
+                             double[] obb, int obbOffset, ConvexRegion region, RegionMode mode,
+                             long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
         // the shape moved into the tree's frame: the frame rule of every query ("Large worlds" in the conventions)
         final double ox = tree.originX();
         final double oy = tree.originY();
@@ -206,7 +222,6 @@ public final class RegionQueries {
         final int window = 2 * tree.queryWindow();
         // Large trees hold objects back and decide them in batches (TraversalStack.deferObject).
         final boolean defer = TraversalStack.defersObjects(tree.nodeHighWater);
-        final int mark = stack.beginQuery();
         stack.clearDeferredObjects();
         int head = 0;
         int sp = 0;
@@ -240,7 +255,6 @@ public final class RegionQueries {
                     visitor, stack);
         }
         stack.countVisits(nodes, 0);
-        stack.checkQuery(mark);
     }
 
     /** What {@link #entry} returns when the visitor stopped the query (ring tops are never negative). */

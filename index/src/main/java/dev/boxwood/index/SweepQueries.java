@@ -115,6 +115,19 @@ public final class SweepQueries {
     private static void cast(DynamicAabbTree tree, int kind, double p0, double p1, double p2, double p3, double p4,
                              double p5, double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
                              TraversalStack stack) {
+        final int mark = stack.beginQuery();
+        try {
+            walk(tree, kind, p0, p1, p2, p3, p4, p5, dx, dy, dz, categoryMask, visitor, stack);
+        } catch (RuntimeException e) {
+            throw stack.failure(e, mark);
+        }
+        stack.checkQuery(mark);
+    }
+
+    /** {@link #cast} inside the stack's mark ({@link TraversalStack#beginQuery}). */
+    private static void walk(DynamicAabbTree tree, int kind, double p0, double p1, double p2, double p3, double p4,
+                             double p5, double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
+                             TraversalStack stack) {
         final double ix = SegmentAabb.inverse(dx);
         final double iy = SegmentAabb.inverse(dy);
         final double iz = SegmentAabb.inverse(dz);
@@ -123,7 +136,6 @@ public final class SweepQueries {
         final float[] tb = tree.tight;
         final long[] uv = tree.userValues;
         final int capacity = tree.heights[DynamicAabbTree.HEADER] + 3;
-        final int mark = stack.beginQuery();
         final int[] st = stack.references(capacity);
         final double[] sf = stack.fractions(capacity);
         double max = 1.0;
@@ -173,6 +185,5 @@ public final class SweepQueries {
                     r[o + DynamicAabbTree.REF + 1], t1);
         }
         stack.countVisits(nodes, leaves);
-        stack.checkQuery(mark);
     }
 }

@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
+import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
@@ -167,5 +168,58 @@ class NestedQueryTest {
             }, "n = " + n + ": a query nested on its outer query's stack ran away");
             tree.validate();
         }
+    }
+    @Test
+    void shouldRefuseANestingOnTheSameStackByAnotherTreeAPairQueryOrTheNodeWalk() {
+        DynamicAabbTree small = world(300);
+        DynamicAabbTree big = world(20_000);
+        TraversalStack stack = new TraversalStack();
+        PairQueries.selfPairs(big, -1L, new PairBuffer(), stack);
+        // a query of a larger tree nested on the running query's stack: the references the outer walk takes back
+        // are out of its range (an index out of bounds before), refused as the misuse
+        Runnable[] inner = {
+            () -> big.queryAabb(0, 0, 0, 100, 100, 100, -1L, new AllOverlaps(), stack),
+            () -> big.rayCast(0, 50.5, 50.5, 100, 0, 0, 1, -1L, new AllHits(), stack),
+            () -> RegionQueries.querySphere(big, 50, 50, 50, 30, RegionMode.CROSSING, -1L, null, new AllOverlaps(),
+                    stack),
+            () -> PairQueries.selfPairs(big, -1L, new PairBuffer(), stack),
+            () -> big.visitNodes((depth, handle, x0, y0, z0, x1, y1, z1) -> { }, stack),
+        };
+        for (int k = 0; k < inner.length; k++) {
+            Runnable nested = inner[k];
+            boolean[] fired = {false};
+            String kind = "inner kind " + k;
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> small.queryAabb(0, 0, 0, 100, 100, 100, -1L, (h, uv) -> {
+                        if (!fired[0]) {
+                            fired[0] = true;
+                            nested.run();
+                        }
+                        return true;
+                    }, stack), kind);
+            assertTrue(e.getMessage().contains("another query ran on this TraversalStack")
+                    || e.getMessage().contains("opened more nodes than the tree has"), kind + ": " + e.getMessage());
+            fired[0] = false;
+            e = assertThrows(IllegalStateException.class,
+                    () -> small.rayCast(0, 50.5, 50.5, 100, 0, 0, 1, -1L, (RayCastVisitor) (h, uv, f) -> {
+                        if (!fired[0]) {
+                            fired[0] = true;
+                            nested.run();
+                        }
+                        return Double.POSITIVE_INFINITY;
+                    }, stack), kind);
+            fired[0] = false;
+            e = assertThrows(IllegalStateException.class,
+                    () -> small.visitNodes((depth, handle, x0, y0, z0, x1, y1, z1) -> {
+                        if (!fired[0]) {
+                            fired[0] = true;
+                            nested.run();
+                        }
+                    }, stack), kind);
+            assertTrue(e.getMessage().contains("another query ran on this TraversalStack"), kind + ": "
+                    + e.getMessage());
+        }
+        small.validate();
+        big.validate();
     }
 }

@@ -182,6 +182,25 @@ public final class TraversalStack {
         }
     }
 
+    /**
+     * For indexes: what a walk begun with {@link #beginQuery} should throw for an exception {@code e} it failed
+     * with: {@code e} itself, or, if another walk began on this stack meanwhile, the exception of
+     * {@link #checkQuery} with {@code e} as its cause (what the walk took back from the stack was the other walk's:
+     * its own failure, an index out of range or a reference a file cannot hold, follows from that).
+     *
+     * @param e the walk's exception
+     * @param mark what {@link #beginQuery} returned
+     * @return the exception to throw
+     */
+    public RuntimeException failure(RuntimeException e, int mark) {
+        if (walks == mark) {
+            return e;
+        }
+        IllegalStateException shared = sharedScratch("TraversalStack");
+        shared.initCause(e);
+        return shared;
+    }
+
     /** The exception of a walk whose scratch (a {@code TraversalStack} or {@code NearestNeighbours}) another used. */
     static IllegalStateException sharedScratch(String scratch) {
         return new IllegalStateException("another query ran on this " + scratch + " while this one was running (a"

@@ -65,10 +65,11 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  * it throw {@link IllegalStateException} (see {@link TraversalStack#checkQuery}), never read outside the mapping.
  * {@link #close()} may come at any time, from any thread, a query's own visitor included: a query, or an accessor
  * that reads the file, called after close throws {@link IllegalStateException} (plain header values such as
- * {@link #originX()} stay readable), while those already running finish as if the world were open, and the file is
- * unmapped when the last of them returns (at once if none runs). Each query and accessor counts itself in and out
- * of a count striped over the threads (two uncontended atomic additions), so a close can never unmap the file
- * under a reader.
+ * {@link #originX()} stay readable), while those already running finish their walk as if the world were open (calls
+ * their callbacks make on the world after the close throw, as any), and the file is unmapped when the last of them
+ * returns (at once if none runs). Each query and accessor counts itself in and out of a count striped over the
+ * threads (two atomic additions, on a cache line of their own for most threads), so a close can never unmap the
+ * file under a reader.
  *
  * <p>Requires a little-endian platform (x86-64, AArch64): the mapping is read in native order.
  */
@@ -1097,6 +1098,22 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     boolean region(int kind, double p0, double p1, double p2, double p3, double p4, double p5, double[] obb,
                    ConvexRegion convex, RegionMode mode, long mask, QueryFilter filter,
                    OverlapVisitor visitor, TraversalStack stack) {
+        int mark = stack.beginQuery();
+        try {
+            boolean completed = regionWalk(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, mask, filter, visitor,
+                    stack);
+            stack.checkQuery(mark);
+            return completed;
+        } catch (RuntimeException e) {
+            throw stack.failure(e, mark);
+        }
+    }
+
+    /** {@link #region} inside the stack's mark. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private boolean regionWalk(int kind, double p0, double p1, double p2, double p3, double p4, double p5,
+                               double[] obb, ConvexRegion convex, RegionMode mode, long mask, QueryFilter filter,
+                               OverlapVisitor visitor, TraversalStack stack) {
         if (objectCount == 0) {
             return true;
         }
@@ -1111,7 +1128,6 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     visitor, stack);
         }
         final int fold = WorldLayout.foldCategories(mask);
-        final int mark = stack.beginQuery();
         // (node, state) pairs in windowed order (TraversalStack.ring) and the decoded box of each; a valid file
         // never fills the ring
         final int[] st = stack.ring(height, 2);
@@ -1151,7 +1167,6 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     if (!reportRun(kind, p0, p1, p2, p3, p4, p5, obb, convex, mode, childState, checkLeaf(node, ref),
                             mask, filter, visitor, stack)) {
                         stack.countVisits(nodes, 0);
-                        stack.checkQuery(mark);
                         return false;
                     }
                     continue;
@@ -1168,7 +1183,6 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         }
         stack.countVisits(nodes, 0);
         stack.retain(early);
-        stack.checkQuery(mark);
         return true;
     }
 
@@ -1321,6 +1335,20 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     double sweepUnchecked(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
                           double dx, double dy, double dz, double clip, long mask, RayCastVisitor visitor,
                           TraversalStack stack) {
+        int mark = stack.beginQuery();
+        try {
+            double max = sweepWalk(shape, p0, p1, p2, p3, p4, p5, dx, dy, dz, clip, mask, visitor, stack);
+            stack.checkQuery(mark);
+            return max;
+        } catch (RuntimeException e) {
+            throw stack.failure(e, mark);
+        }
+    }
+
+    /** {@link #sweepUnchecked} inside the stack's mark. */
+    private double sweepWalk(int shape, double p0, double p1, double p2, double p3, double p4, double p5,
+                             double dx, double dy, double dz, double clip, long mask, RayCastVisitor visitor,
+                             TraversalStack stack) {
         if (objectCount == 0) {
             return clip;
         }
@@ -1333,7 +1361,6 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             return clip;
         }
         final int fold = WorldLayout.foldCategories(mask);
-        final int mark = stack.beginQuery();
         // each popped node pushes at most 2 entries and leaves at most one sibling per level behind; a popped run
         // sorts its objects' times in the room above the stack
         int[] st = stack.references(height + 3 + WorldLayout.MAX_LEAF_SIZE);
@@ -1388,7 +1415,6 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                             max);
                     if (max == RayCastVisitor.STOP) {
                         stack.countVisits(nodes, leaves);
-                        stack.checkQuery(mark);
                         return STOPPED;
                     }
                     popBound = max * Geom.ROBUST_FAR_SCALE;
@@ -1418,7 +1444,6 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
         }
         stack.countVisits(nodes, leaves);
-        stack.checkQuery(mark);
         return max;
     }
 
@@ -1641,6 +1666,21 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     double castUnchecked(double originX, double originY, double originZ,
                          double translationX, double translationY, double translationZ, double maxFraction,
                          double clip, long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
+        int mark = stack.beginQuery();
+        try {
+            double max = castWalk(originX, originY, originZ, translationX, translationY, translationZ, maxFraction,
+                    clip, categoryMask, visitor, stack);
+            stack.checkQuery(mark);
+            return max;
+        } catch (RuntimeException e) {
+            throw stack.failure(e, mark);
+        }
+    }
+
+    /** {@link #castUnchecked} inside the stack's mark. */
+    private double castWalk(double originX, double originY, double originZ,
+                            double translationX, double translationY, double translationZ, double maxFraction,
+                            double clip, long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
         if (objectCount == 0) {
             return clip;
         }
@@ -1660,7 +1700,6 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             return castRun(rootRef, ox, oy, oz, ix, iy, iz, maxFraction, max, categoryMask, visitor, stack);
         }
         final int fold = WorldLayout.foldCategories(categoryMask);
-        final int mark = stack.beginQuery();
         // each stack entry's decoded box is at 6 * its index in the float lane; a popped node's pushed children
         // take its slot and the one above it
         int[] refs = stack.references(height + 3);
@@ -1772,7 +1811,6 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
         }
         stack.countVisits(nodes, 0);
-        stack.checkQuery(mark);
         return max;
     }
 

@@ -9,13 +9,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * stops new readers at once, and the mapping is released by whoever sees the last reader leave (the closer, when
  * none is reading).
  *
- * <p>The count is striped over cells a cache-line pair apart, a cell per thread by thread id, so that threads
- * reading the same mapping at once do not contend for one line (the striping of {@code java.util.concurrent}'s
- * {@code LongAdder}). A reader increments its cell and then reads the closed flag; the closer sets the flag and
- * then reads every cell. Both are sequentially consistent, so either the reader sees the flag and backs out
- * without reading, or the closer sees the reader's increment (the store-load order of Dekker's mutual exclusion).
+ * <p>The count is striped over cells a cache-line pair apart, chosen by thread id (twice as many cells as
+ * processors, at most 64), so that threads reading the same mapping at once mostly use lines of their own (the
+ * striping of {@code java.util.concurrent}'s {@code LongAdder}). A reader increments its cell and then reads the
+ * closed flag; the closer sets the flag and then reads every cell. Both are sequentially consistent, so either the
+ * reader sees the flag and backs out without reading, or the closer sees the reader's increment (the store-load
+ * order of Dekker's mutual exclusion).
  * A reader leaves the cell it entered, so no cell ever goes below zero and a reader inside keeps its cell above
- * zero: all cells read as zero after the flag is set means no reader is inside.
+ * zero: all cells read as zero after the flag is set means no reader is inside. (A {@link StackOverflowError}
+ * striking a reader's exit before its decrement would leave the count up, and the mapping is then never released:
+ * a leak, never a release under a reader.)
  */
 final class ReaderCount {
 

@@ -222,7 +222,8 @@ public final class TiledWorld implements AutoCloseable {
 
     /**
      * Whether a tile is mapped now: a query reached it and the budget has not unmapped it since (or a thread is
-     * reading it). A snapshot: other threads' queries may change it at once. {@code false} after {@link #close()}.
+     * reading it). A snapshot: other threads' queries may change it at once. {@code false} after {@link #close()}
+     * once no query reads the tile.
      *
      * @param tile a tile index, in {@code [0, tileCount())}
      * @return whether the tile is mapped
@@ -262,7 +263,7 @@ public final class TiledWorld implements AutoCloseable {
         return unmapCount;
     }
 
-    /** @return the number of tiles mapped now ({@code 0} after {@link #close()}) */
+    /** @return the number of tiles mapped now ({@code 0} after {@link #close()} once no query reads a tile) */
     public synchronized int mappedTileCount() {
         int n = 0;
         for (Tile t : tiles) {

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 
+import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.RayCastVisitor;
+import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,7 +59,8 @@ class SharedScratchTest {
                         }
                         return true;
                     }, stack));
-            assertTrue(e.getMessage().contains("in use by another query"), e.getMessage());
+            assertTrue(e.getMessage().contains("in use by another query")
+                    || e.getMessage().contains("another query ran on this TraversalStack"), e.getMessage());
 
             // casts and sweeps nested the same way, in both directions and within one world, each starting at an
             // object and ending at another (so they hit): an exception or an answer, never a read outside the
@@ -122,6 +125,7 @@ class SharedScratchTest {
             assertEquals(fresh.count(), again.count());
         }
     }
+
     @Test
     void shouldRefuseANearestQueryWhoseResultsANestedOneReused() throws IOException {
         TestWorld world = TestWorld.clustered(5_000, 9);
@@ -160,6 +164,101 @@ class SharedScratchTest {
             // used correctly again, the results answer as fresh ones do
             mapped.kNearest(x, y, z, 20, Double.POSITIVE_INFINITY, -1L, null, null, own);
             assertEquals(expected.count(), own.count());
+        }
+    }
+
+    @Test
+    void shouldRefuseEveryQueryNestedOnTheRunningQuerysStackWhereverItRuns() throws IOException {
+        // nested at any point of an outer box query over 20,000 boxes, a query on the same stack makes the outer one
+        // throw IllegalStateException (before, a nesting point could also be reported as a corrupt file)
+        TestWorld world = TestWorld.clustered(20_000, 17);
+        try (MappedWorld mapped = write("everywhere.bxw", world)) {
+            double[] b = new double[6];
+            mapped.getBounds(b);
+            double[] s = world.segmentsBetweenObjects(1, 18);
+            AllOverlaps all = new AllOverlaps();
+            mapped.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, all, new TraversalStack());
+            int runs = 0;
+            for (int at = 1; at <= all.count(); at += 397) {
+                for (int kind = 0; kind < 3; kind++) {
+                    TraversalStack stack = new TraversalStack();
+                    int when = at;
+                    int inner = kind;
+                    int[] visits = {0};
+                    Runnable nested = () -> {
+                        if (inner == 0) {
+                            mapped.queryAabb(b[0], b[1], b[2], 0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), b[5], -1L,
+                                    new AllOverlaps(), stack);
+                        } else if (inner == 1) {
+                            mapped.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, new AllOverlaps(), stack);
+                        } else {
+                            mapped.rayCast(s[0], s[1], s[2], s[3], s[4], s[5], 1.0, -1L, new AllHits(), stack);
+                        }
+                    };
+                    boolean[] fired = {false};
+                    IllegalStateException e = assertThrows(IllegalStateException.class, () -> mapped.queryAabb(b[0],
+                            b[1], b[2], b[3], b[4], b[5], -1L, (h, uv) -> {
+                                if (++visits[0] == when) {
+                                    fired[0] = true;
+                                    nested.run();
+                                }
+                                return true;
+                            }, stack), "nested at visit " + at + ", kind " + kind);
+                    assertTrue(fired[0]);
+                    assertTrue(e.getMessage().contains("another query ran on this TraversalStack")
+                            || e.getMessage().contains("in use by another query"), e.getMessage());
+                    runs++;
+                }
+            }
+            assertTrue(runs > 100, runs + " runs");
+        }
+    }
+
+    @Test
+    void shouldRefuseAQueryNestedOnTheStackOfAWorldOfOneLeaf() throws IOException {
+        // eight boxes in a row: one leaf, no node; the oriented box of queryObb is kept in the stack
+        double[] boxes = new double[6 * 8];
+        for (int i = 0; i < 8; i++) {
+            boxes[6 * i] = 2 * i;
+            boxes[6 * i + 3] = 2 * i + 1;
+            boxes[6 * i + 4] = 1;
+            boxes[6 * i + 5] = 1;
+        }
+        Path file = dir.resolve("leaf.bxw");
+        StaticWorldWriter.write(file, boxes, null, null, null);
+        try (MappedWorld leaf = MappedWorld.open(file)) {
+            assertEquals(0, leaf.nodeCount());
+            double[] part = {5.5, 0.5, 0.5, 1, 0, 0, 0, 1, 0, 0, 0, 1, 6.2, 1, 1};
+            double[] far = {1000, 1000, 1000, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
+            TraversalStack stack = new TraversalStack();
+            AllOverlaps expected = new AllOverlaps();
+            leaf.queryObb(part, 0, RegionMode.CROSSING, -1L, null, expected, new TraversalStack());
+            assertEquals(6, expected.count());
+            // outer on the leaf world, inner anywhere on its stack
+            boolean[] fired = {false};
+            assertThrows(IllegalStateException.class, () -> leaf.queryObb(part, 0, RegionMode.CROSSING, -1L, null,
+                    (h, uv) -> {
+                        if (!fired[0]) {
+                            fired[0] = true;
+                            leaf.queryObb(far, 0, RegionMode.CROSSING, -1L, null, new AllOverlaps(), stack);
+                        }
+                        return true;
+                    }, stack));
+            // outer on a tree, inner on the leaf world: the inner query's use of the stack is seen too
+            DynamicAabbTree tree = new DynamicAabbTree();
+            for (int i = 0; i < 400; i++) {
+                tree.add(2 * i, 0, 0, 2 * i + 1, 1, 1, i, 1L);
+            }
+            double[] treePart = {200, 0.5, 0.5, 1, 0, 0, 0, 1, 0, 0, 0, 1, 100.2, 1, 1};
+            fired[0] = false;
+            assertThrows(IllegalStateException.class, () -> tree.queryObb(treePart, 0, RegionMode.CROSSING, -1L, null,
+                    (h, uv) -> {
+                        if (!fired[0]) {
+                            fired[0] = true;
+                            leaf.queryObb(far, 0, RegionMode.CROSSING, -1L, null, new AllOverlaps(), stack);
+                        }
+                        return true;
+                    }, stack));
         }
     }
 }
