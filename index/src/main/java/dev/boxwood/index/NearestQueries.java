@@ -167,8 +167,13 @@ public final class NearestQueries {
                     continue;
                 }
                 int handle = ~child;
-                if (filter != null && !filter.accept(handle, uv[slot])) {
-                    continue;
+                if (filter != null) {
+                    boolean accepted = filter.accept(handle, uv[slot]);
+                    // before anything reads the heap again: a search run on it from inside the filter replaced it
+                    dest.checkQuery(mark);
+                    if (!accepted) {
+                        continue;
+                    }
                 }
                 int t = slot * DynamicAabbTree.BOX;
                 double d = RegionTests.squaredDistance(px, py, pz, tb[t], tb[t + 1], tb[t + 2], tb[t + 3],

@@ -132,6 +132,26 @@ class NestedQueryTest {
                         }, shared));
         assertTrue(e.getMessage().contains("opened more nodes than the tree has")
                 || e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
+        // a search nested in the filter, on another tree whose objects all lie at one distance: refused before the
+        // visitor is handed any of the other tree's objects (it was handed them as the nearest before)
+        DynamicAabbTree other = new DynamicAabbTree();
+        for (int i = 0; i < 100; i++) {
+            other.add(98, 98, 98, 100, 100, 100, i, -1L);
+        }
+        DynamicAabbTree small = world(20);
+        boolean[] nested = {false};
+        java.util.List<Integer> seen = new java.util.ArrayList<>();
+        e = assertThrows(IllegalStateException.class, () -> NearestQueries.browseNearest(small, 50, 50, 50,
+                Double.POSITIVE_INFINITY, -1L, (h, uv) -> {
+                    if (!nested[0]) {
+                        nested[0] = true;
+                        NearestQueries.kNearest(other, 99, 99, 99, 1, Double.POSITIVE_INFINITY, -1L, null, null,
+                                shared);
+                    }
+                    return true;
+                }, null, (h, uv, d) -> seen.add(h), shared));
+        assertTrue(e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
+        assertEquals(java.util.List.of(), seen);
         tree.validate();
     }
 

@@ -1562,7 +1562,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         }
         final double limit = NearestNeighbours.squaredLimit(maxDistance);
         if (rootRef < 0) {
-            nearestRun(rootRef, px, py, pz, limit, categoryMask, filter, exact, dest);
+            nearestRun(rootRef, px, py, pz, limit, categoryMask, filter, exact, dest, mark);
             dest.nextNode(k, visitor, limit, exact, x, y, z);
             dest.checkQuery(mark);
             return;
@@ -1593,7 +1593,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 int ref = (int) (refs >>> (c << 5));
                 int o = 6 * c;
                 if (ref < 0 && WorldLayout.leafCount(ref) == 1) {
-                    nearestRun(checkLeaf(node, ref), px, py, pz, limit, categoryMask, filter, exact, dest);
+                    nearestRun(checkLeaf(node, ref), px, py, pz, limit, categoryMask, filter, exact, dest, mark);
                     continue;
                 }
                 double d = RegionTests.squaredDistance(px, py, pz, fb[o], fb[o + 1], fb[o + 2], fb[o + 3],
@@ -1602,7 +1602,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     continue;
                 }
                 if (ref < 0) {
-                    nearestRun(checkLeaf(node, ref), px, py, pz, limit, categoryMask, filter, exact, dest);
+                    nearestRun(checkLeaf(node, ref), px, py, pz, limit, categoryMask, filter, exact, dest, mark);
                     continue;
                 }
                 ints[slots] = checkChild(node, ref);
@@ -1615,10 +1615,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     /**
      * Queues the objects of a leaf run for a nearest query, each by the distance to its stored box, after the
-     * category test and the filter.
+     * category test and the filter ({@code mark}: the search's, {@link NearestNeighbours#beginQuery}).
      */
     private void nearestRun(int ref, double px, double py, double pz, double limit, long mask, QueryFilter filter,
-                            DistanceFunction exact, NearestNeighbours dest) {
+                            DistanceFunction exact, NearestNeighbours dest, int mark) {
         int first = WorldLayout.leafFirst(ref);
         int end = first + WorldLayout.leafCount(ref);
         for (int object = first; object < end; object++) {
@@ -1626,8 +1626,13 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 continue;
             }
             long userValue = userValueAt(object);
-            if (filter != null && !filter.accept(object, userValue)) {
-                continue;
+            if (filter != null) {
+                boolean accepted = filter.accept(object, userValue);
+                // before anything reads the heap again: a search run on it from inside the filter replaced it
+                dest.checkQuery(mark);
+                if (!accepted) {
+                    continue;
+                }
             }
             long b = boxBase(object);
             double d = RegionTests.squaredDistance(px, py, pz, readFloat(b), readFloat(b + 4),

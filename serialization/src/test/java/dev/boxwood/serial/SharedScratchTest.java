@@ -161,6 +161,19 @@ class SharedScratchTest {
                         return true;
                     }, own));
             assertTrue(e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
+            // a search nested in the filter: refused before the visitor is handed anything the nested one left
+            boolean[] nested = {false};
+            int[] seen = {0};
+            e = assertThrows(IllegalStateException.class, () -> mapped.browseNearest(x, y, z,
+                    Double.POSITIVE_INFINITY, -1L, (h, uv) -> {
+                        if (!nested[0]) {
+                            nested[0] = true;
+                            mapped.kNearest(b[0], b[1], b[2], 1, Double.POSITIVE_INFINITY, -1L, null, null, own);
+                        }
+                        return true;
+                    }, null, (h, uv, d) -> ++seen[0] > 0, own));
+            assertTrue(e.getMessage().contains("another query ran on this NearestNeighbours"), e.getMessage());
+            assertEquals(0, seen[0]);
             // used correctly again, the results answer as fresh ones do
             mapped.kNearest(x, y, z, 20, Double.POSITIVE_INFINITY, -1L, null, null, own);
             assertEquals(expected.count(), own.count());
