@@ -250,4 +250,76 @@ class CloseDuringQueryTest {
         assertEquals(40 * threads, refused.get(), "every reader ended on a refusal");
         assertTrue(answered.get() > 40 * threads, "queries ran against the worlds: " + answered.get());
     }
+    @Test
+    void shouldLetTiledQueriesOfOtherThreadsFinishOrRefuseWhenTheTiledWorldIsClosedUnderThem() throws Exception {
+        TestWorld world = TestWorld.clustered(8_000, 21);
+        List<Path> tiles = TileSetWriter.writeGrid(dir, "tile", world.boxes, world.categories, null, 2500);
+        assertTrue(tiles.size() >= 9, tiles.size() + " tiles");
+        long largest = 0;
+        for (Path tile : tiles) {
+            largest = Math.max(largest, Files.size(tile));
+        }
+        double[] segments = world.segmentsBetweenObjects(64, 22);
+        int[] expected = new int[64];
+        try (TiledWorld open = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+            TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+            for (int q = 0; q < 64; q++) {
+                AllHits hits = new AllHits();
+                open.rayCast(segments[6 * q], segments[6 * q + 1], segments[6 * q + 2], segments[6 * q + 3],
+                        segments[6 * q + 4], segments[6 * q + 5], 1.0, -1L, hits, scratch);
+                expected[q] = hits.count();
+            }
+        }
+        int threads = 3;
+        AtomicInteger answered = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        SplittableRandom random = new SplittableRandom(23);
+        for (int round = 0; round < 30; round++) {
+            // a budget of two tiles: the readers' walks evict tiles under each other while the world closes
+            TiledWorld tiled = TiledWorld.open(tiles, 2 * largest);
+            CountDownLatch started = new CountDownLatch(threads);
+            List<Thread> readers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int seed = 100 * round + t;
+                Thread reader = new Thread(() -> {
+                    TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+                    AllHits hits = new AllHits();
+                    started.countDown();
+                    try {
+                        for (int i = 0; ; i++) {
+                            int q = (seed + i) & 63;
+                            try {
+                                tiled.rayCast(segments[6 * q], segments[6 * q + 1], segments[6 * q + 2],
+                                        segments[6 * q + 3], segments[6 * q + 4], segments[6 * q + 5], 1.0, -1L,
+                                        hits, scratch);
+                            } catch (IllegalStateException e) {
+                                assertEquals("the tiled world is closed", e.getMessage());
+                                return;
+                            }
+                            assertEquals(expected[q], hits.count(), "ray " + q);
+                            answered.incrementAndGet();
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
+                readers.add(reader);
+                reader.start();
+            }
+            started.await();
+            Thread.sleep(random.nextInt(1, 25));
+            tiled.close();
+            for (Thread reader : readers) {
+                reader.join(60_000);
+                assertFalse(reader.isAlive());
+            }
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+            assertEquals(0, tiled.mappedTileCount(), "round " + round + ": every tile unmapped once the readers left");
+            assertEquals(0, tiled.mappedBytes());
+            assertEquals(tiled.mapCount(), tiled.unmapCount());
+        }
+        assertTrue(answered.get() > 30 * threads, "queries ran against the tiled worlds: " + answered.get());
+    }
 }
