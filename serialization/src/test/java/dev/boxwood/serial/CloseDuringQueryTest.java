@@ -17,6 +17,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
@@ -188,68 +190,80 @@ class CloseDuringQueryTest {
                 expectedHits[q] = hits.count();
             }
         }
-        int threads = 3;
-        AtomicInteger answered = new AtomicInteger();
-        AtomicInteger refused = new AtomicInteger();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
+        int answered = 0;
         SplittableRandom random = new SplittableRandom(15);
         for (int round = 0; round < 40; round++) {
             MappedWorld mapped = MappedWorld.open(file);
-            CountDownLatch started = new CountDownLatch(threads);
-            List<Thread> readers = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int seed = 100 * round + t;
-                Thread reader = new Thread(() -> {
-                    TraversalStack stack = new TraversalStack();
-                    AllOverlaps overlaps = new AllOverlaps();
-                    AllHits hits = new AllHits();
-                    started.countDown();
-                    try {
-                        for (int i = 0; ; i++) {
-                            int q = (seed + i) & 63;
-                            try {
-                                if ((i & 1) == 0) {
-                                    mapped.queryAabb(boxes[6 * q], boxes[6 * q + 1], boxes[6 * q + 2],
-                                            boxes[6 * q + 3], boxes[6 * q + 4], boxes[6 * q + 5], -1L, overlaps,
-                                            stack);
-                                    assertEquals(expectedOverlaps[q], overlaps.count(), "box query " + q);
-                                    overlaps.reset();
-                                } else {
-                                    hits.reset();
-                                    mapped.rayCast(segments[6 * q], segments[6 * q + 1], segments[6 * q + 2],
-                                            segments[6 * q + 3], segments[6 * q + 4], segments[6 * q + 5], 1.0, -1L,
-                                            hits, stack);
-                                    assertEquals(expectedHits[q], hits.count(), "ray " + q);
-                                }
-                                answered.incrementAndGet();
-                            } catch (IllegalStateException e) {
-                                assertTrue(e.getMessage().contains("is closed"), e.getMessage());
-                                refused.incrementAndGet();
-                                return;
-                            }
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
+            answered += readUntilClosed(random, 3, reader -> {
+                TraversalStack stack = new TraversalStack();
+                AllOverlaps overlaps = new AllOverlaps();
+                AllHits hits = new AllHits();
+                return i -> {
+                    int q = (reader + i) & 63;
+                    if ((i & 1) == 0) {
+                        overlaps.reset();
+                        mapped.queryAabb(boxes[6 * q], boxes[6 * q + 1], boxes[6 * q + 2], boxes[6 * q + 3],
+                                boxes[6 * q + 4], boxes[6 * q + 5], -1L, overlaps, stack);
+                        assertEquals(expectedOverlaps[q], overlaps.count(), "box query " + q);
+                    } else {
+                        mapped.rayCast(segments[6 * q], segments[6 * q + 1], segments[6 * q + 2],
+                                segments[6 * q + 3], segments[6 * q + 4], segments[6 * q + 5], 1.0, -1L, hits, stack);
+                        assertEquals(expectedHits[q], hits.count(), "ray " + q);
                     }
-                });
-                readers.add(reader);
-                reader.start();
-            }
-            started.await();
-            Thread.sleep(random.nextInt(3));
-            mapped.close();
-            for (Thread reader : readers) {
-                reader.join(60_000);
-                assertFalse(reader.isAlive());
-            }
-            if (failure.get() != null) {
-                throw new AssertionError(failure.get());
-            }
+                };
+            }, mapped::close, "the world " + file + " is closed");
             assertTrue(mapped.isUnmapped(), "round " + round + ": unmapped once every reader left");
         }
-        assertEquals(40 * threads, refused.get(), "every reader ended on a refusal");
-        assertTrue(answered.get() > 40 * threads, "queries ran against the worlds: " + answered.get());
+        assertTrue(answered > 40 * 3, "queries ran against the worlds: " + answered);
     }
+
+    /**
+     * Starts {@code threads} readers, each running its queries {@code i = 0, 1, ...} (from {@code readers}, which
+     * makes a reader's scratch and its query) until one is refused with {@code refusal}; runs {@code close} after
+     * a short random pause; waits for every reader and rethrows the first failure.
+     *
+     * @return the number of queries answered
+     */
+    private static int readUntilClosed(SplittableRandom random, int threads, IntFunction<IntConsumer> readers,
+                                       Runnable close, String refusal) throws InterruptedException {
+        AtomicInteger answered = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(threads);
+        List<Thread> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            IntConsumer query = readers.apply(t);
+            Thread thread = new Thread(() -> {
+                started.countDown();
+                try {
+                    for (int i = 0; ; i++) {
+                        try {
+                            query.accept(i);
+                        } catch (IllegalStateException e) {
+                            assertEquals(refusal, e.getMessage());
+                            return;
+                        }
+                        answered.incrementAndGet();
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            running.add(thread);
+            thread.start();
+        }
+        started.await();
+        Thread.sleep(random.nextInt(1, 25));
+        close.run();
+        for (Thread thread : running) {
+            thread.join(60_000);
+            assertFalse(thread.isAlive());
+        }
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+        return answered.get();
+    }
+
     @Test
     void shouldLetTiledQueriesOfOtherThreadsFinishOrRefuseWhenTheTiledWorldIsClosedUnderThem() throws Exception {
         TestWorld world = TestWorld.clustered(8_000, 21);
@@ -270,56 +284,25 @@ class CloseDuringQueryTest {
                 expected[q] = hits.count();
             }
         }
-        int threads = 3;
-        AtomicInteger answered = new AtomicInteger();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
+        int answered = 0;
         SplittableRandom random = new SplittableRandom(23);
         for (int round = 0; round < 30; round++) {
             // a budget of two tiles: the readers' walks evict tiles under each other while the world closes
             TiledWorld tiled = TiledWorld.open(tiles, 2 * largest);
-            CountDownLatch started = new CountDownLatch(threads);
-            List<Thread> readers = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int seed = 100 * round + t;
-                Thread reader = new Thread(() -> {
-                    TiledWorld.Scratch scratch = new TiledWorld.Scratch();
-                    AllHits hits = new AllHits();
-                    started.countDown();
-                    try {
-                        for (int i = 0; ; i++) {
-                            int q = (seed + i) & 63;
-                            try {
-                                tiled.rayCast(segments[6 * q], segments[6 * q + 1], segments[6 * q + 2],
-                                        segments[6 * q + 3], segments[6 * q + 4], segments[6 * q + 5], 1.0, -1L,
-                                        hits, scratch);
-                            } catch (IllegalStateException e) {
-                                assertEquals("the tiled world is closed", e.getMessage());
-                                return;
-                            }
-                            assertEquals(expected[q], hits.count(), "ray " + q);
-                            answered.incrementAndGet();
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                });
-                readers.add(reader);
-                reader.start();
-            }
-            started.await();
-            Thread.sleep(random.nextInt(1, 25));
-            tiled.close();
-            for (Thread reader : readers) {
-                reader.join(60_000);
-                assertFalse(reader.isAlive());
-            }
-            if (failure.get() != null) {
-                throw new AssertionError(failure.get());
-            }
+            answered += readUntilClosed(random, 3, reader -> {
+                TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+                AllHits hits = new AllHits();
+                return i -> {
+                    int q = (reader + i) & 63;
+                    tiled.rayCast(segments[6 * q], segments[6 * q + 1], segments[6 * q + 2], segments[6 * q + 3],
+                            segments[6 * q + 4], segments[6 * q + 5], 1.0, -1L, hits, scratch);
+                    assertEquals(expected[q], hits.count(), "ray " + q);
+                };
+            }, tiled::close, "the tiled world is closed");
             assertEquals(0, tiled.mappedTileCount(), "round " + round + ": every tile unmapped once the readers left");
             assertEquals(0, tiled.mappedBytes());
             assertEquals(tiled.mapCount(), tiled.unmapCount());
         }
-        assertTrue(answered.get() > 30 * threads, "queries ran against the tiled worlds: " + answered.get());
+        assertTrue(answered > 30 * 3, "queries ran against the tiled worlds: " + answered);
     }
 }
