@@ -30,6 +30,13 @@ class SharedScratchTest {
     @TempDir
     Path dir;
 
+    /** The world's bounds: min x, y, z, max x, y, z. */
+    private static double[] bounds(MappedWorld world) {
+        double[] b = new double[6];
+        world.getBounds(b);
+        return b;
+    }
+
     private MappedWorld write(String name, TestWorld world) throws IOException {
         Path file = dir.resolve(name);
         StaticWorldWriter.write(file, world.boxes, world.categories, world.userValues, null);
@@ -44,10 +51,8 @@ class SharedScratchTest {
              MappedWorld big = write("big.bxw", bigWorld)) {
             assertTrue(small.nodeCount() < 20 && big.nodeCount() > 1000, small.nodeCount() + " " + big.nodeCount());
             TraversalStack stack = new TraversalStack();
-            double[] s = new double[6];
-            small.getBounds(s);
-            double[] b = new double[6];
-            big.getBounds(b);
+            double[] s = bounds(small);
+            double[] b = bounds(big);
             AllOverlaps inner = new AllOverlaps();
             // a region query on the small world whose visitor queries the big one on the same stack: the outer
             // query then takes the big world's node numbers from the stack
@@ -130,8 +135,7 @@ class SharedScratchTest {
     void shouldRefuseANearestQueryWhoseResultsANestedOneReused() throws IOException {
         TestWorld world = TestWorld.clustered(5_000, 9);
         try (MappedWorld mapped = write("nearest.bxw", world)) {
-            double[] b = new double[6];
-            mapped.getBounds(b);
+            double[] b = bounds(mapped);
             double x = 0.5 * (b[0] + b[3]);
             double y = 0.5 * (b[1] + b[4]);
             double z = 0.5 * (b[2] + b[5]);
@@ -186,8 +190,7 @@ class SharedScratchTest {
         // throw IllegalStateException (before, a nesting point could also be reported as a corrupt file)
         TestWorld world = TestWorld.clustered(20_000, 17);
         try (MappedWorld mapped = write("everywhere.bxw", world)) {
-            double[] b = new double[6];
-            mapped.getBounds(b);
+            double[] b = bounds(mapped);
             double[] s = world.segmentsBetweenObjects(1, 18);
             AllOverlaps all = new AllOverlaps();
             mapped.queryAabb(b[0], b[1], b[2], b[3], b[4], b[5], -1L, all, new TraversalStack());
