@@ -116,6 +116,25 @@ class CollectorsTest {
         }
     }
 
+    @Test
+    void shouldReportAnExactTestsNegativeZeroAsFractionZero() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        int h = tree.add(0, 0, 0, 1, 1, 1, 7L, 1L);
+        SegmentIntersector negativeZero = (handle, userValue, ox, oy, oz, tx, ty, tz, maxFraction) -> -0.0;
+        TraversalStack stack = new TraversalStack();
+        ClosestHit closest = new ClosestHit();
+        AllHits all = new AllHits();
+        closest.setExactTest(negativeZero);
+        all.setExactTest(negativeZero);
+        tree.rayCast(-1, 0.5, 0.5, 3, 0, 0, 1.0, -1L, closest, stack);
+        tree.rayCast(-1, 0.5, 0.5, 3, 0, 0, 1.0, -1L, all, stack);
+        assertEquals(h, closest.handle());
+        // assertEquals on doubles compares bit patterns: -0.0 would fail here.
+        assertEquals(0.0, closest.fraction());
+        assertEquals(1, all.count());
+        assertEquals(0.0, all.fraction(0));
+    }
+
     /** The handles of the second and third objects whose boxes the segment enters (or NONE). */
     private static int[] firstTwoByBox(SpatialIndex index, double ox, double oy, double oz,
                                        double tx, double ty, double tz) {

@@ -122,6 +122,8 @@ public abstract class SegmentCollector implements RayCastVisitor {
             if (!(t >= 0.0 && t <= bound)) {
                 return -1.0;
             }
+            // -0.0 passes the test above; adding +0.0 reports it as the documented fraction 0 (IEEE 754: -0 + 0 = +0).
+            t += 0.0;
         }
         return accept(handle, userValue, t);
     }
