@@ -12,7 +12,7 @@ package dev.boxwood.query;
  * {@code maxFraction} (never against a clipped one), so it does not depend on the order of the visits and every
  * index reports the same fraction for the same object. The return value of {@code visit}:
  * <ul>
- *   <li>{@code 0}: stop the cast at once;</li>
+ *   <li>{@code 0} (or {@code -0.0}): stop the cast at once;</li>
  *   <li>a negative value: ignore this object and continue unchanged;</li>
  *   <li>a value {@code v} in {@code (0, current maximum)}: clip: the maximum fraction becomes {@code v} for
  *       everything visited afterwards (objects entered at exactly {@code v} are still reported);</li>
