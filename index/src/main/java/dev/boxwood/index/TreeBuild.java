@@ -874,6 +874,10 @@ final class TreeBuild {
                 }
             }
         }
+        // FlatBvh hands out its arrays, so its references may have changed since it checked them: check them
+        // again before anything changes (the bounds pass below indexes by them)
+        FlatBvh.of(n, bvh.originX(), bvh.originY(), bvh.originZ(), bvh.childBounds(), bvh.childRefs(),
+                bvh.rootBounds());
         // deferred adds: as in addAll, once the arguments passed
         tree.flushAdds();
         if (n == 0) {

@@ -461,6 +461,29 @@ class TreeBatchTest {
         TreeBuildTest.compareQueries(tree, brute, world(200, 9, 0, 0), 10);
     }
 
+    @Test
+    void shouldRejectASplicedHierarchyWhoseReferencesChangedAfterItWasMadeBeforeTakingInDeferredAdds() {
+        double[] boxes = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 5, 5, 5, 6, 6, 6};
+        dev.boxwood.index.build.FlatBvh subtree = dev.boxwood.index.build.BinnedSahBuilder.defaults().build(boxes);
+        float[] local = dev.boxwood.index.build.BinnedSahBuilder.toFloatBoxes(boxes, subtree.originX(),
+                subtree.originY(), subtree.originZ());
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withDeferredAdds(true));
+        tree.add(10, 10, 10, 11, 11, 11, 0, -1L);
+        int[] refs = subtree.childRefs();
+        int kept = refs[0];
+        // FlatBvh hands out its arrays: one changed afterwards must not be trusted as an index
+        for (int bad : new int[] {99, ~7, refs[1]}) {
+            refs[0] = bad;
+            assertMessage("childRefs", () -> tree.spliceSubtree(subtree, local, null, null));
+            assertEquals(1, tree.pendingAdds(), "the pending add stays pending");
+            tree.validate();
+        }
+        refs[0] = kept;
+        assertEquals(3, tree.spliceSubtree(subtree, local, null, null).length);
+        tree.validate();
+        assertEquals(4, tree.size());
+    }
+
     private static AllOverlaps answers(DynamicAabbTree tree) {
         AllOverlaps all = new AllOverlaps();
         tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, all, new TraversalStack());
