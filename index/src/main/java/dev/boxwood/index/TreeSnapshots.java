@@ -18,7 +18,9 @@ import java.util.Arrays;
  * record of two entry boxes, references and folded masks, plus parent and height; and the object's own 24-byte
  * tight box, user value, categories, leaf entry and handle state). At memory bandwidth that is a fraction of a
  * millisecond per 10,000 objects; for millions of objects publish less often than every frame. Memory: one copy
- * of the tree per view alive, at least two (the latest and the one being written) once readers hold views.
+ * of the tree per view alive, at least two (the latest and the one being written) once readers hold views; a
+ * view's node arrays are never longer than the tree's, so a {@link DynamicAabbTree#compact()} that trims the tree
+ * trims each view as it is next written.
  *
  * <p>Threads: {@link #publish()} must be called from the writer thread (the one mutating the tree), never
  * concurrently with a mutation; {@link #acquire()} and {@link ReadView#close()} from any thread.
@@ -138,20 +140,29 @@ public final class TreeSnapshots {
         dst.freeNodeCount = src.freeNodeCount;
     }
 
+    /**
+     * Whether a recycled view's array of {@code capacity} can take {@code length} values of a tree array of
+     * {@code treeCapacity}: long enough, and no longer than the tree's own, so a view never holds more than the
+     * tree does (after {@link DynamicAabbTree#compact()} trimmed it, the next copy into each view trims it too).
+     */
+    private static boolean fits(int capacity, int length, int treeCapacity) {
+        return capacity >= length && capacity <= treeCapacity;
+    }
+
     private static float[] copyPrefix(float[] src, float[] dst, int length) {
-        float[] d = dst.length >= length ? dst : new float[src.length];
+        float[] d = fits(dst.length, length, src.length) ? dst : new float[src.length];
         System.arraycopy(src, 0, d, 0, length);
         return d;
     }
 
     private static int[] copyPrefix(int[] src, int[] dst, int length) {
-        int[] d = dst.length >= length ? dst : new int[src.length];
+        int[] d = fits(dst.length, length, src.length) ? dst : new int[src.length];
         System.arraycopy(src, 0, d, 0, length);
         return d;
     }
 
     private static long[] copyPrefix(long[] src, long[] dst, int length) {
-        long[] d = dst.length >= length ? dst : new long[src.length];
+        long[] d = fits(dst.length, length, src.length) ? dst : new long[src.length];
         System.arraycopy(src, 0, d, 0, length);
         return d;
     }
