@@ -10,7 +10,13 @@ import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import static dev.boxwood.query.BatchArguments.requireAnswers;
+import static dev.boxwood.query.BatchArguments.requireCount;
+import static dev.boxwood.query.BatchArguments.requireFinite;
+import static dev.boxwood.query.BatchArguments.requireLength;
+import static dev.boxwood.query.BatchArguments.requireOptionalHandles;
+import static dev.boxwood.query.BatchArguments.requireRayBatch;
+import static dev.boxwood.query.BatchArguments.requireSegmentBatch;
 
 /**
  * Many queries in one call, spread over the threads of a {@link QueryExecutor} against the same index, with results
@@ -36,9 +42,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link #close()}: close it when done (for example with try-with-resources), or they stay parked for the life
  * of the JVM.
  */
-public final class BatchQueries implements AutoCloseable {
+public final class BatchQueries extends BatchRunner {
 
-    private final QueryExecutor executor;
     private final TraversalStack[] stacks;
     private final AnyHit[] anyHits;
     private final ClosestHit[] closestHits;
@@ -46,8 +51,6 @@ public final class BatchQueries implements AutoCloseable {
     private final LineOfSight lineOfSight = new LineOfSight();
     private final ClosestRays closestRays = new ClosestRays();
     private final Spheres spheres = new Spheres();
-    /** Set while a batch runs, from before its inputs are stored in the reusable task until it is done. */
-    private final AtomicBoolean running = new AtomicBoolean();
 
     /**
      * A batch runner on {@code threads} threads (the caller included).
@@ -55,8 +58,8 @@ public final class BatchQueries implements AutoCloseable {
      * @param threads {@code >= 1}
      */
     public BatchQueries(int threads) {
-        executor = new QueryExecutor(threads);
-        int n = executor.threads();
+        super(threads);
+        int n = threads();
         stacks = new TraversalStack[n];
         anyHits = new AnyHit[n];
         closestHits = new ClosestHit[n];
@@ -67,11 +70,6 @@ public final class BatchQueries implements AutoCloseable {
             closestHits[i] = new ClosestHit();
             lowest[i] = new LowestHandles();
         }
-    }
-
-    /** @return the number of threads a batch runs on */
-    public int threads() {
-        return executor.threads();
     }
 
     /**
@@ -96,17 +94,9 @@ public final class BatchQueries implements AutoCloseable {
     public void lineOfSight(SpatialQueries tree, double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
                             int count, long categoryMask, boolean[] visible) {
         Arguments.requireNonNull("tree", tree);
-        requireCount(count);
-        requireLength("from", from, 3L * count);
-        requireLength("to", to, 3L * count);
-        for (int i = 0; i < 3 * count; i++) {
-            if (!Double.isFinite(to[i] - from[i])) {
-                throw new IllegalArgumentException("segment " + i / 3 + " is not finite: from " + from[i] + " to "
-                        + to[i] + " on axis " + i % 3);
-            }
-        }
-        requireIgnored("ignoreFirst", ignoreFirst, count);
-        requireIgnored("ignoreSecond", ignoreSecond, count);
+        requireSegmentBatch(from, to, count);
+        requireOptionalHandles("ignoreFirst", ignoreFirst, count);
+        requireOptionalHandles("ignoreSecond", ignoreSecond, count);
         Arguments.requireNonNull("visible", visible);
         requireAnswers("visible", visible.length, count);
         begin();
@@ -139,12 +129,7 @@ public final class BatchQueries implements AutoCloseable {
     public void closestRays(SpatialQueries tree, double[] origins, double[] translations, int count,
                             double maxFraction, long categoryMask, int[] handles, double[] fractions) {
         Arguments.requireNonNull("tree", tree);
-        requireCount(count);
-        requireLength("origins", origins, 3L * count);
-        requireLength("translations", translations, 3L * count);
-        requireFinite("origins", origins, 3 * count, 3, "ray");
-        requireFinite("translations", translations, 3 * count, 3, "ray");
-        Arguments.requireFiniteNonNegative("maxFraction", maxFraction);
+        requireRayBatch(origins, translations, count, maxFraction);
         Arguments.requireNonNull("handles", handles);
         requireLength("fractions", fractions, count);
         requireAnswers("handles", handles.length, count);
@@ -159,8 +144,9 @@ public final class BatchQueries implements AutoCloseable {
     }
 
     /**
-     * Sphere region queries ({@link ShapeQueries#querySphere}, {@link RegionQueries#querySphere} on a tree): for query {@code i} with sphere
-     * {@code spheres[4i..4i+3]} (centre, radius), {@code counts[i]} receives the number of objects found and
+     * Sphere region queries ({@link ShapeQueries#querySphere}, {@link RegionQueries#querySphere} on a tree): for
+     * query {@code i} with sphere {@code spheres[4i..4i+3]} (centre, radius), {@code counts[i]} receives the number
+     * of objects found and
      * {@code handles[i * maxPerQuery ..]} the first {@code min(counts[i], maxPerQuery)} of them, sorted by handle
      * (the count is the true count even when the slots overflow).
      *
@@ -208,7 +194,7 @@ public final class BatchQueries implements AutoCloseable {
             }
         } catch (RuntimeException | Error e) {
             // an OutOfMemoryError here must not leave the instance claimed for good
-            running.set(false);
+            release();
             throw e;
         }
         Spheres t = this.spheres;
@@ -222,17 +208,6 @@ public final class BatchQueries implements AutoCloseable {
     }
 
     /**
-     * Claims the instance for one batch, before the batch's inputs are stored in its reusable task: a second
-     * caller would otherwise overwrite them under the running batch's workers.
-     */
-    private void begin() {
-        if (!running.compareAndSet(false, true)) {
-            throw new IllegalStateException("this BatchQueries is running a batch already (called from another "
-                    + "thread or from inside a query): one batch at a time per instance; give each thread its own");
-        }
-    }
-
-    /**
      * Runs a batch whose other inputs are set, after {@link #begin}: points it at the index (the arrays of a tree
      * or view, see {@link #direct}) and the mask, runs its {@code count} queries on the executor, lets go of the
      * index and releases the instance, also when a query throws.
@@ -241,10 +216,10 @@ public final class BatchQueries implements AutoCloseable {
         try {
             task.tree = direct(tree);
             task.mask = categoryMask;
-            executor.run(task, count);
+            runClaimed(task, count);
         } finally {
             task.tree = null;
-            running.set(false);
+            release();
         }
     }
 
@@ -256,54 +231,6 @@ public final class BatchQueries implements AutoCloseable {
             return storage;
         }
         return index;
-    }
-
-    private static void requireCount(int count) {
-        if (count < 0) {
-            throw new IllegalArgumentException("count must be >= 0: " + count);
-        }
-    }
-
-    private static void requireIgnored(String name, int[] handles, int count) {
-        if (handles != null && handles.length < count) {
-            throw new IllegalArgumentException(name + " must hold at least " + count + " handles (or be null), has "
-                    + handles.length);
-        }
-    }
-
-    private static void requireLength(String name, double[] array, long length) {
-        Arguments.requireNonNull(name, array);
-        if (array.length < length) {
-            throw new IllegalArgumentException(name + " must hold " + length + " values, has " + array.length);
-        }
-    }
-
-    /**
-     * Every one of the first {@code length} values finite; the message names the query ({@code index / stride})
-     * so a caller finds the bad one in a batch of thousands.
-     */
-    private static void requireFinite(String name, double[] array, int length, int stride, String query) {
-        for (int i = 0; i < length; i++) {
-            if (!Double.isFinite(array[i])) {
-                throw new IllegalArgumentException(name + ": " + query + " " + i / stride + " is not finite: "
-                        + array[i] + " at " + i);
-            }
-        }
-    }
-
-    private static void requireAnswers(String name, int length, int count) {
-        if (length < count) {
-            throw new IllegalArgumentException(name + " must hold " + count + " answers");
-        }
-    }
-
-    /**
-     * Stops the worker threads, without waiting: a batch in progress on another thread is not cut short (it
-     * finishes normally); batches started later throw {@link IllegalStateException}. Closing again does nothing.
-     */
-    @Override
-    public void close() {
-        executor.close();
     }
 
     /** A reusable batch task: the index it queries (only during a batch) and the categories of interest. */

@@ -1,5 +1,6 @@
 package dev.boxwood.index;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -7,19 +8,34 @@ import java.util.concurrent.locks.LockSupport;
  * A small fixed pool of daemon threads that runs one batch of queries at a time, split into chunks claimed from a
  * shared counter; the calling thread works too. A call allocates nothing: the batch is a reusable {@link Task}
  * object, workers are woken by unparking and the caller waits by spinning briefly, then parking in short slices.
- * One batch at a time: {@link #run} is not reentrant and must be called from one thread at a time (its one caller,
- * {@link BatchQueries}, makes sure of that). The worker threads live until {@link #close()}.
+ * It runs the batches of {@link BatchQueries}, and any batch of one's own over an index's thread-safe queries
+ * (the tiled world's batches run on it too), each worker with scratch state of its own. One batch at a time:
+ * {@link #run} called while a batch runs (from another thread, or from inside a task) throws
+ * {@link IllegalStateException}. The worker threads live until {@link #close()}.
  */
 public final class QueryExecutor implements AutoCloseable {
 
-    /** A batch: {@code run(worker, from, to)} answers queries {@code [from, to)} with worker {@code worker}'s scratch. */
-    interface Task {
+    /**
+     * A batch of {@code count} queries, answered chunk by chunk on the executor's threads.
+     */
+    @FunctionalInterface
+    public interface Task {
+        /**
+         * Answers queries {@code [from, to)}.
+         *
+         * @param worker the thread's index in {@code [0, threads())} (0 is the caller's thread): the scratch state
+         *               to use, which no other thread uses during the batch
+         * @param from first query
+         * @param to one past the last query
+         */
         void run(int worker, int from, int to);
     }
 
     private final Thread[] workers;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger pending = new AtomicInteger();
+    /** Set while a batch runs: {@link #run} is not reentrant. */
+    private final AtomicBoolean running = new AtomicBoolean();
     private volatile int generation;
     private volatile boolean closed;
     private volatile Throwable failure;
@@ -61,9 +77,31 @@ public final class QueryExecutor implements AutoCloseable {
     /**
      * Runs {@code task} over {@code [0, count)} on all threads and returns when every chunk is done. If a chunk
      * throws, the chunks not yet begun are skipped and, once every thread has stopped, the first throwable is
-     * rethrown as it was (an unchecked one; later ones from other threads are added to it as suppressed).
+     * rethrown as it was (an unchecked one; later ones from other threads are added to it as suppressed; a
+     * checked one wrapped in {@link IllegalStateException}). The executor then takes the next batch.
+     *
+     * @param task the batch
+     * @param count the number of queries, {@code >= 0}
+     * @throws IllegalStateException if the executor is closed, or runs a batch already (called from another thread
+     *                               or from inside a task; the running batch goes on undisturbed)
+     * @throws IllegalArgumentException for a null task or a negative count
      */
-    void run(Task task, int count) {
+    public void run(Task task, int count) {
+        if (task == null || count < 0) {
+            throw new IllegalArgumentException(task == null ? "task must not be null" : "count must be >= 0: " + count);
+        }
+        if (!running.compareAndSet(false, true)) {
+            throw new IllegalStateException("this executor is running a batch already (called from another thread "
+                    + "or from inside a task): one batch at a time");
+        }
+        try {
+            runClaimed(task, count);
+        } finally {
+            running.set(false);
+        }
+    }
+
+    private void runClaimed(Task task, int count) {
         synchronized (workers) {
             // with close() under the same lock: a batch either starts before the close, and then every worker
             // takes part in it (see workLoop), or not at all

@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.TreeConfig;
-import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.Handles;
 import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.TraversalStack;
@@ -26,6 +26,7 @@ import dev.boxwood.samples.support.StreetWalkers;
 import dev.boxwood.samples.support.TopView;
 import dev.boxwood.serial.MappedWorld;
 import dev.boxwood.serial.TileSetWriter;
+import dev.boxwood.serial.TiledBatchQueries;
 import dev.boxwood.serial.TiledWorld;
 
 /**
@@ -48,7 +49,8 @@ import dev.boxwood.serial.TiledWorld;
  *       the tiles it overlaps), the static objects in that box and a look ray (closest hit) through the tiled
  *       world; the ray walks the tiles it crosses in order and stops at the first that cannot hold a nearer
  *       hit; and the static object nearest to its eyes within the interest radius, over the tiles by distance,
- *       with the tile it lies in.</li>
+ *       with the tile it lies in. The look rays of a tick go in one batch on two threads
+ *       ({@link TiledBatchQueries#closestRays}).</li>
  * </ul>
  *
  * <p>Run on its own: {@code java @serialization/chronicle.args -cp samples/target/boxwood-samples.jar
@@ -231,7 +233,11 @@ public final class StreamingServerSample {
         double[] lookZ = new double[players0];
         TraversalStack stack = new TraversalStack();
         TiledWorld.Scratch scratch = new TiledWorld.Scratch();
-        ClosestHit look = new ClosestHit();
+        // every player's look ray of a tick in one batch, on two threads
+        double[] eyes = new double[3 * players0];
+        double[] looks = new double[3 * players0];
+        int[] lookTile = new int[players0];
+        int[] lookHandle = new int[players0];
         int[] counter = new int[1];
         OverlapVisitor count = (handle, userValue) -> {
             counter[0]++;
@@ -242,7 +248,8 @@ public final class StreamingServerSample {
         long queries = 0;
         int mostMappedTiles = 0;
         long mostMappedBytes = 0;
-        try (TiledWorld world = TiledWorld.open(tileFiles, settings.budgetBytes())) {
+        try (TiledWorld world = TiledWorld.open(tileFiles, settings.budgetBytes());
+             TiledBatchQueries batch = new TiledBatchQueries(2)) {
             for (int tick = 1; tick <= settings.ticks(); tick++) {
                 long start = System.nanoTime();
                 for (int s = 0; s < PLAYER_SPEED; s++) {
@@ -288,7 +295,8 @@ public final class StreamingServerSample {
                 }
 
                 // Queries per player: people (dynamic trees) and static objects in the area of interest, and a
-                // look ray through the tiled world, which maps the tiles it reaches.
+                // look ray through the tiled world (all players' in one batch after the loop), which maps the tiles
+                // it reaches.
                 long hits = 0;
                 long seen = 0;
                 long seenStatic = 0;
@@ -318,11 +326,12 @@ public final class StreamingServerSample {
                             + Math.toRadians((tick * 37 + p * 71) % 120 - 60);
                     lookX[p] = Math.cos(angle) * settings.lookDistance();
                     lookZ[p] = Math.sin(angle) * settings.lookDistance();
-                    world.rayCast(px, EYE, pz, lookX[p], 0, lookZ[p], 1.0, -1L, look, scratch);
-                    queries++;
-                    lookObject[p] = look.hasHit() ? look.userValue() : -1;
-                    lookFraction[p] = look.hasHit() ? look.fraction() : Double.NaN;
-                    hits += look.hasHit() ? 1 : 0;
+                    eyes[3 * p] = px;
+                    eyes[3 * p + 1] = EYE;
+                    eyes[3 * p + 2] = pz;
+                    looks[3 * p] = lookX[p];
+                    looks[3 * p + 1] = 0;
+                    looks[3 * p + 2] = lookZ[p];
 
                     // The nearest static object to the player's eyes (cover, say), over every tile it may lie in.
                     world.nearest(px, EYE, pz, r, -1L, null, null, nearest, scratch);
@@ -331,6 +340,15 @@ public final class StreamingServerSample {
                     nearestObject[p] = near ? nearest.userValue(0) : -1;
                     nearestTile[p] = near ? nearest.part(0) : -1;
                     nearestDistance[p] = near ? nearest.distance(0) : Double.NaN;
+                }
+                batch.closestRays(world, eyes, looks, players0, 1.0, -1L, lookTile, lookHandle, lookObject,
+                        lookFraction);
+                queries += players0;
+                for (int p = 0; p < players0; p++) {
+                    boolean hit = lookHandle[p] != Handles.NONE;
+                    lookObject[p] = hit ? lookObject[p] : -1;
+                    lookFraction[p] = hit ? lookFraction[p] : Double.NaN;
+                    hits += hit ? 1 : 0;
                 }
                 long nanos = System.nanoTime() - start;
                 int mappedTiles = world.mappedTileCount();

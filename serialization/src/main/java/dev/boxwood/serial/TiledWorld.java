@@ -1013,7 +1013,8 @@ public final class TiledWorld implements AutoCloseable {
         return tiles[tile];
     }
 
-    private synchronized void checkOpen() {
+    /** @throws IllegalStateException if closed */
+    synchronized void checkOpen() {
         if (closed) {
             throw new IllegalStateException("the tiled world is closed");
         }

@@ -5,7 +5,9 @@
  * memory-mapped and queried in place ({@link dev.boxwood.serial.MappedWorld}), with the query protocol of the
  * whole library ({@link dev.boxwood.query.SpatialQueries}). The file format is described in {@code docs/format.md} and
  * {@link dev.boxwood.serial.WorldLayout}; damaged or hostile files are reported as
- * {@link dev.boxwood.serial.CorruptWorldFileException} and never read outside their mapping.
+ * {@link dev.boxwood.serial.CorruptWorldFileException} and never read outside their mapping. Worlds bigger than
+ * memory are cut into tile files ({@link dev.boxwood.serial.TileSetWriter}) and streamed under a byte budget
+ * ({@link dev.boxwood.serial.TiledWorld}, with ray batches in {@link dev.boxwood.serial.TiledBatchQueries}).
  *
  * <p>Memory mapping goes through Chronicle Bytes, which needs JVM flags on JDK 17 and later (listed in
  * {@code docs/format.md}, section "JVM flags").

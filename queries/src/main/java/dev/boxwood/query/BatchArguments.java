@@ -1,0 +1,133 @@
+package dev.boxwood.query;
+
+/**
+ * Validation of the inputs of query batches (many queries in primitive arrays), shared by every batch runner so
+ * each rejects the same input with the same message. A message names the bad query by its index, so a caller
+ * finds it in a batch of thousands. Every method throws {@link IllegalArgumentException} and returns normally
+ * otherwise; batch runners check everything before any query runs, so a rejected batch writes nothing.
+ */
+public final class BatchArguments {
+
+    private BatchArguments() {
+    }
+
+    /**
+     * @param count the number of queries
+     * @throws IllegalArgumentException if negative
+     */
+    public static void requireCount(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must be >= 0: " + count);
+        }
+    }
+
+    /**
+     * @param name the argument's name for the message
+     * @param array the input or output values
+     * @param length how many values it must hold
+     * @throws IllegalArgumentException if null or shorter
+     */
+    public static void requireLength(String name, double[] array, long length) {
+        Arguments.requireNonNull(name, array);
+        if (array.length < length) {
+            throw new IllegalArgumentException(name + " must hold " + length + " values, has " + array.length);
+        }
+    }
+
+    /**
+     * @param name the argument's name for the message
+     * @param length the length of an answer array (checked non-null by the caller)
+     * @param count the number of queries
+     * @throws IllegalArgumentException if {@code length < count}
+     */
+    public static void requireAnswers(String name, int length, int count) {
+        if (length < count) {
+            throw new IllegalArgumentException(name + " must hold " + count + " answers");
+        }
+    }
+
+    /**
+     * @param name the argument's name for the message
+     * @param handles one handle per query, or null for none
+     * @param count the number of queries
+     * @throws IllegalArgumentException if non-null and shorter than {@code count}
+     */
+    public static void requireOptionalHandles(String name, int[] handles, int count) {
+        if (handles != null && handles.length < count) {
+            throw new IllegalArgumentException(name + " must hold at least " + count + " handles (or be null), has "
+                    + handles.length);
+        }
+    }
+
+    /**
+     * Every one of the first {@code length} values finite.
+     *
+     * @param name the argument's name for the message
+     * @param array the values, {@code stride} per query
+     * @param length how many to check
+     * @param stride values per query
+     * @param query what one query is called in the message ("ray", "sphere")
+     * @throws IllegalArgumentException naming the query of the first NaN or infinite value
+     */
+    public static void requireFinite(String name, double[] array, int length, int stride, String query) {
+        for (int i = 0; i < length; i++) {
+            if (!Double.isFinite(array[i])) {
+                throw new IllegalArgumentException(name + ": " + query + " " + i / stride + " is not finite: "
+                        + array[i] + " at " + i);
+            }
+        }
+    }
+
+    /**
+     * The segments of a line-of-sight batch: a count {@code >= 0}, {@code from} and {@code to} non-null with 3
+     * values per segment, and finite translations ({@link #requireSegments}).
+     *
+     * @param from segment starts
+     * @param to segment ends
+     * @param count the number of segments
+     * @throws IllegalArgumentException naming the argument, or the first bad segment and axis
+     */
+    public static void requireSegmentBatch(double[] from, double[] to, int count) {
+        requireCount(count);
+        requireLength("from", from, 3L * count);
+        requireLength("to", to, 3L * count);
+        requireSegments(from, to, count);
+    }
+
+    /**
+     * The rays of a closest-ray batch: a count {@code >= 0}, {@code origins} and {@code translations} non-null
+     * with 3 finite values per ray, and a finite {@code maxFraction >= 0}.
+     *
+     * @param origins ray origins
+     * @param translations ray translations
+     * @param count the number of rays
+     * @param maxFraction the largest fraction of every ray
+     * @throws IllegalArgumentException naming the argument, or the first bad ray
+     */
+    public static void requireRayBatch(double[] origins, double[] translations, int count, double maxFraction) {
+        requireCount(count);
+        requireLength("origins", origins, 3L * count);
+        requireLength("translations", translations, 3L * count);
+        requireFinite("origins", origins, 3 * count, 3, "ray");
+        requireFinite("translations", translations, 3 * count, 3, "ray");
+        Arguments.requireFiniteNonNegative("maxFraction", maxFraction);
+    }
+
+    /**
+     * Segments from {@code from[3i..3i+2]} to {@code to[3i..3i+2]} whose translations {@code to - from} are
+     * finite: finite ends, not so far apart that the difference overflows.
+     *
+     * @param from segment starts (length checked by the caller)
+     * @param to segment ends (length checked by the caller)
+     * @param count the number of segments
+     * @throws IllegalArgumentException naming the first bad segment and axis
+     */
+    public static void requireSegments(double[] from, double[] to, int count) {
+        for (int i = 0; i < 3 * count; i++) {
+            if (!Double.isFinite(to[i] - from[i])) {
+                throw new IllegalArgumentException("segment " + i / 3 + " is not finite: from " + from[i] + " to "
+                        + to[i] + " on axis " + i % 3);
+            }
+        }
+    }
+}

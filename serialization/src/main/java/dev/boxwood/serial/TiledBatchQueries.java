@@ -1,0 +1,215 @@
+package dev.boxwood.serial;
+
+import dev.boxwood.index.BatchQueries;
+import dev.boxwood.index.BatchRunner;
+import dev.boxwood.index.QueryExecutor;
+import dev.boxwood.query.AnyHit;
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.Handles;
+
+import static dev.boxwood.query.BatchArguments.requireAnswers;
+import static dev.boxwood.query.BatchArguments.requireLength;
+import static dev.boxwood.query.BatchArguments.requireRayBatch;
+import static dev.boxwood.query.BatchArguments.requireSegmentBatch;
+
+/**
+ * Many ray queries on a {@link TiledWorld} in one call, spread over the threads of a {@link QueryExecutor}, with
+ * results written into caller-provided primitive arrays: what {@link BatchQueries} does for one index (the tree, a
+ * read view, one mapped world), for a world of tiles. Each thread casts with a {@link TiledWorld.Scratch} and
+ * collectors of its own, so a warmed-up batch over mapped tiles allocates nothing; tiles are mapped and unmapped
+ * under the world's budget as the casts reach them, as by single casts. Each query's answer is the one the single
+ * {@link TiledWorld#rayCast} gives.
+ *
+ * <p>Unlike {@link BatchQueries#lineOfSight}, a tiled line of sight ignores no handles: a tiled world holds the
+ * static geometry, and the lookers and their targets, which move, are in dynamic trees (cast the same segments
+ * there with {@link BatchQueries}, which ignores the looker and the target, and combine the answers).
+ *
+ * <p>Failures: an exception a cast throws (a tile that cannot be mapped, a tiled world closed during the batch)
+ * ends the batch as in {@link BatchQueries}: queries not yet begun are skipped, and it reaches the caller once every
+ * thread has stopped. The answers are then partly written, and the instance takes the next batch.
+ *
+ * <p>One batch at a time per instance: a batch method called while another runs (from a second thread, or from
+ * inside a query) throws {@link IllegalStateException} at once and leaves the running batch alone. The instance owns
+ * {@code threads - 1} daemon worker threads until {@link #close()}.
+ */
+public final class TiledBatchQueries extends BatchRunner {
+
+    private final TiledWorld.Scratch[] scratches;
+    private final AnyHit[] anyHits;
+    private final ClosestHit[] closestHits;
+    private final LineOfSight lineOfSight = new LineOfSight();
+    private final ClosestRays closestRays = new ClosestRays();
+
+    /**
+     * A batch runner on {@code threads} threads (the caller included).
+     *
+     * @param threads {@code >= 1}
+     * @throws IllegalArgumentException if {@code threads < 1}
+     */
+    public TiledBatchQueries(int threads) {
+        super(threads);
+        int n = threads();
+        scratches = new TiledWorld.Scratch[n];
+        anyHits = new AnyHit[n];
+        closestHits = new ClosestHit[n];
+        for (int i = 0; i < n; i++) {
+            scratches[i] = new TiledWorld.Scratch();
+            anyHits[i] = new AnyHit();
+            closestHits[i] = new ClosestHit();
+        }
+    }
+
+    /**
+     * Line of sight for {@code count} segments: {@code visible[i]} is true when the segment from
+     * {@code from[3i..3i+2]} to {@code to[3i..3i+2]} (fraction in {@code [0, 1]}) enters the stored tight box of no
+     * object, in any tile, whose categories share a bit with {@code categoryMask}. An any-hit cast: it stops at the
+     * first blocker, and tiles beyond it are neither visited nor mapped.
+     *
+     * @param world the tiled world, open, not closed during the batch
+     * @param from segment starts, 3 per query
+     * @param to segment ends, 3 per query
+     * @param count number of queries
+     * @param categoryMask categories that block sight
+     * @param visible receives the answers
+     * @throws IllegalArgumentException for a negative count, null or short arrays, or a bad segment (a non-finite
+     *                                  coordinate, or an end so far from its start that the difference overflows),
+     *                                  naming its index; all checked before any query runs, so nothing is written
+     * @throws IllegalStateException    if the world or this instance is closed, or a batch of this instance runs
+     */
+    public void lineOfSight(TiledWorld world, double[] from, double[] to, int count, long categoryMask,
+                            boolean[] visible) {
+        Arguments.requireNonNull("world", world);
+        requireSegmentBatch(from, to, count);
+        Arguments.requireNonNull("visible", visible);
+        requireAnswers("visible", visible.length, count);
+        begin(world);
+        LineOfSight t = lineOfSight;
+        t.from = from;
+        t.to = to;
+        t.visible = visible;
+        run(t, world, categoryMask, count);
+    }
+
+    /**
+     * Closest hit of {@code count} rays: {@code tiles[i]}, {@code handles[i]}, {@code userValues[i]} and
+     * {@code fractions[i]} receive the closest object (its tile, its handle within the tile and its user value;
+     * equal fractions go to the lower tile, then the lower handle) of the segment
+     * {@code origins[3i..] + t * translations[3i..]}, {@code t} in {@code [0, maxFraction]}, or {@code -1},
+     * {@link Handles#NONE}, {@code 0} and {@code -1} for a miss.
+     *
+     * @param world the tiled world, open, not closed during the batch
+     * @param origins 3 per query
+     * @param translations 3 per query
+     * @param count number of queries
+     * @param maxFraction largest fraction, finite, {@code >= 0}
+     * @param categoryMask categories of interest
+     * @param tiles receives the tiles of the hits
+     * @param handles receives the hit handles
+     * @param userValues receives the hit objects' user values, or null when not wanted
+     * @param fractions receives the hit fractions
+     * @throws IllegalArgumentException for a negative count, null or short arrays, a bad {@code maxFraction} or a
+     *                                  non-finite origin or translation (naming the ray); all checked before any
+     *                                  query runs, so nothing is written
+     * @throws IllegalStateException    if the world or this instance is closed, or a batch of this instance runs
+     */
+    public void closestRays(TiledWorld world, double[] origins, double[] translations, int count,
+                            double maxFraction, long categoryMask, int[] tiles, int[] handles, long[] userValues,
+                            double[] fractions) {
+        Arguments.requireNonNull("world", world);
+        requireRayBatch(origins, translations, count, maxFraction);
+        Arguments.requireNonNull("tiles", tiles);
+        Arguments.requireNonNull("handles", handles);
+        requireLength("fractions", fractions, count);
+        requireAnswers("tiles", tiles.length, count);
+        requireAnswers("handles", handles.length, count);
+        if (userValues != null) {
+            requireAnswers("userValues", userValues.length, count);
+        }
+        begin(world);
+        ClosestRays t = closestRays;
+        t.origins = origins;
+        t.translations = translations;
+        t.maxFraction = maxFraction;
+        t.tiles = tiles;
+        t.handles = handles;
+        t.userValues = userValues;
+        t.fractions = fractions;
+        run(t, world, categoryMask, count);
+    }
+
+    /** Claims the instance for one batch, and refuses a closed world before anything is written. */
+    private void begin(TiledWorld world) {
+        begin();
+        try {
+            world.checkOpen();
+        } catch (RuntimeException e) {
+            release();
+            throw e;
+        }
+    }
+
+    /** Runs a batch whose other inputs are set, after {@link #begin}, and releases the instance, also on failure. */
+    private void run(Batch task, TiledWorld world, long categoryMask, int count) {
+        try {
+            task.world = world;
+            task.mask = categoryMask;
+            runClaimed(task, count);
+        } finally {
+            task.world = null;
+            release();
+        }
+    }
+
+    /** A reusable batch task: the world it queries (only during a batch) and the categories of interest. */
+    private abstract static class Batch implements QueryExecutor.Task {
+        TiledWorld world;
+        long mask;
+    }
+
+    private final class LineOfSight extends Batch {
+        double[] from;
+        double[] to;
+        boolean[] visible;
+
+        @Override
+        public void run(int worker, int start, int end) {
+            AnyHit hit = anyHits[worker];
+            TiledWorld.Scratch scratch = scratches[worker];
+            for (int i = start; i < end; i++) {
+                int a = 3 * i;
+                world.rayCast(from[a], from[a + 1], from[a + 2], to[a] - from[a], to[a + 1] - from[a + 1],
+                        to[a + 2] - from[a + 2], 1.0, mask, hit, scratch);
+                visible[i] = !hit.hasHit();
+            }
+        }
+    }
+
+    private final class ClosestRays extends Batch {
+        double[] origins;
+        double[] translations;
+        double maxFraction;
+        int[] tiles;
+        int[] handles;
+        long[] userValues;
+        double[] fractions;
+
+        @Override
+        public void run(int worker, int start, int end) {
+            ClosestHit hit = closestHits[worker];
+            TiledWorld.Scratch scratch = scratches[worker];
+            for (int i = start; i < end; i++) {
+                int a = 3 * i;
+                world.rayCast(origins[a], origins[a + 1], origins[a + 2], translations[a], translations[a + 1],
+                        translations[a + 2], maxFraction, mask, hit, scratch);
+                boolean found = hit.hasHit();
+                tiles[i] = found ? hit.part() : -1;
+                handles[i] = found ? hit.handle() : Handles.NONE;
+                if (userValues != null) {
+                    userValues[i] = found ? hit.userValue() : 0;
+                }
+                fractions[i] = found ? hit.fraction() : -1.0;
+            }
+        }
+    }
+}

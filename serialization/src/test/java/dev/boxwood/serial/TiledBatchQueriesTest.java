@@ -1,0 +1,346 @@
+package dev.boxwood.serial;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.boxwood.query.AnyHit;
+import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.Handles;
+import dev.boxwood.query.TraversalStack;
+import dev.boxwood.testkit.BruteForceIndex;
+import net.openhft.chronicle.core.io.AbstractReferenceCounted;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Batches of rays on a tiled world: every answer against per-tile brute-force indexes and the single casts. */
+class TiledBatchQueriesTest {
+
+    private static final long MASK = 0x00FF_00FF_00FF_00FFL;
+
+    @TempDir
+    Path dir;
+
+    private List<Path> tiles;
+    private long largestTile;
+    /** One brute-force index per tile, with the tile's origin. */
+    private final List<BruteForceIndex> oracles = new ArrayList<>();
+    /** Segments as origin and translation (stride 6): half end inside a box, half are random, some shortened. */
+    private double[] segments;
+
+    @BeforeEach
+    void writeTiles() throws IOException {
+        AbstractReferenceCounted.enableReferenceTracing();
+        TestWorld world = TestWorld.clustered(8_000, 21);
+        tiles = TileSetWriter.writeGrid(dir, "tile", world.boxes, world.categories, null, 2500);
+        assertTrue(tiles.size() >= 9, tiles.size() + " tiles");
+        for (Path tile : tiles) {
+            largestTile = Math.max(largestTile, Files.size(tile));
+            try (MappedWorld mapped = MappedWorld.open(tile)) {
+                BruteForceIndex oracle = new BruteForceIndex(mapped.originX(), mapped.originY(), mapped.originZ());
+                double[] box = new double[6];
+                for (int i = 0; i < mapped.size(); i++) {
+                    mapped.getTightBox(i, box);
+                    // the tile's handles, in order: the stored box given again is stored as it is
+                    assertEquals(i, oracle.add(box[0], box[1], box[2], box[3], box[4], box[5], mapped.userValue(i),
+                            mapped.categoryBits(i)));
+                }
+                oracles.add(oracle);
+            }
+        }
+        double[] between = world.segmentsBetweenObjects(400, 22);
+        double[] random = world.segments(400, 23);
+        segments = new double[between.length + random.length];
+        System.arraycopy(between, 0, segments, 0, between.length);
+        System.arraycopy(random, 0, segments, between.length, random.length);
+        // every third segment stops at 40% of the way: some of those reach no box
+        for (int s = 0; s < segments.length; s += 18) {
+            for (int a = 3; a < 6; a++) {
+                segments[s + a] *= 0.4;
+            }
+        }
+    }
+
+    @AfterEach
+    void assertEverythingUnmapped() {
+        AbstractReferenceCounted.assertReferencesReleased();
+    }
+
+    private int count() {
+        return segments.length / 6;
+    }
+
+    private double[] part(int offset) {
+        double[] out = new double[3 * count()];
+        for (int i = 0; i < count(); i++) {
+            System.arraycopy(segments, 6 * i + offset, out, 3 * i, 3);
+        }
+        return out;
+    }
+
+    private double[] ends() {
+        double[] out = part(0);
+        double[] t = part(3);
+        for (int i = 0; i < out.length; i++) {
+            out[i] += t[i];
+        }
+        return out;
+    }
+
+    @Test
+    void shouldAnswerEveryRayAsThePerTileReferenceAndTheSingleCastDo() throws IOException {
+        int n = count();
+        double[] origins = part(0);
+        double[] translations = part(3);
+        double[] to = ends();
+        // the reference: the closest hit over every tile's brute force (lower tile first among equal fractions)
+        int[] wantTile = new int[n];
+        int[] wantHandle = new int[n];
+        long[] wantValue = new long[n];
+        double[] wantFraction = new double[n];
+        boolean[] wantVisible = new boolean[n];
+        ClosestHit closest = new ClosestHit();
+        TraversalStack stack = new TraversalStack();
+        for (int i = 0; i < n; i++) {
+            wantTile[i] = -1;
+            wantHandle[i] = Handles.NONE;
+            wantFraction[i] = -1;
+            for (int t = 0; t < oracles.size(); t++) {
+                oracles.get(t).rayCast(origins[3 * i], origins[3 * i + 1], origins[3 * i + 2], translations[3 * i],
+                        translations[3 * i + 1], translations[3 * i + 2], 1.0, MASK, closest, stack);
+                if (closest.hasHit() && (wantTile[i] < 0 || closest.fraction() < wantFraction[i])) {
+                    wantTile[i] = t;
+                    wantHandle[i] = closest.handle();
+                    wantValue[i] = closest.userValue();
+                    wantFraction[i] = closest.fraction();
+                }
+            }
+            wantVisible[i] = wantTile[i] < 0;
+        }
+        int blocked = 0;
+        for (boolean v : wantVisible) {
+            blocked += v ? 0 : 1;
+        }
+        assertTrue(blocked > n / 10 && blocked < n - n / 10, blocked + " of " + n + " blocked: both kinds tested");
+
+        for (long budget : new long[] {Long.MAX_VALUE, 2 * largestTile}) {
+            try (TiledWorld world = TiledWorld.open(tiles, budget)) {
+                for (int threads : new int[] {1, 3}) {
+                    try (TiledBatchQueries batch = new TiledBatchQueries(threads)) {
+                        int[] tileOut = new int[n];
+                        int[] handleOut = new int[n];
+                        long[] values = new long[n];
+                        double[] fractionOut = new double[n];
+                        boolean[] visible = new boolean[n];
+                        batch.closestRays(world, origins, translations, n, 1.0, MASK, tileOut, handleOut, values,
+                                fractionOut);
+                        batch.lineOfSight(world, origins, to, n, MASK, visible);
+                        String where = "budget " + budget + ", " + threads + " threads";
+                        assertArrayEquals(wantTile, tileOut, where);
+                        assertArrayEquals(wantHandle, handleOut, where);
+                        assertArrayEquals(wantValue, values, where);
+                        assertArrayEquals(wantFraction, fractionOut, where);
+                        assertArrayEquals(wantVisible, visible, where);
+                    }
+                }
+                assertSingleCastsAgree(world, origins, translations, wantTile, wantHandle, wantFraction);
+                if (budget != Long.MAX_VALUE) {
+                    assertTrue(world.unmapCount() > 0, "the budget unmapped tiles during the batches");
+                }
+            }
+        }
+    }
+
+    private void assertSingleCastsAgree(TiledWorld world, double[] origins, double[] translations, int[] tile,
+                                        int[] handle, double[] fraction) {
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        ClosestHit closest = new ClosestHit();
+        AnyHit any = new AnyHit();
+        for (int i = 0; i < count(); i++) {
+            world.rayCast(origins[3 * i], origins[3 * i + 1], origins[3 * i + 2], translations[3 * i],
+                    translations[3 * i + 1], translations[3 * i + 2], 1.0, MASK, closest, scratch);
+            world.rayCast(origins[3 * i], origins[3 * i + 1], origins[3 * i + 2], translations[3 * i],
+                    translations[3 * i + 1], translations[3 * i + 2], 1.0, MASK, any, scratch);
+            assertEquals(tile[i], closest.hasHit() ? closest.part() : -1, "ray " + i);
+            assertEquals(handle[i], closest.hasHit() ? closest.handle() : Handles.NONE, "ray " + i);
+            assertEquals(fraction[i], closest.hasHit() ? closest.fraction() : -1.0, "ray " + i);
+            assertEquals(tile[i] >= 0, any.hasHit(), "ray " + i);
+        }
+    }
+
+    @Test
+    void shouldRejectABadBatchBeforeAnsweringAnyAndTakeTheNextOne() throws IOException {
+        int n = count();
+        double[] origins = part(0);
+        double[] translations = part(3);
+        double[] to = ends();
+        try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE);
+             TiledBatchQueries batch = new TiledBatchQueries(2)) {
+            boolean[] visible = new boolean[n];
+            int[] tileOut = new int[n];
+            int[] handleOut = new int[n];
+            long[] values = new long[n];
+            double[] fractionOut = new double[n];
+            Arrays.fill(tileOut, 77);
+            double[] badTo = to.clone();
+            badTo[3 * 300 + 1] = Double.NaN;
+            double[] badOrigins = origins.clone();
+            badOrigins[3 * 200 + 2] = Double.POSITIVE_INFINITY;
+            double[] far = to.clone();
+            far[3 * 100] = Double.MAX_VALUE;
+            double[] farFrom = origins.clone();
+            farFrom[3 * 100] = -Double.MAX_VALUE;
+            assertMessage("segment 300", () -> batch.lineOfSight(world, origins, badTo, n, -1L, visible));
+            // both ends finite, their difference not
+            assertMessage("segment 100", () -> batch.lineOfSight(world, farFrom, far, n, -1L, visible));
+            assertMessage("ray 200", () -> batch.closestRays(world, badOrigins, translations, n, 1.0, -1L, tileOut,
+                    handleOut, null, fractionOut));
+            assertMessage("maxFraction", () -> batch.closestRays(world, origins, translations, n, -1.0, -1L,
+                    tileOut, handleOut, values, fractionOut));
+            assertMessage("count", () -> batch.lineOfSight(world, origins, to, -1, -1L, visible));
+            assertMessage("visible", () -> batch.lineOfSight(world, origins, to, n, -1L, new boolean[n - 1]));
+            assertMessage("tiles", () -> batch.closestRays(world, origins, translations, n, 1.0, -1L, null,
+                    handleOut, null, fractionOut));
+            assertMessage("userValues", () -> batch.closestRays(world, origins, translations, n, 1.0, -1L,
+                    tileOut, handleOut, new long[n - 1], fractionOut));
+            assertMessage("fractions", () -> batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut,
+                    handleOut, null, new double[3]));
+            assertMessage("from", () -> batch.lineOfSight(world, new double[3 * n - 1], to, n, -1L, visible));
+            assertMessage("world", () -> batch.lineOfSight(null, origins, to, n, -1L, visible));
+            for (int i = 0; i < n; i++) {
+                assertEquals(77, tileOut[i], "nothing written");
+                assertEquals(false, visible[i], "nothing written");
+            }
+            assertEquals(0, world.mapCount(), "no tile mapped by a rejected batch");
+            batch.lineOfSight(world, origins, to, 0, -1L, new boolean[0]);
+            batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values, fractionOut);
+            assertTrue(Arrays.stream(tileOut).anyMatch(t -> t >= 0), "the next batch runs");
+        }
+    }
+
+    @Test
+    void shouldRefuseAClosedWorldWithoutWritingAndTakeTheNextBatch() throws IOException {
+        int n = count();
+        double[] origins = part(0);
+        double[] to = ends();
+        try (TiledBatchQueries batch = new TiledBatchQueries(2)) {
+            boolean[] visible = new boolean[n];
+            Arrays.fill(visible, true);
+            TiledWorld closed = TiledWorld.open(tiles, Long.MAX_VALUE);
+            closed.close();
+            assertThrows(IllegalStateException.class, () -> batch.lineOfSight(closed, origins, to, n, -1L, visible));
+            for (boolean v : visible) {
+                assertTrue(v, "nothing written");
+            }
+            try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+                batch.lineOfSight(world, origins, to, n, -1L, visible);
+                boolean anyBlocked = false;
+                for (boolean v : visible) {
+                    anyBlocked |= !v;
+                }
+                assertTrue(anyBlocked);
+            }
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(120)
+    void shouldRefuseASecondBatchWhileOneRunsAndLeaveTheRunningOneIntact() throws Exception {
+        int n = count();
+        double[] origins = part(0);
+        double[] to = ends();
+        try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE);
+             TiledBatchQueries batch = new TiledBatchQueries(1)) {
+            boolean[] expected = new boolean[n];
+            batch.lineOfSight(world, origins, to, n, -1L, expected);
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            Thread other = new Thread(() -> {
+                boolean[] visible = new boolean[n];
+                while (!stop.get()) {
+                    try {
+                        batch.lineOfSight(world, origins, to, n, -1L, visible);
+                        if (!Arrays.equals(expected, visible)) {
+                            failures.add(new AssertionError("a batch that ran answered differently"));
+                        }
+                    } catch (IllegalStateException e) {
+                        // refused: this thread's batch overlapped the main thread's
+                    } catch (Throwable t) {
+                        failures.add(t);
+                    }
+                }
+            });
+            other.start();
+            int refused = 0;
+            boolean[] mine = new boolean[n];
+            try {
+                for (int round = 0; round < 2000 && refused < 3; round++) {
+                    try {
+                        batch.lineOfSight(world, origins, to, n, -1L, mine);
+                        assertArrayEquals(expected, mine, "a batch that ran answers as alone");
+                    } catch (IllegalStateException e) {
+                        assertTrue(e.getMessage().contains("one batch at a time"), e.getMessage());
+                        refused++;
+                    }
+                }
+            } finally {
+                stop.set(true);
+                other.join();
+            }
+            assertTrue(refused > 0, "overlapping batches were refused");
+            assertTrue(failures.isEmpty(), failures.toString());
+        }
+    }
+
+    @Test
+    void shouldAllocateNothingPerWarmBatch() throws IOException {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        int n = count();
+        double[] origins = part(0);
+        double[] translations = part(3);
+        double[] to = ends();
+        int[] tileOut = new int[n];
+        int[] handleOut = new int[n];
+        long[] values = new long[n];
+        double[] fractionOut = new double[n];
+        boolean[] visible = new boolean[n];
+        try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE);
+             TiledBatchQueries batch = new TiledBatchQueries(1)) {
+            for (int round = 0; round < 50; round++) {
+                batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values, fractionOut);
+                batch.lineOfSight(world, origins, to, n, -1L, visible);
+            }
+            // up to three windows: a one-off runtime allocation does not repeat, an allocation per query does
+            long allocated = Long.MAX_VALUE;
+            for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+                long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+                for (int round = 0; round < 10; round++) {
+                    batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values,
+                            fractionOut);
+                    batch.lineOfSight(world, origins, to, n, -1L, visible);
+                }
+                allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+            }
+            assertEquals(0, allocated, "bytes allocated by 20 batches of " + n + " rays");
+        }
+    }
+
+    private static void assertMessage(String argument, org.junit.jupiter.api.function.Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().contains(argument), e.getMessage());
+    }
+}
