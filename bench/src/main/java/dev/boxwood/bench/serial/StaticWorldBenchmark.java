@@ -11,6 +11,9 @@ import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.serial.MappedWorld;
 import dev.boxwood.serial.StaticWorldWriter;
+import dev.boxwood.serial.TileSetWriter;
+import dev.boxwood.serial.TiledBatchQueries;
+import dev.boxwood.serial.TiledWorld;
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.SegmentSet;
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -26,6 +30,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -49,6 +54,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       segments) on the mapped file ({@code index=mapped}) or on the in-memory {@link DynamicAabbTree} bulk-built
  *       over the same boxes with the same origin ({@code index=tree}). Target: mapped at least 0.9 times the
  *       tree's throughput.</li>
+ *   <li>{@link #tiledLineOfSight}: the same world cut into 16 tiles ({@link TileSetWriter#writeGrid}) and
+ *       streamed by a {@link TiledWorld}, line of sight for the prebuilt segments as one
+ *       {@link TiledBatchQueries} batch on one thread and on two; segments per second.</li>
  * </ul>
  * Forks carry the Chronicle Bytes flags (the parent POM's {@code chronicle.jvm.args}); on JDK 23 and later add
  * {@code --sun-misc-unsafe-memory-access=allow} to the host {@code java} command (forks inherit it).
@@ -214,6 +222,65 @@ public class StaticWorldBenchmark {
         }
     }
 
+    /** The world cut into tiles and streamed by a {@link TiledWorld}, and a line-of-sight batch runner. */
+    @State(Scope.Benchmark)
+    public static class TiledState {
+        /** Number of objects. */
+        @Param({"1000000"})
+        public int tiledN;
+
+        /** Threads of the batch, the caller included. */
+        @Param({"1", "2"})
+        public int threads;
+
+        Path dir;
+        TiledWorld world;
+        TiledBatchQueries batch;
+        double[] from;
+        double[] to;
+        boolean[] visible;
+
+        /**
+         * Writes the tiles (2,500 m squares: 16 over the 10 km world) and maps them all (budget unlimited).
+         *
+         * @throws IOException if writing or mapping fails
+         */
+        @Setup(Level.Trial)
+        public void setUp() throws IOException {
+            PeerWorkload workload = PeerWorkload.of(tiledN);
+            dir = createDirectory();
+            List<Path> tiles = TileSetWriter.writeGrid(dir, "tile", workload.boxes().toInterleaved(), null, null,
+                    2500);
+            world = TiledWorld.open(tiles, Long.MAX_VALUE);
+            batch = new TiledBatchQueries(threads);
+            SegmentSet g = workload.segments();
+            int n = PeerWorkload.QUERIES;
+            from = new double[3 * n];
+            to = new double[3 * n];
+            visible = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                from[3 * i] = g.originX[i];
+                from[3 * i + 1] = g.originY[i];
+                from[3 * i + 2] = g.originZ[i];
+                to[3 * i] = g.originX[i] + g.translationX[i];
+                to[3 * i + 1] = g.originY[i] + g.translationY[i];
+                to[3 * i + 2] = g.originZ[i] + g.translationZ[i];
+            }
+        }
+
+        /**
+         * Stops the batch's threads, unmaps and removes the tiles.
+         *
+         * @throws IOException if deleting fails
+         */
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            batch.close();
+            world.close();
+            deleteDirectory(dir);
+        }
+    }
+
     /**
      * Builds and writes the world.
      *
@@ -284,6 +351,20 @@ public class StaticWorldBenchmark {
         SegmentSet g = s.segments;
         s.queries.rayCast(g.originX[k], g.originY[k], g.originZ[k], g.translationX[k], g.translationY[k],
                 g.translationZ[k], 1.0, -1L, visitor, s.stack);
+    }
+
+    /**
+     * Line of sight for the {@link PeerWorkload#QUERIES} prebuilt segments through the tiled world, as one
+     * {@link TiledBatchQueries#lineOfSight} batch on {@code threads} threads; operations are segments.
+     *
+     * @param s the tiles and segments
+     * @return whether the first segment is clear (keeps the answers alive)
+     */
+    @Benchmark
+    @OperationsPerInvocation(PeerWorkload.QUERIES)
+    public boolean tiledLineOfSight(TiledState s) {
+        s.batch.lineOfSight(s.world, s.from, s.to, PeerWorkload.QUERIES, -1L, s.visible);
+        return s.visible[0];
     }
 
     /**
