@@ -101,12 +101,14 @@ public final class BatchQueries extends BatchRunner {
         requireAnswers("visible", visible.length, count);
         begin();
         LineOfSight t = lineOfSight;
+        t.index = tree;
+        t.mask = categoryMask;
         t.from = from;
         t.to = to;
         t.ignoreFirst = ignoreFirst;
         t.ignoreSecond = ignoreSecond;
         t.visible = visible;
-        run(t, tree, categoryMask, count);
+        runAndRelease(t, count);
     }
 
     /**
@@ -135,12 +137,14 @@ public final class BatchQueries extends BatchRunner {
         requireAnswers("handles", handles.length, count);
         begin();
         ClosestRays t = closestRays;
+        t.index = tree;
+        t.mask = categoryMask;
         t.origins = origins;
         t.translations = translations;
         t.maxFraction = maxFraction;
         t.handles = handles;
         t.fractions = fractions;
-        run(t, tree, categoryMask, count);
+        runAndRelease(t, count);
     }
 
     /**
@@ -185,42 +189,15 @@ public final class BatchQueries extends BatchRunner {
             throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
         }
         begin();
-        // room for the kept handles on this thread, before the workers start: none of them allocates afterwards.
-        // A query reports each object once, so no answer needs more room than the index has objects.
-        int room = Math.min(maxPerQuery, tree.size());
-        try {
-            for (LowestHandles l : lowest) {
-                l.reserve(room);
-            }
-        } catch (RuntimeException | Error e) {
-            // an OutOfMemoryError here must not leave the instance claimed for good
-            release();
-            throw e;
-        }
         Spheres t = this.spheres;
+        t.index = tree;
+        t.mask = categoryMask;
         t.spheres = spheres;
         t.mode = mode;
         t.max = maxPerQuery;
-        t.room = room;
         t.handles = handles;
         t.counts = counts;
-        run(t, tree, categoryMask, count);
-    }
-
-    /**
-     * Runs a batch whose other inputs are set, after {@link #begin}: points it at the index (the arrays of a tree
-     * or view, see {@link #direct}) and the mask, runs its {@code count} queries on the executor, lets go of the
-     * index and releases the instance, also when a query throws.
-     */
-    private <T extends SpatialQueries> void run(Batch<T> task, T tree, long categoryMask, int count) {
-        try {
-            task.tree = direct(tree);
-            task.mask = categoryMask;
-            runClaimed(task, count);
-        } finally {
-            task.tree = null;
-            release();
-        }
+        runAndRelease(t, count);
     }
 
     /** The arrays a tree or view is traversed on (the single queries' path); any other index as it is. */
@@ -233,18 +210,48 @@ public final class BatchQueries extends BatchRunner {
         return index;
     }
 
-    /** A reusable batch task: the index it queries (only during a batch) and the categories of interest. */
-    private abstract static class Batch<T extends SpatialQueries> implements QueryExecutor.Task {
+    /**
+     * A reusable batch task: the index it queries (only during a batch; a tree or view is traversed on its arrays,
+     * see {@link #direct}) and the categories of interest.
+     */
+    private abstract static class IndexBatch<T extends SpatialQueries> extends Batch {
+        /** The index as the caller gave it. */
+        T index;
+        /** What the queries run on. */
         T tree;
         long mask;
+
+        @Override
+        protected void prepare() {
+            tree = direct(index);
+        }
+
+        @Override
+        protected void clear() {
+            index = null;
+            tree = null;
+            clearInputs();
+        }
+
+        /** Drops the references to the caller's arrays. */
+        abstract void clearInputs();
     }
 
-    private final class LineOfSight extends Batch<SpatialQueries> {
+    private final class LineOfSight extends IndexBatch<SpatialQueries> {
         double[] from;
         double[] to;
         int[] ignoreFirst;
         int[] ignoreSecond;
         boolean[] visible;
+
+        @Override
+        void clearInputs() {
+            from = null;
+            to = null;
+            ignoreFirst = null;
+            ignoreSecond = null;
+            visible = null;
+        }
 
         @Override
         public void run(int worker, int start, int end) {
@@ -261,12 +268,20 @@ public final class BatchQueries extends BatchRunner {
         }
     }
 
-    private final class ClosestRays extends Batch<SpatialQueries> {
+    private final class ClosestRays extends IndexBatch<SpatialQueries> {
         double[] origins;
         double[] translations;
         double maxFraction;
         int[] handles;
         double[] fractions;
+
+        @Override
+        void clearInputs() {
+            origins = null;
+            translations = null;
+            handles = null;
+            fractions = null;
+        }
 
         @Override
         public void run(int worker, int start, int end) {
@@ -282,7 +297,7 @@ public final class BatchQueries extends BatchRunner {
         }
     }
 
-    private final class Spheres extends Batch<ShapeQueries> {
+    private final class Spheres extends IndexBatch<ShapeQueries> {
         double[] spheres;
         RegionMode mode;
         /** Result slots per query, the stride of {@code handles}. */
@@ -291,6 +306,27 @@ public final class BatchQueries extends BatchRunner {
         int room;
         int[] handles;
         int[] counts;
+
+        /**
+         * Room for the kept handles on this thread, before the workers start: none of them allocates afterwards.
+         * A query reports each object once, so no answer needs more room than the index has objects.
+         */
+        @Override
+        protected void prepare() {
+            super.prepare();
+            room = Math.min(max, tree.size());
+            for (LowestHandles l : lowest) {
+                l.reserve(room);
+            }
+        }
+
+        @Override
+        void clearInputs() {
+            spheres = null;
+            mode = null;
+            handles = null;
+            counts = null;
+        }
 
         @Override
         public void run(int worker, int start, int end) {

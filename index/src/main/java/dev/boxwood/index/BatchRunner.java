@@ -5,11 +5,32 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The frame of a batch runner ({@link BatchQueries}, the tiled world's batches, or one's own): a
  * {@link QueryExecutor} and the claim that keeps one batch at a time per instance. A batch method checks its
- * inputs, {@link #begin() claims} the instance, stores the inputs in a reusable task (so a batch allocates
- * nothing), {@link #runClaimed runs} it and {@link #release() releases} the instance; the claim comes before the
- * inputs are stored, as a second caller would otherwise overwrite them under the running batch's workers.
+ * inputs, {@link #begin() claims} the instance, stores the inputs in a reusable {@link Batch} (so a batch allocates
+ * nothing; the claim comes first, as a second caller would otherwise overwrite them under the running batch's
+ * workers) and hands it to {@link #runAndRelease}, which prepares, runs and clears it and releases the instance
+ * whatever happens. Nothing but plain field stores may come between the two calls.
  */
 public abstract class BatchRunner implements AutoCloseable {
+
+    /**
+     * A reusable batch: its inputs are stored in its fields after {@link #begin()}, and dropped by {@link #clear()}.
+     */
+    protected abstract static class Batch implements QueryExecutor.Task {
+
+        /** Constructor for subclasses. */
+        protected Batch() {
+        }
+
+        /**
+         * Work of the calling thread before the queries run, under the claim (checks that need the index, scratch
+         * to reserve): what it throws reaches the caller and releases the instance. Does nothing by default.
+         */
+        protected void prepare() {
+        }
+
+        /** Drops the references to the batch's inputs and outputs, before the instance is released. */
+        protected abstract void clear();
+    }
 
     private final QueryExecutor executor;
     /** Set while a batch runs, from before its inputs are stored in the reusable task until it is done. */
@@ -29,35 +50,37 @@ public abstract class BatchRunner implements AutoCloseable {
     }
 
     /**
-     * Claims the instance for one batch.
+     * Claims the instance for one batch; follow it with the stores of the batch's inputs and
+     * {@link #runAndRelease}.
      *
      * @throws IllegalStateException if a batch of this instance runs (called from another thread, or from inside
      *                               a query); the running batch is left alone
      */
     protected final void begin() {
         if (!running.compareAndSet(false, true)) {
-            throw new IllegalStateException("this " + getClass().getSimpleName() + " is running a batch already "
-                    + "(called from another thread or from inside a query): one batch at a time per instance; give "
-                    + "each thread its own");
+            String name = getClass().getSimpleName().isEmpty() ? getClass().getName() : getClass().getSimpleName();
+            throw new IllegalStateException("this " + name + " is running a batch already (called from another "
+                    + "thread or from inside a query): one batch at a time per instance; give each thread its own");
         }
     }
 
     /**
-     * Runs the claimed batch's {@code count} queries on the executor; the first throwable a query throws reaches
-     * the caller once every thread has stopped (see {@link QueryExecutor#run}). The caller then lets go of what
-     * the task holds and {@link #release() releases} the instance, in a {@code finally}, in that order: once
-     * released, another caller may store its own inputs in the task.
+     * Prepares and runs the claimed batch's {@code count} queries on the executor, then clears it and releases the
+     * instance, also when something throws: the first throwable a query throws reaches the caller once every thread
+     * has stopped (see {@link QueryExecutor#run}), and the instance takes the next batch.
      *
-     * @param task the batch, its inputs stored
+     * @param batch the batch, its inputs stored after {@link #begin()}
      * @param count the number of queries
      */
-    protected final void runClaimed(QueryExecutor.Task task, int count) {
-        executor.run(task, count);
-    }
-
-    /** Gives up the claim of {@link #begin()}: after the batch, or when something failed before it ran. */
-    protected final void release() {
-        running.set(false);
+    protected final void runAndRelease(Batch batch, int count) {
+        try {
+            batch.prepare();
+            executor.run(batch, count);
+        } finally {
+            // cleared before the release: once released, another caller may store its own inputs in the batch
+            batch.clear();
+            running.set(false);
+        }
     }
 
     /**

@@ -78,7 +78,8 @@ public final class QueryExecutor implements AutoCloseable {
      * Runs {@code task} over {@code [0, count)} on all threads and returns when every chunk is done. If a chunk
      * throws, the chunks not yet begun are skipped and, once every thread has stopped, the first throwable is
      * rethrown as it was (an unchecked one; later ones from other threads are added to it as suppressed; a
-     * checked one wrapped in {@link IllegalStateException}). The executor then takes the next batch.
+     * checked one, thrown by a task that hides it from the compiler, is wrapped in {@link IllegalStateException},
+     * the later ones suppressed in the checked one). The executor then takes the next batch.
      *
      * @param task the batch
      * @param count the number of queries, {@code >= 0}
@@ -154,7 +155,12 @@ public final class QueryExecutor implements AutoCloseable {
                 if (failure == null) {
                     failure = t;
                 } else if (failure != t) {
-                    failure.addSuppressed(t);
+                    try {
+                        failure.addSuppressed(t);
+                    } catch (Throwable lost) {
+                        // out of memory for the suppressed list: the first failure stands, and this worker must
+                        // still count down, or the caller would wait for it for ever
+                    }
                 }
             }
             next.set(count);

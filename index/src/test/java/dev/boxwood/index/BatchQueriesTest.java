@@ -448,6 +448,35 @@ class BatchQueriesTest {
     }
 
     @Test
+    void shouldReleaseTheInstanceWhenTheIndexFailsBeforeAnyQueryRuns() {
+        DynamicAabbTree tree = row();
+        // an index whose size() fails (closed, say): the sphere batch asks it while reserving room, after the claim
+        dev.boxwood.query.ShapeQueries failing = (dev.boxwood.query.ShapeQueries) java.lang.reflect.Proxy
+                .newProxyInstance(getClass().getClassLoader(), new Class<?>[] {dev.boxwood.query.ShapeQueries.class},
+                        (proxy, method, args) -> {
+                            if (method.getName().equals("size")) {
+                                throw new IllegalStateException("index closed");
+                            }
+                            try {
+                                return method.invoke(tree, args);
+                            } catch (java.lang.reflect.InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+        double[] spheres = {0.5, 0.5, 0.5, 1};
+        int[] handles = new int[4];
+        int[] counts = new int[1];
+        try (BatchQueries batch = new BatchQueries(2)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> batch.spheres(failing, spheres, 1, RegionMode.CROSSING, -1L, 4, handles, counts));
+            assertEquals("index closed", e.getMessage());
+            // before, the instance stayed claimed: "running a batch already" for good
+            batch.spheres(tree, spheres, 1, RegionMode.CROSSING, -1L, 4, handles, counts);
+            assertTrue(counts[0] > 0);
+        }
+    }
+
+    @Test
     void shouldHandTheCallerWhatAQueryThrewAndTakeTheNextBatch() {
         DynamicAabbTree tree = row();
         int n = 5_000;

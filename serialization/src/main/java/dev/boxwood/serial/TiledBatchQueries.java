@@ -76,6 +76,8 @@ public final class TiledBatchQueries extends BatchRunner {
      *                                  coordinate, or an end so far from its start that the difference overflows),
      *                                  naming its index; all checked before any query runs, so nothing is written
      * @throws IllegalStateException    if the world or this instance is closed, or a batch of this instance runs
+     * @throws java.io.UncheckedIOException if a tile cannot be mapped, is corrupt or changed on disk (the answers
+     *                                  are then partly written)
      */
     public void lineOfSight(TiledWorld world, double[] from, double[] to, int count, long categoryMask,
                             boolean[] visible) {
@@ -83,12 +85,14 @@ public final class TiledBatchQueries extends BatchRunner {
         requireSegmentBatch(from, to, count);
         Arguments.requireNonNull("visible", visible);
         requireAnswers("visible", visible.length, count);
-        begin(world);
+        begin();
         LineOfSight t = lineOfSight;
+        t.world = world;
+        t.mask = categoryMask;
         t.from = from;
         t.to = to;
         t.visible = visible;
-        run(t, world, categoryMask, count);
+        runAndRelease(t, count);
     }
 
     /**
@@ -112,6 +116,8 @@ public final class TiledBatchQueries extends BatchRunner {
      *                                  non-finite origin or translation (naming the ray); all checked before any
      *                                  query runs, so nothing is written
      * @throws IllegalStateException    if the world or this instance is closed, or a batch of this instance runs
+     * @throws java.io.UncheckedIOException if a tile cannot be mapped, is corrupt or changed on disk (the answers
+     *                                  are then partly written)
      */
     public void closestRays(TiledWorld world, double[] origins, double[] translations, int count,
                             double maxFraction, long categoryMask, int[] tiles, int[] handles, long[] userValues,
@@ -126,8 +132,10 @@ public final class TiledBatchQueries extends BatchRunner {
         if (userValues != null) {
             requireAnswers("userValues", userValues.length, count);
         }
-        begin(world);
+        begin();
         ClosestRays t = closestRays;
+        t.world = world;
+        t.mask = categoryMask;
         t.origins = origins;
         t.translations = translations;
         t.maxFraction = maxFraction;
@@ -135,42 +143,41 @@ public final class TiledBatchQueries extends BatchRunner {
         t.handles = handles;
         t.userValues = userValues;
         t.fractions = fractions;
-        run(t, world, categoryMask, count);
-    }
-
-    /** Claims the instance for one batch, and refuses a closed world before anything is written. */
-    private void begin(TiledWorld world) {
-        begin();
-        try {
-            world.checkOpen();
-        } catch (RuntimeException e) {
-            release();
-            throw e;
-        }
-    }
-
-    /** Runs a batch whose other inputs are set, after {@link #begin}, and releases the instance, also on failure. */
-    private void run(Batch task, TiledWorld world, long categoryMask, int count) {
-        try {
-            task.world = world;
-            task.mask = categoryMask;
-            runClaimed(task, count);
-        } finally {
-            task.world = null;
-            release();
-        }
+        runAndRelease(t, count);
     }
 
     /** A reusable batch task: the world it queries (only during a batch) and the categories of interest. */
-    private abstract static class Batch implements QueryExecutor.Task {
+    private abstract static class WorldBatch extends Batch {
         TiledWorld world;
         long mask;
+
+        /** Refuses a closed world before any answer is written. */
+        @Override
+        protected void prepare() {
+            world.checkOpen();
+        }
+
+        @Override
+        protected void clear() {
+            world = null;
+            clearInputs();
+        }
+
+        /** Drops the references to the caller's arrays. */
+        abstract void clearInputs();
     }
 
-    private final class LineOfSight extends Batch {
+    private final class LineOfSight extends WorldBatch {
         double[] from;
         double[] to;
         boolean[] visible;
+
+        @Override
+        void clearInputs() {
+            from = null;
+            to = null;
+            visible = null;
+        }
 
         @Override
         public void run(int worker, int start, int end) {
@@ -185,7 +192,7 @@ public final class TiledBatchQueries extends BatchRunner {
         }
     }
 
-    private final class ClosestRays extends Batch {
+    private final class ClosestRays extends WorldBatch {
         double[] origins;
         double[] translations;
         double maxFraction;
@@ -193,6 +200,16 @@ public final class TiledBatchQueries extends BatchRunner {
         int[] handles;
         long[] userValues;
         double[] fractions;
+
+        @Override
+        void clearInputs() {
+            origins = null;
+            translations = null;
+            tiles = null;
+            handles = null;
+            userValues = null;
+            fractions = null;
+        }
 
         @Override
         public void run(int worker, int start, int end) {

@@ -73,6 +73,11 @@ public final class TiledWorld implements AutoCloseable {
     private static final int RAY = -1;
 
     private final Tile[] tiles;
+    /**
+     * Guards the tiles' mappings, use counts and the counters: private, so that code holding the tiled world's own
+     * monitor (an application locking on it) cannot block the threads of a batch, or the last query out of a tile.
+     */
+    private final Object lock = new Object();
     private final long budgetBytes;
     private long mappedBytes;
     private long mapCount;
@@ -229,8 +234,10 @@ public final class TiledWorld implements AutoCloseable {
      * @return whether the tile is mapped
      * @throws IllegalArgumentException if the tile index is out of range
      */
-    public synchronized boolean isMapped(int tile) {
-        return tile(tile).world != null;
+    public boolean isMapped(int tile) {
+        synchronized (lock) {
+            return tile(tile).world != null;
+        }
     }
 
     /**
@@ -239,8 +246,10 @@ public final class TiledWorld implements AutoCloseable {
      *
      * @return the bytes of the tiles mapped now
      */
-    public synchronized long mappedBytes() {
-        return mappedBytes;
+    public long mappedBytes() {
+        synchronized (lock) {
+            return mappedBytes;
+        }
     }
 
     /**
@@ -249,8 +258,10 @@ public final class TiledWorld implements AutoCloseable {
      *
      * @return the number of tile mappings so far
      */
-    public synchronized long mapCount() {
-        return mapCount;
+    public long mapCount() {
+        synchronized (lock) {
+            return mapCount;
+        }
     }
 
     /**
@@ -259,19 +270,23 @@ public final class TiledWorld implements AutoCloseable {
      *
      * @return the number of tile unmappings so far
      */
-    public synchronized long unmapCount() {
-        return unmapCount;
+    public long unmapCount() {
+        synchronized (lock) {
+            return unmapCount;
+        }
     }
 
     /** @return the number of tiles mapped now ({@code 0} after {@link #close()} once no query reads a tile) */
-    public synchronized int mappedTileCount() {
-        int n = 0;
-        for (Tile t : tiles) {
-            if (t.world != null) {
-                n++;
+    public int mappedTileCount() {
+        synchronized (lock) {
+            int n = 0;
+            for (Tile t : tiles) {
+                if (t.world != null) {
+                    n++;
+                }
             }
+            return n;
         }
-        return n;
     }
 
     /**
@@ -928,21 +943,23 @@ public final class TiledWorld implements AutoCloseable {
         }
     }
 
-    private synchronized MappedWorld acquire(Tile t) {
-        checkOpen();
-        if (t.world == null) {
-            try {
-                t.world = openUnchanged(t);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+    private MappedWorld acquire(Tile t) {
+        synchronized (lock) {
+            checkOpen();
+            if (t.world == null) {
+                try {
+                    t.world = openUnchanged(t);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                mappedBytes += t.length;
+                mapCount++;
             }
-            mappedBytes += t.length;
-            mapCount++;
+            t.users++;
+            t.lastUse = ++clock;
+            evictOverBudget();
+            return t.world;
         }
-        t.users++;
-        t.lastUse = ++clock;
-        evictOverBudget();
-        return t.world;
     }
 
     /**
@@ -971,16 +988,18 @@ public final class TiledWorld implements AutoCloseable {
         return world;
     }
 
-    private synchronized void release(Tile t) {
-        t.users--;
-        if (closed) {
-            // the tile was in use when the world closed: the last query to leave it unmaps it
-            if (t.users == 0 && t.world != null) {
-                unmap(t);
+    private void release(Tile t) {
+        synchronized (lock) {
+            t.users--;
+            if (closed) {
+                // the tile was in use when the world closed: the last query to leave it unmaps it
+                if (t.users == 0 && t.world != null) {
+                    unmap(t);
+                }
+                return;
             }
-            return;
+            evictOverBudget();
         }
-        evictOverBudget();
     }
 
     /** Unmaps unused tiles, least recently used first, until the mapped bytes fit the budget. */
@@ -1014,9 +1033,11 @@ public final class TiledWorld implements AutoCloseable {
     }
 
     /** @throws IllegalStateException if closed */
-    synchronized void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the tiled world is closed");
+    void checkOpen() {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("the tiled world is closed");
+            }
         }
     }
 
@@ -1027,14 +1048,16 @@ public final class TiledWorld implements AutoCloseable {
      * query's own visitor included.
      */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        for (Tile t : tiles) {
-            if (t.world != null && t.users == 0) {
-                unmap(t);
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (Tile t : tiles) {
+                if (t.world != null && t.users == 0) {
+                    unmap(t);
+                }
             }
         }
     }

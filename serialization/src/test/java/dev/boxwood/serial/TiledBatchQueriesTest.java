@@ -30,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 class TiledBatchQueriesTest {
 
     private static final long MASK = 0x00FF_00FF_00FF_00FFL;
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     @TempDir
     Path dir;
@@ -306,9 +308,27 @@ class TiledBatchQueriesTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void shouldAnswerABatchWhoseCallerHoldsTheTiledWorldsMonitor() throws IOException {
+        int n = count();
+        double[] origins = part(0);
+        double[] to = ends();
+        boolean[] expected = new boolean[n];
+        boolean[] visible = new boolean[n];
+        try (TiledWorld world = TiledWorld.open(tiles, 2 * largestTile);
+             TiledBatchQueries batch = new TiledBatchQueries(2)) {
+            batch.lineOfSight(world, origins, to, n, -1L, expected);
+            // an application locking on the world: the workers map and release tiles under the world's own lock,
+            // not its monitor (with the monitor, the worker waited for the caller, which waited for the worker)
+            synchronized (world) {
+                batch.lineOfSight(world, origins, to, n, -1L, visible);
+            }
+            assertArrayEquals(expected, visible);
+        }
+    }
+
+    @Test
     void shouldAllocateNothingPerWarmBatch() throws IOException {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         int n = count();
         double[] origins = part(0);
         double[] translations = part(3);
@@ -318,25 +338,45 @@ class TiledBatchQueriesTest {
         long[] values = new long[n];
         double[] fractionOut = new double[n];
         boolean[] visible = new boolean[n];
-        try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE);
-             TiledBatchQueries batch = new TiledBatchQueries(1)) {
-            for (int round = 0; round < 50; round++) {
-                batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values, fractionOut);
-                batch.lineOfSight(world, origins, to, n, -1L, visible);
-            }
-            // up to three windows: a one-off runtime allocation does not repeat, an allocation per query does
-            long allocated = Long.MAX_VALUE;
-            for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
-                long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
-                for (int round = 0; round < 10; round++) {
+        for (int threadCount : new int[] {1, 2}) {
+            java.util.Set<Thread> earlier = Thread.getAllStackTraces().keySet();
+            try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE);
+                 TiledBatchQueries batch = new TiledBatchQueries(threadCount)) {
+                for (int round = 0; round < 50; round++) {
                     batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values,
                             fractionOut);
                     batch.lineOfSight(world, origins, to, n, -1L, visible);
                 }
-                allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+                // the caller and this batch's workers (the query threads started since it was made)
+                long[] ids = Thread.getAllStackTraces().keySet().stream()
+                        .filter(t -> t == Thread.currentThread()
+                                || t.getName().startsWith("boxwood-query-") && !earlier.contains(t))
+                        .mapToLong(Thread::getId).toArray();
+                assertEquals(threadCount, ids.length, "the caller and the workers");
+                // up to three windows: a one-off runtime allocation does not repeat, an allocation per query does
+                long allocated = Long.MAX_VALUE;
+                for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+                    long before = allocatedBytes(ids);
+                    for (int round = 0; round < 10; round++) {
+                        batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values,
+                                fractionOut);
+                        batch.lineOfSight(world, origins, to, n, -1L, visible);
+                    }
+                    allocated = allocatedBytes(ids) - before;
+                }
+                assertEquals(0, allocated, "bytes allocated by 20 batches of " + n + " rays on " + threadCount
+                        + " threads");
             }
-            assertEquals(0, allocated, "bytes allocated by 20 batches of " + n + " rays");
         }
+    }
+
+    private static long allocatedBytes(long[] threadIds) {
+        long sum = 0;
+        // one id per call: the call taking an array allocates its answer on the calling thread
+        for (long id : threadIds) {
+            sum += Math.max(0, THREADS.getThreadAllocatedBytes(id));
+        }
+        return sum;
     }
 
     private static void assertMessage(String argument, org.junit.jupiter.api.function.Executable call) {
