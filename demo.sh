@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the samples (without tests) and runs the demo: the line-of-sight, streaming-server and level-editor
+# Builds the samples (without tests) and runs the demo: the level-editor, line-of-sight and streaming-server
 # samples, a short run of each. Pictures and world files go to ./boxwood-out unless a folder is given.
 #   bash demo.sh [--quick] [folder]
 # Any single sample runs the same way with its class name, for example:

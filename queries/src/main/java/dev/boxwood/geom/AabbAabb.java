@@ -12,7 +12,7 @@ public final class AabbAabb {
 
     /**
      * Whether two closed boxes overlap: their intervals overlap on all three axes (separating axis test on the
-     * coordinate axes; seed 004). Exact: only comparisons, no arithmetic. Symmetric.
+     * coordinate axes; Gomez 1999). Exact: only comparisons, no arithmetic. Symmetric.
      *
      * @param aMinX box a min x
      * @param aMinY box a min y
@@ -37,7 +37,7 @@ public final class AabbAabb {
 
     /**
      * Whether two closed boxes given by centre and half extents overlap: {@code |cb - ca| <= ea + eb} on every
-     * axis (seed 004, Listing 3). The difference of centres is formed first, so it stays accurate far from the
+     * axis (Gomez 1999, Listing 3). The difference of centres is formed first, so it stays accurate far from the
      * origin; the sums round, so a contact within an ulp or so of the extents may go either way. Symmetric.
      *
      * @param aCentreX box a centre x
@@ -66,11 +66,11 @@ public final class AabbAabb {
     /**
      * Sweep of two moving boxes over one frame of normalized time {@code u} in {@code [0, 1]}: box a moves by
      * {@code va}, box b by {@code vb} (each from its start position at {@code u = 0} to its end at {@code u = 1}).
-     * Fills {@code dest} with the first and last times of overlap (seed 004, "AABB sweep"), both in
+     * Fills {@code dest} with the first and last times of overlap (Gomez 1999, "AABB sweep"), both in
      * {@code [0, 1]}: boxes that overlap at the start give {@code first = 0} and the true last time (1 when they
      * still overlap at the end, or when they do not move relative to each other).
      *
-     * <p>Solved as in seed 004 in a's frame, but as a slab test: b moves by {@code v = vb - va} relative to a, and
+     * <p>Solved as in Gomez 1999 in a's frame, but as a slab test: b moves by {@code v = vb - va} relative to a, and
      * they overlap on an axis while {@code aMin - bMax <= v u <= aMax - bMin}. That is the cast of the point 0 with
      * translation {@code v} through the box {@code [aMin - bMax, aMax - bMin]} (their Minkowski difference), so it
      * shares {@link SegmentAabb#intersectInverse(double, double, double, double, double, double, double, double,

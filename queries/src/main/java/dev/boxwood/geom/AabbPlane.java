@@ -15,7 +15,7 @@ public final class AabbPlane {
      * Classifies the closed box against the closed inside half-space {@code n · x <= d}: {@link Geom#INSIDE} if the
      * whole box is in it (touching the plane from inside counts as inside), {@link Geom#OUTSIDE} if no point of the
      * box is in it, {@link Geom#CROSSING} otherwise (the box has points strictly outside and points inside or on the
-     * plane). Seed 004, "box-plane test", in corner form.
+     * plane). Gomez 1999, "box-plane test", in corner form.
      *
      * @param minX box min x
      * @param minY box min y

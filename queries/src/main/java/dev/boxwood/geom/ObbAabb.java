@@ -51,7 +51,7 @@ public final class ObbAabb {
     /**
      * Writes the smallest axis-aligned box that encloses the oriented box, as {@code minX, minY, minZ, maxX, maxY,
      * maxZ} at {@code destOffset}: its half extent along world axis {@code k} is
-     * {@code sum_i h_i |axis_i[k]|} (seed 004, "OBB to AABB conversion"). Rounded outwards: the result always
+     * {@code sum_i h_i |axis_i[k]|} (Gomez 1999, "OBB to AABB conversion"). Rounded outwards: the result always
      * contains the oriented box, and exceeds the exact enclosing box by a few ulps at most.
      *
      * @param obb array holding the oriented box in {@link ObbLayout}

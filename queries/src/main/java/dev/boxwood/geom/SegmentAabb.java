@@ -51,8 +51,8 @@ public final class SegmentAabb {
     /**
      * Entry fraction of the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, into the closed box.
      * Same answers as {@link #intersectInverse} with the inverses given by {@link #inverse(double)} (it delegates).
-     * Slab method: Ericson, Real-Time Collision Detection, 5.3.3, and seed 002 (Fast Segment-AABB Collision
-     * Detection); made robust as described in the class comment.
+     * Slab method: Ericson, Real-Time Collision Detection, 5.3.3, and the segment-AABB article (Fast Segment-AABB
+     * Collision Detection); made robust as described in the class comment.
      *
      * @param ox origin x
      * @param oy origin y
@@ -114,9 +114,9 @@ public final class SegmentAabb {
 
     /**
      * Whether the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, meets the closed box, without any
-     * division. Seed 002 replaces the slab division by a multiplication inside the comparisons; taken to its end,
-     * every entry distance {@code e_i / |d_i|} and exit distance {@code x_i / |d_i|} stays a fraction and the
-     * interval test {@code max(0, enters) <= min(maxFraction, exits)} is cross-multiplied:
+     * division. The segment-AABB article replaces the slab division by a multiplication inside the comparisons; taken
+     * to its end, every entry distance {@code e_i / |d_i|} and exit distance {@code x_i / |d_i|} stays a fraction and
+     * the interval test {@code max(0, enters) <= min(maxFraction, exits)} is cross-multiplied:
      * {@code e_i |d_j| <= x_j |d_i|}. A zero component needs no special case: its pairs reduce to
      * {@code e_i <= 0 <= x_i}, the slab test of the origin. Comparisons allow a relative slack of a few roundings,
      * so like {@link #intersect} this never misses a touching segment and may accept one that misses by a few ulps.
@@ -252,7 +252,7 @@ public final class SegmentAabb {
 
     /**
      * Whether the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, meets the closed box, by the
-     * six-axis separating axis test without division (seed 004, "OBB-line segment test"; Ericson 5.3.3), shared
+     * six-axis separating axis test without division (Gomez 1999, "OBB-line segment test"; Ericson 5.3.3), shared
      * with {@link SegmentObb}. The box centre offset is formed as {@code ((o - min) + (o - max)) / 2}, differences
      * first. Conservative like the other forms: never separates a touching segment.
      *

@@ -2,7 +2,7 @@ package dev.boxwood.geom;
 
 /**
  * Segment cast against a convex polyhedron given as planes (Ericson, Real-Time Collision Detection, 5.3.8, as
- * restated at the end of seed 002). The polyhedron is the intersection of the closed inside half-spaces
+ * restated at the end of the segment-AABB article). The polyhedron is the intersection of the closed inside half-spaces
  * {@code n · x <= d} (kernel convention: positive side outside), stored flat as four doubles per plane
  * {@code (nx, ny, nz, d)}; normals need not be unit length. The kernel does not validate.
  */

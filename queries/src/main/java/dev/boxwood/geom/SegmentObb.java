@@ -2,7 +2,7 @@ package dev.boxwood.geom;
 
 /**
  * Segment against oriented box (in {@link ObbLayout}), by the six-axis separating axis test without division
- * (seed 004, "OBB-line segment test", and Ericson, Real-Time Collision Detection, 5.3.3): the segment is moved
+ * (Gomez 1999, "OBB-line segment test", and Ericson, Real-Time Collision Detection, 5.3.3): the segment is moved
  * into the box's frame and tested by {@link #testCentred}, which {@link SegmentAabb#testSeparatingAxes} shares.
  * Closed shapes (touching counts); the kernels do not validate.
  */

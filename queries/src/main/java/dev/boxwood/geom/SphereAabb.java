@@ -1,9 +1,9 @@
 package dev.boxwood.geom;
 
 /**
- * Sphere against axis-aligned box overlap, in the five variants of seed 000 ("How To Detect Intersection Between A
- * Circle And An AABB", after Arvo 1990 and Larsson, Akenine-Möller, Lengyel 2007, "On Faster Sphere-Box Overlap
- * Testing", JGT 12(1)).
+ * Sphere against axis-aligned box overlap, in the five variants of Zuo's circle-AABB summary ("How To Detect
+ * Intersection Between A Circle And An AABB", after Arvo 1990 and Larsson, Akenine-Möller, Lengyel 2007, "On Faster
+ * Sphere-Box Overlap Testing", JGT 12(1)).
  *
  * <p>All variants decide the same closed test: the squared distance from the centre {@code c} to the box
  * {@code [min, max]} is at most {@code r^2}, so touching counts, a radius of 0 is a point-in-box test and flat or
@@ -49,8 +49,8 @@ public final class SphereAabb {
     }
 
     /**
-     * Arvo's test (Graphics Gems, 1990, "A Simple Method for Box-Sphere Intersection Testing"; seed 000): sum the
-     * squared per-axis distances outside the box, compare with {@code r^2}. Closed (touching counts).
+     * Arvo's test (Graphics Gems, 1990, "A Simple Method for Box-Sphere Intersection Testing"; Zuo's circle-AABB
+     * summary): sum the squared per-axis distances outside the box, compare with {@code r^2}. Closed (touching counts).
      *
      * @param cx centre x
      * @param cy centre y
@@ -73,8 +73,8 @@ public final class SphereAabb {
     }
 
     /**
-     * Arvo's test with quick rejections interleaved ("QRI", Larsson et al. 2007; seed 000): an axis whose distance
-     * alone exceeds {@code r} returns false at once. Closed (touching counts).
+     * Arvo's test with quick rejections interleaved ("QRI", Larsson et al. 2007; Zuo's circle-AABB summary): an axis
+     * whose distance alone exceeds {@code r} returns false at once. Closed (touching counts).
      *
      * @param cx centre x
      * @param cy centre y
@@ -108,9 +108,9 @@ public final class SphereAabb {
     }
 
     /**
-     * Arvo's test with the quick rejections first ("QRF", Larsson et al. 2007; seed 000): reject when the centre
-     * is outside the box grown by {@code r} on any axis, then sum squared distances. The growth is done on the
-     * differences ({@code c - min < -r}), not on the box, so it costs no accuracy far from the origin. Closed.
+     * Arvo's test with the quick rejections first ("QRF", Larsson et al. 2007; Zuo's circle-AABB summary): reject when
+     * the centre is outside the box grown by {@code r} on any axis, then sum squared distances. The growth is done on
+     * the differences ({@code c - min < -r}), not on the box, so it costs no accuracy far from the origin. Closed.
      *
      * @param cx centre x
      * @param cy centre y
@@ -141,7 +141,7 @@ public final class SphereAabb {
     }
 
     /**
-     * Branch-free form (Larsson et al. 2007, seed 000): the per-axis distance outside the box is
+     * Branch-free form (Larsson et al. 2007, Zuo's circle-AABB summary): the per-axis distance outside the box is
      * {@code max(min - c, 0) + max(c - max, 0)} (at most one term is non-zero), squared and summed, compared with
      * {@code r^2}. No data-dependent branch, suited to vectorization. Closed (touching counts).
      *
@@ -166,8 +166,8 @@ public final class SphereAabb {
     }
 
     /**
-     * Centre/extent form (seed 000, "even faster"): fold the centre into the positive octant of the box,
-     * {@code v = |c - centre|}, take the part beyond the half extents, {@code u = max(v - half, 0)}, and compare
+     * Centre/extent form (Zuo's circle-AABB summary, "even faster"): fold the centre into the positive octant of the
+     * box, {@code v = |c - centre|}, take the part beyond the half extents, {@code u = max(v - half, 0)}, and compare
      * {@code u · u} with {@code r^2}. Takes the box as centre and half extents; computing those from a min/max box
      * rounds, so min/max callers should use {@link #test}. Closed (touching counts).
      *

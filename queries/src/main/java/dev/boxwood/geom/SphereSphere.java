@@ -41,7 +41,7 @@ public final class SphereSphere {
     }
 
     /**
-     * Sweep of two moving spheres over normalized time {@code u} in {@code [0, 1]} (seed 004, "sphere-sphere
+     * Sweep of two moving spheres over normalized time {@code u} in {@code [0, 1]} (Gomez 1999, "sphere-sphere
      * sweep"): sphere a moves by {@code va}, sphere b by {@code vb}. Fills {@code dest} with the first and last
      * times of contact clamped to {@code [0, 1]}: spheres that overlap at the start give {@code first = 0} and the
      * time they separate (1 if they are still in contact at the end or do not move relative to each other).

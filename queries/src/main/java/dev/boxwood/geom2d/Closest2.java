@@ -1,8 +1,8 @@
 package dev.boxwood.geom2d;
 
 /**
- * Closest points: the point of a closed shape nearest to a query point {@code p} (seed 001, "Nearest point").
- * When {@code p} is inside the shape the answer is {@code p} itself. Every method writes the point into a
+ * Closest points: the point of a closed shape nearest to a query point {@code p} (the 2D collision tutorial, "Nearest
+ * point"). When {@code p} is inside the shape the answer is {@code p} itself. Every method writes the point into a
  * caller-supplied {@link Vector2} and returns the squared distance from {@code p} to it (0 inside). Degenerate
  * shapes behave as their limits; no method returns NaN for finite input. No input validation (see the package
  * comment).
@@ -14,8 +14,8 @@ public final class Closest2 {
 
     /**
      * The point of the segment {@code [a, b]} nearest to {@code p}: the projection of {@code p} on the line,
-     * clamped to the segment (seed 001; Ericson, Real-Time Collision Detection, 5.1.2). A zero-length segment is
-     * the point {@code a}. The endpoints are returned exactly when the projection falls on or beyond them.
+     * clamped to the segment (the 2D collision tutorial; Ericson, Real-Time Collision Detection, 5.1.2). A zero-length
+     * segment is the point {@code a}. The endpoints are returned exactly when the projection falls on or beyond them.
      *
      * @param px   x of p
      * @param py   y of p
@@ -38,8 +38,8 @@ public final class Closest2 {
 
     /**
      * The point of the closed disc (centre {@code c}, radius {@code r}) nearest to {@code p}: {@code p} itself
-     * inside, else the point of the circle on the ray from the centre through {@code p} (seed 001). A radius of 0
-     * gives the centre.
+     * inside, else the point of the circle on the ray from the centre through {@code p} (the 2D collision tutorial). A
+     * radius of 0 gives the centre.
      *
      * @param px   x of p
      * @param py   y of p
@@ -68,7 +68,7 @@ public final class Closest2 {
 
     /**
      * The point of the closed rectangle {@code [minX, maxX] x [minY, maxY]} nearest to {@code p}: {@code p}
-     * clamped to the rectangle (seed 001). The centre and corner forms convert with
+     * clamped to the rectangle (the 2D collision tutorial). The centre and corner forms convert with
      * {@link RectCenter#toMinMax()} and {@link RectCorner#toMinMax()}.
      *
      * @param px   x of p
@@ -113,9 +113,9 @@ public final class Closest2 {
 
     /**
      * {@link #closestPointTriangle} with an optional destination, so that the distance-only callers share it.
-     * Seed 001 walks Ericson's Voronoi regions (Real-Time Collision Detection, 5.1.5); its face-region test does
-     * not hold for collinear triangles, so we test containment with orientations and otherwise take the best of
-     * the three edges, which makes degenerate triangles exact limits.
+     * The 2D collision tutorial walks Ericson's Voronoi regions (Real-Time Collision Detection, 5.1.5); its face-region
+     * test does not hold for collinear triangles, so we test containment with orientations and otherwise take the best
+     * of the three edges, which makes degenerate triangles exact limits.
      */
     static double closestPointTriangleOrNull(double px, double py, double ax, double ay, double bx, double by,
                                              double cx, double cy, Vector2 dest) {
@@ -168,7 +168,7 @@ public final class Closest2 {
         double dy = by - ay;
         double len2 = squaredLength(dx, dy);
         if (len2 == 0) {
-            return 0; // a zero-length segment is its endpoint (seed 001 guards the same division)
+            return 0; // a zero-length segment is its endpoint (the 2D collision tutorial guards the same division)
         }
         double u = ((px - ax) * dx + (py - ay) * dy) / len2;
         return u <= 0 ? 0 : u >= 1 ? 1 : u;

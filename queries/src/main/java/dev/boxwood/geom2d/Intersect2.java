@@ -3,8 +3,8 @@ package dev.boxwood.geom2d;
 import dev.boxwood.geom.Geom;
 
 /**
- * Overlap tests and segment casts between 2D shapes (seed 001, "Overlap checks"). {@code test<A><B>} methods
- * return whether two closed shapes share at least one point (touching counts); {@code intersect<A><B>} methods
+ * Overlap tests and segment casts between 2D shapes (the 2D collision tutorial, "Overlap checks"). {@code test<A><B>}
+ * methods return whether two closed shapes share at least one point (touching counts); {@code intersect<A><B>} methods
  * cast a segment {@code p(t) = origin + t * translation}, {@code t} in {@code [0, maxFraction]}, fill a
  * caller-supplied result and return the fraction of the first contact, 0 for a start inside, or
  * {@link Geom#NO_HIT} on a miss.
@@ -21,7 +21,8 @@ public final class Intersect2 {
     }
 
     /**
-     * Whether {@code p} lies in the closed disc (seed 001, "Point inside circle"): {@code |p - c|^2 <= r^2}.
+     * Whether {@code p} lies in the closed disc (the 2D collision tutorial, "Point inside circle"):
+     * {@code |p - c|^2 <= r^2}.
      *
      * @param px x of p
      * @param py y of p
@@ -35,8 +36,8 @@ public final class Intersect2 {
     }
 
     /**
-     * Whether {@code p} lies in the closed rectangle (seed 001, "Point inside rectangle", AABB form: comparisons
-     * only, exact).
+     * Whether {@code p} lies in the closed rectangle (the 2D collision tutorial, "Point inside rectangle", AABB form:
+     * comparisons only, exact).
      *
      * @param px   x of p
      * @param py   y of p
@@ -52,9 +53,9 @@ public final class Intersect2 {
 
     /**
      * Whether {@code p} lies in the closed triangle {@code a, b, c}, in either winding: {@code p} is not strictly
-     * on both sides of the edges (seed 001 after Ericson, Real-Time Collision Detection, 5.4.2, with a zero side
-     * counting as inside so that the boundary belongs to the triangle). A collinear triangle is the segment its
-     * vertices span and three equal vertices are a point: for them all sides vanish on the line, so the point must
+     * on both sides of the edges (the 2D collision tutorial after Ericson, Real-Time Collision Detection, 5.4.2, with a
+     * zero side counting as inside so that the boundary belongs to the triangle). A collinear triangle is the segment
+     * its vertices span and three equal vertices are a point: for them all sides vanish on the line, so the point must
      * also lie in the bounding box of the vertices, which never excludes a point of a proper triangle. Signs come
      * from {@link Geom2#orient}, whose accuracy limits apply.
      *
@@ -83,8 +84,8 @@ public final class Intersect2 {
     }
 
     /**
-     * Whether two closed discs overlap (seed 001, "Circle vs circle"): the distance of the centres is at most the
-     * sum of the radii. Symmetric bit for bit: swapping the circles gives the same answer.
+     * Whether two closed discs overlap (the 2D collision tutorial, "Circle vs circle"): the distance of the centres is
+     * at most the sum of the radii. Symmetric bit for bit: swapping the circles gives the same answer.
      *
      * @param ax x of the first centre
      * @param ay y of the first centre
@@ -100,8 +101,8 @@ public final class Intersect2 {
     }
 
     /**
-     * Whether a closed disc and a closed rectangle overlap (seed 001, "Circle vs rectangle"; seed 003): the point
-     * of the rectangle nearest to the centre is within the radius.
+     * Whether a closed disc and a closed rectangle overlap (the 2D collision tutorial, "Circle vs rectangle"; the
+     * circle-AABB response article): the point of the rectangle nearest to the centre is within the radius.
      *
      * @param cx   x of the centre
      * @param cy   y of the centre
@@ -120,9 +121,9 @@ public final class Intersect2 {
     }
 
     /**
-     * Whether a closed disc and a closed triangle (either winding) overlap (seed 001, "Circle vs triangle"): the
-     * point of the triangle nearest to the centre, from {@link Closest2#closestPointTriangle}, is within the
-     * radius. Degenerate triangles and a zero radius behave as their limits.
+     * Whether a closed disc and a closed triangle (either winding) overlap (the 2D collision tutorial, "Circle vs
+     * triangle"): the point of the triangle nearest to the centre, from {@link Closest2#closestPointTriangle}, is
+     * within the radius. Degenerate triangles and a zero radius behave as their limits.
      *
      * @param sx x of the centre
      * @param sy y of the centre
@@ -141,8 +142,8 @@ public final class Intersect2 {
     }
 
     /**
-     * Whether two closed rectangles overlap (seed 001, "Rectangle vs rectangle", AABB form): their intervals
-     * overlap on both axes. Comparisons only, so exact and symmetric.
+     * Whether two closed rectangles overlap (the 2D collision tutorial, "Rectangle vs rectangle", AABB form): their
+     * intervals overlap on both axes. Comparisons only, so exact and symmetric.
      *
      * @param aMinX smallest x of the first rectangle
      * @param aMinY smallest y of the first rectangle
@@ -161,9 +162,9 @@ public final class Intersect2 {
 
     /**
      * Whether two closed triangles overlap, each in either winding, by the separating axis theorem (Gottschalk
-     * et al. 1996; Ericson, Real-Time Collision Detection, 4.4; seed 001 tests the same edge lines). The axes are
-     * the six edge normals, where the test reads as "all vertices of one triangle lie strictly beyond an edge
-     * line of the other", then the six edge directions: these end caps are what separates collinear
+     * et al. 1996; Ericson, Real-Time Collision Detection, 4.4; the 2D collision tutorial tests the same edge lines).
+     * The axes are the six edge normals, where the test reads as "all vertices of one triangle lie strictly beyond an
+     * edge line of the other", then the six edge directions: these end caps are what separates collinear
      * (segment-like) triangles lying on one line, and are harmless otherwise. Two point triangles are compared
      * as points. Symmetric and winding-independent bit for bit.
      *
@@ -248,9 +249,9 @@ public final class Intersect2 {
 
     /**
      * Casts the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, against the closed segment
-     * {@code [a, b]} and reports the first common point (seed 001, "Segment vs segment"; Ericson, Real-Time
-     * Collision Detection, 5.1.9). Crossing segments give the crossing point. Collinear overlapping segments are
-     * a hit at the first point of the overlap along the cast segment: fraction 0 if the origin lies on
+     * {@code [a, b]} and reports the first common point (the 2D collision tutorial, "Segment vs segment"; Ericson,
+     * Real-Time Collision Detection, 5.1.9). Crossing segments give the crossing point. Collinear overlapping segments
+     * are a hit at the first point of the overlap along the cast segment: fraction 0 if the origin lies on
      * {@code [a, b]}, else the fraction of the endpoint of {@code [a, b]} reached first (reported exactly).
      * Parallel segments on different lines miss. A zero-length cast ({@code d = 0} or {@code maxFraction = 0}) is
      * the point {@code o}, which hits at fraction 0 if it lies on {@code [a, b]}; a zero-length target
@@ -331,10 +332,10 @@ public final class Intersect2 {
 
     /**
      * Casts the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, through the closed disc and
-     * reports where it enters and leaves (seed 001, "Segment vs circle"). A start inside or on the circle enters
-     * at fraction 0 at {@code o}; an end inside leaves at {@code maxFraction}; a tangent touches with equal entry
-     * and exit. A zero-length cast is the point-in-circle test: a point inside enters at 0 and stays inside until
-     * {@code maxFraction}, the limit of ever shorter casts. A radius of 0 is the centre point.
+     * reports where it enters and leaves (the 2D collision tutorial, "Segment vs circle"). A start inside or on the
+     * circle enters at fraction 0 at {@code o}; an end inside leaves at {@code maxFraction}; a tangent touches with
+     * equal entry and exit. A zero-length cast is the point-in-circle test: a point inside enters at 0 and stays inside
+     * until {@code maxFraction}, the limit of ever shorter casts. A radius of 0 is the centre point.
      *
      * <p>Accuracy: the quadratic is taken relative to the centre, and its discriminant from the squared distance
      * between the centre and the line rather than from {@code b^2 - ac}, whose cancellation loses every digit for
@@ -415,13 +416,13 @@ public final class Intersect2 {
 
     /**
      * Casts the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, through the closed rectangle and
-     * reports where it enters and leaves, by the slab method (seed 001, "Segment vs rectangle"; Ericson,
-     * Real-Time Collision Detection, 5.3.3). A start inside or on the boundary enters at fraction 0 at {@code o};
-     * an end inside leaves at {@code maxFraction}. A point that enters or leaves through a side has that side's
+     * reports where it enters and leaves, by the slab method (the 2D collision tutorial, "Segment vs rectangle";
+     * Ericson, Real-Time Collision Detection, 5.3.3). A start inside or on the boundary enters at fraction 0 at
+     * {@code o}; an end inside leaves at {@code maxFraction}. A point that enters or leaves through a side has that side's
      * coordinate exactly. A zero-length cast is the point-in-rectangle test (a point inside enters at 0 and leaves
-     * at {@code maxFraction}), and flat rectangles (zero width or height) can be hit. Like the 3D slab test, the exit bound is enlarged by {@link Geom#ROBUST_FAR_SCALE}
-     * before it is compared with the entry bound, so a segment that touches a corner in exact arithmetic is never
-     * reported as a miss; then the exit equals the entry.
+     * at {@code maxFraction}), and flat rectangles (zero width or height) can be hit. Like the 3D slab test, the exit
+     * bound is enlarged by {@link Geom#ROBUST_FAR_SCALE} before it is compared with the entry bound, so a segment that
+     * touches a corner in exact arithmetic is never reported as a miss; then the exit equals the entry.
      *
      * @param ox          x of the origin
      * @param oy          y of the origin

@@ -10,8 +10,9 @@ public final class Response2 {
 
     /**
      * The minimum translation that pushes a disc out of a closed rectangle that does not move (as if the
-     * rectangle had infinite mass), after seed 003 ("Instantaneous circle-AABB collision"). Adding {@code dest}
-     * to the centre leaves the circle touching the rectangle without overlapping it (up to rounding).
+     * rectangle had infinite mass), after the circle-AABB response article ("Instantaneous Circle-AABB Collision").
+     * Adding {@code dest} to the centre leaves the circle touching the rectangle without overlapping it (up to
+     * rounding).
      * <ul>
      *   <li>Centre outside the rectangle: push straight away from the nearest point {@code s} of the rectangle,
      *       by {@code r - |c - s|}.</li>
@@ -49,7 +50,7 @@ public final class Response2 {
             dest.y = dy * s;
             return true;
         }
-        // Inside: seed 003 guesses the circle came through the least penetrated side.
+        // Inside: the circle-AABB response article guesses the circle came through the least penetrated side.
         double left = cx - minX;
         double right = maxX - cx;
         double bottom = cy - minY;

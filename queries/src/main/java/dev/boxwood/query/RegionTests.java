@@ -243,7 +243,7 @@ public final class RegionTests {
         double cz = obb[offset + 2];
         int ax = offset + ObbLayout.AXES;
         int h = offset + ObbLayout.HALF_EXTENTS;
-        // pre-cull: the enclosing box of the oriented one (seed 004), grown by the test's own epsilon
+        // pre-cull: the enclosing box of the oriented one (Gomez 1999), grown by the test's own epsilon
         double slack = 1.0 + 1e-9;
         double ex = (obb[h] * Math.abs(obb[ax]) + obb[h + 1] * Math.abs(obb[ax + 3])
                 + obb[h + 2] * Math.abs(obb[ax + 6])) * slack;

@@ -14,8 +14,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The five sphere/AABB variants of seed 000 over the same 1024 prepared sphere/box pairs (about 60% overlap).
- * {@code SphereAabb.test} must delegate to the fastest; {@code canonical} measures that delegation.
+ * The five sphere/AABB variants of Zuo's circle-AABB summary over the same 1024 prepared sphere/box pairs (about 60%
+ * overlap). {@code SphereAabb.test} must delegate to the fastest; {@code canonical} measures that delegation.
  * Time per test.
  */
 @State(Scope.Thread)
