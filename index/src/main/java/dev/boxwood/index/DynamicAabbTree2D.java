@@ -10,8 +10,10 @@ import dev.boxwood.query.TraversalStack;
  * A thin 2D view of a {@link DynamicAabbTree}: rectangles are stored as boxes in the {@code z = 0} plane of a
  * tree configured for the plane, and every method delegates to it, so 2D and 3D share one implementation.
  *
- * <p>In the plane the tree uses the perimeter instead of the surface area as its insertion cost (as Box2D does in
- * 2D; the area of a thin rectangle is near zero and would make the heuristic blind), and adds no margin along z.
+ * <p>In the plane the tree uses the perimeter instead of the surface area as the cost of one-by-one insertion,
+ * rotations and optimisation (as Box2D does in 2D; the area of a thin rectangle is near zero and would make the
+ * heuristic blind), and adds no margin along z. Bulk paths (batches, the flush of deferred adds, rebuilds) use the
+ * binned surface-area builder as in 3D.
  * Conventions are those of the 3D tree: rectangles are closed (touching counts); a segment is
  * {@code origin + t * translation} for {@code t} in {@code [0, maxFraction]}; a start inside or on a rectangle
  * gives fraction 0. Collectors and exact tests receive the segment with {@code z = 0} and zero z translation.
@@ -65,7 +67,8 @@ public final class DynamicAabbTree2D {
     }
 
     /**
-     * Moves a rectangle (re-inserted only if it leaves its fat rectangle).
+     * Moves a rectangle (re-inserted only if it leaves its fat rectangle, or if that fat rectangle has grown far
+     * larger than the moved one needs, as in {@link DynamicAabbTree#move}).
      *
      * @param handle a live handle
      * @param minX new min x
@@ -189,6 +192,7 @@ public final class DynamicAabbTree2D {
      * @param categoryMask categories of interest ({@code -1L}: all)
      * @param visitor receives the objects; returning {@code false} stops the query
      * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for a NaN, infinite or inverted query rectangle, or a null visitor or stack
      */
     public void queryAabb(double minX, double minY, double maxX, double maxY, long categoryMask,
                           OverlapVisitor visitor, TraversalStack stack) {
@@ -206,6 +210,8 @@ public final class DynamicAabbTree2D {
      * @param categoryMask categories of interest ({@code -1L}: all)
      * @param visitor receives the objects and steers the cast
      * @param stack the calling thread's scratch memory
+     * @throws IllegalArgumentException for a non-finite origin or translation, a {@code maxFraction} that is NaN,
+     *                                  infinite or negative, or a null visitor or stack
      */
     public void rayCast(double originX, double originY, double translationX, double translationY,
                         double maxFraction, long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
