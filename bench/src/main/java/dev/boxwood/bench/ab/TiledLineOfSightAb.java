@@ -45,16 +45,8 @@ public final class TiledLineOfSightAb {
         StaticWorldWriter.write(single, boxes, null, null, null);
         SegmentSet g = workload.segments();
         int q = PeerWorkload.QUERIES;
-        double[] from = new double[3 * q];
-        double[] to = new double[3 * q];
-        for (int i = 0; i < q; i++) {
-            from[3 * i] = g.originX[i];
-            from[3 * i + 1] = g.originY[i];
-            from[3 * i + 2] = g.originZ[i];
-            to[3 * i] = g.originX[i] + g.translationX[i];
-            to[3 * i + 1] = g.originY[i] + g.translationY[i];
-            to[3 * i + 2] = g.originZ[i] + g.translationZ[i];
-        }
+        double[] from = g.starts();
+        double[] to = g.ends();
         boolean[] visible = new boolean[q];
         double[][] micros = new double[4][rounds];
         long sink = 0;

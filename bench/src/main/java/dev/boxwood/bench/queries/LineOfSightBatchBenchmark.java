@@ -53,14 +53,8 @@ public class LineOfSightBatchBenchmark {
         SyntheticWorld world = SyntheticWorld.clustered(n, 11);
         tree = DynamicAabbTree.build(TreeConfig.defaults(), world.boxes().toInterleaved(), null, null);
         SegmentSet s = world.segments(SEGMENTS, 12);
-        for (int i = 0; i < SEGMENTS; i++) {
-            from[3 * i] = s.originX[i];
-            from[3 * i + 1] = s.originY[i];
-            from[3 * i + 2] = s.originZ[i];
-            to[3 * i] = s.originX[i] + s.translationX[i];
-            to[3 * i + 1] = s.originY[i] + s.translationY[i];
-            to[3 * i + 2] = s.originZ[i] + s.translationZ[i];
-        }
+        System.arraycopy(s.starts(), 0, from, 0, 3 * SEGMENTS);
+        System.arraycopy(s.ends(), 0, to, 0, 3 * SEGMENTS);
         batch = new BatchQueries(threads);
     }
 

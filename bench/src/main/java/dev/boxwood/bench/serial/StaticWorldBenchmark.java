@@ -254,18 +254,9 @@ public class StaticWorldBenchmark {
             world = TiledWorld.open(tiles, Long.MAX_VALUE);
             batch = new TiledBatchQueries(threads);
             SegmentSet g = workload.segments();
-            int n = PeerWorkload.QUERIES;
-            from = new double[3 * n];
-            to = new double[3 * n];
-            visible = new boolean[n];
-            for (int i = 0; i < n; i++) {
-                from[3 * i] = g.originX[i];
-                from[3 * i + 1] = g.originY[i];
-                from[3 * i + 2] = g.originZ[i];
-                to[3 * i] = g.originX[i] + g.translationX[i];
-                to[3 * i + 1] = g.originY[i] + g.translationY[i];
-                to[3 * i + 2] = g.originZ[i] + g.translationZ[i];
-            }
+            visible = new boolean[g.size()];
+            from = g.starts();
+            to = g.ends();
         }
 
         /**

@@ -81,6 +81,28 @@ public final class SegmentSet {
         return Math.sqrt(tx * tx + ty * ty + tz * tz);
     }
 
+    /** @return the segments' starts, 3 per segment ({@code x, y, z}), as batch queries take them */
+    public double[] starts() {
+        double[] out = new double[3 * size()];
+        for (int i = 0; i < size(); i++) {
+            out[3 * i] = originX[i];
+            out[3 * i + 1] = originY[i];
+            out[3 * i + 2] = originZ[i];
+        }
+        return out;
+    }
+
+    /** @return the segments' ends (start plus translation, in double), 3 per segment */
+    public double[] ends() {
+        double[] out = new double[3 * size()];
+        for (int i = 0; i < size(); i++) {
+            out[3 * i] = originX[i] + translationX[i];
+            out[3 * i + 1] = originY[i] + translationY[i];
+            out[3 * i + 2] = originZ[i] + translationZ[i];
+        }
+        return out;
+    }
+
     @Override
     public String toString() {
         return "SegmentSet[" + size() + " segments]";
