@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -153,7 +154,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * @return the mapped world; close it to unmap
      * @throws CorruptWorldFileException if the header is not that of a valid world of this format version, or
      *                                   disagrees with the file length
-     * @throws IOException               if the file cannot be read or mapped
+     * @throws IOException               if the file cannot be read or mapped (a {@link FileSystemException} naming
+     *                                   the path for a directory)
      */
     public static MappedWorld open(Path file) throws IOException {
         if (file == null) {
@@ -161,6 +163,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         }
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
             throw new IOException("static worlds can only be mapped on little-endian platforms");
+        }
+        if (Files.isDirectory(file)) {
+            // as the writers report it: the reader's own message would not name the path
+            throw new FileSystemException(file.toString(), null, "is a directory, not a world file");
         }
         long length = Files.size(file);
         Header header = Header.read(file, length);
