@@ -12,6 +12,7 @@ import dev.boxwood.query.TraversalStack;
 
 import static dev.boxwood.query.BatchArguments.requireAnswers;
 import static dev.boxwood.query.BatchArguments.requireCount;
+import static dev.boxwood.query.BatchArguments.requireDistinct;
 import static dev.boxwood.query.BatchArguments.requireFinite;
 import static dev.boxwood.query.BatchArguments.requireLength;
 import static dev.boxwood.query.BatchArguments.requireOptionalHandles;
@@ -124,7 +125,8 @@ public final class BatchQueries extends BatchRunner {
      * @param categoryMask categories of interest
      * @param handles receives the hit handles
      * @param fractions receives the hit fractions
-     * @throws IllegalArgumentException for a negative count, null or short arrays, a bad {@code maxFraction} or a
+     * @throws IllegalArgumentException for a negative count, null or short arrays, {@code fractions} that is also
+     *                                  {@code origins} or {@code translations}, a bad {@code maxFraction} or a
      *                                  non-finite origin or translation (naming the ray); all checked before any
      *                                  query runs, so nothing is written
      */
@@ -135,6 +137,8 @@ public final class BatchQueries extends BatchRunner {
         Arguments.requireNonNull("handles", handles);
         requireLength("fractions", fractions, count);
         requireAnswers("handles", handles.length, count);
+        requireDistinct("fractions", fractions, "origins", origins);
+        requireDistinct("fractions", fractions, "translations", translations);
         begin();
         ClosestRays t = closestRays;
         t.index = tree;
@@ -162,7 +166,8 @@ public final class BatchQueries extends BatchRunner {
      * @param maxPerQuery result slots per query, {@code >= 0}
      * @param handles receives the handles, {@code count * maxPerQuery} slots
      * @param counts receives the number found per query
-     * @throws IllegalArgumentException for a negative count, null or short arrays, or a bad sphere (a non-finite
+     * @throws IllegalArgumentException for a negative count, null or short arrays, {@code handles} and
+     *                                  {@code counts} the same array, or a bad sphere (a non-finite
      *                                  centre or radius, or a radius below 0 or above
      *                                  {@link Arguments#MAX_RADIUS}), naming its index; all checked
      *                                  before any query runs, so nothing is written
@@ -188,6 +193,7 @@ public final class BatchQueries extends BatchRunner {
         if (handles.length < (long) count * maxPerQuery || counts.length < count) {
             throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
         }
+        requireDistinct("handles", handles, "counts", counts);
         begin();
         Spheres t = this.spheres;
         t.index = tree;

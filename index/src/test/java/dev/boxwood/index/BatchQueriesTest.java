@@ -152,6 +152,15 @@ class BatchQueriesTest {
             nanSphere[4 * 33 + 1] = Double.NaN;
             assertNamed("sphere 33", () -> batch.spheres(tree, nanSphere, n, RegionMode.CROSSING, -1L, 1, found,
                     counts));
+            // an answer array that is also an input: answers written early would change later queries' inputs
+            double[] shared = to.clone();
+            assertNamed("fractions and translations are the same array", () -> batch.closestRays(tree, from, shared,
+                    n, 1, -1L, handles, shared));
+            assertArrayEquals(to, shared, "nothing written");
+            assertNamed("fractions and origins", () -> batch.closestRays(tree, shared, to, n, 1, -1L, handles,
+                    shared));
+            assertNamed("handles and counts", () -> batch.spheres(tree, spheres, n, RegionMode.CROSSING, -1L, 1,
+                    counts, counts));
             assertNamed("count", () -> batch.closestRays(tree, from, to, -1, 1, -1L, handles, fractions));
             assertNamed("origins", () -> batch.closestRays(tree, from, to, Integer.MAX_VALUE, 1, -1L, handles,
                     fractions));

@@ -60,6 +60,24 @@ public final class BatchArguments {
     }
 
     /**
+     * An answer array that is not also another argument of the same batch: the queries run in parallel and write
+     * their answers as they finish, so an answer array that is also an input would change the inputs of queries
+     * still to run, and one shared by two kinds of answer would keep only the last written.
+     *
+     * @param name the answer array's name for the message
+     * @param answers the answer array
+     * @param otherName the other argument's name for the message
+     * @param other the other argument, or null
+     * @throws IllegalArgumentException if both are the same array
+     */
+    public static void requireDistinct(String name, Object answers, String otherName, Object other) {
+        if (answers != null && answers == other) {
+            throw new IllegalArgumentException(name + " and " + otherName + " are the same array: each needs its own"
+                    + " (answers are written while other queries of the batch still read their inputs)");
+        }
+    }
+
+    /**
      * Every one of the first {@code length} values finite.
      *
      * @param name the argument's name for the message

@@ -2097,6 +2097,13 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                     throw fail(file, "root bounds are not finite");
                 }
             }
+            for (int a = 0; a < 6; a++) {
+                // the writers store zeros for an empty world; anything else did not come from one
+                if (objects == 0 && rootBounds[a] != 0f) {
+                    throw fail(file, "root bounds of an empty world are not zeros: coordinate " + a + " is "
+                            + rootBounds[a]);
+                }
+            }
             for (int a = 0; a < 3; a++) {
                 if (objects > 0 && rootBounds[a] > rootBounds[3 + a]) {
                     throw fail(file, "root bounds are inverted");

@@ -189,8 +189,8 @@ public final class StaticWorldWriter {
      *                                  builder makes it ({@link FlatBvh#of} does not check boxes): a leaf box that
      *                                  differs from its object box, or an internal child box or the root bounds
      *                                  that do not contain the boxes below them, or contain them without being
-     *                                  their union (the message names the node and child, or the root bounds).
-     *                                  All of this is checked in O(n) before anything is written: the target is
+     *                                  their union (the message names the node and child, or the root bounds),
+     *                                  or an empty tree's root bounds are not zeros. All of this is checked in O(n) before anything is written: the target is
      *                                  then untouched
      */
     public static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
@@ -644,7 +644,15 @@ public final class StaticWorldWriter {
     private static void checkInternalBoxes(FlatBvh tree) {
         int nodes = tree.nodeCount();
         if (nodes == 0) {
-            // a root leaf: its bounds are compared with its object's box
+            // a root leaf: its bounds are compared with its object's box; an empty world's are zeros (the format's
+            // rule, which the reader checks)
+            float[] root = tree.rootBounds();
+            for (int a = 0; tree.objectCount() == 0 && a < 6; a++) {
+                if (root[a] != 0f) {
+                    throw new IllegalArgumentException("tree: an empty tree's root bounds must be zeros; coordinate "
+                            + a + " is " + root[a]);
+                }
+            }
             return;
         }
         float[] bounds = tree.childBounds();

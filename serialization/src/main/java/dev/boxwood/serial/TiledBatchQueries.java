@@ -9,6 +9,7 @@ import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
 
 import static dev.boxwood.query.BatchArguments.requireAnswers;
+import static dev.boxwood.query.BatchArguments.requireDistinct;
 import static dev.boxwood.query.BatchArguments.requireLength;
 import static dev.boxwood.query.BatchArguments.requireRayBatch;
 import static dev.boxwood.query.BatchArguments.requireSegmentBatch;
@@ -112,9 +113,11 @@ public final class TiledBatchQueries extends BatchRunner {
      * @param handles receives the hit handles
      * @param userValues receives the hit objects' user values, or null when not wanted
      * @param fractions receives the hit fractions
-     * @throws IllegalArgumentException for a negative count, null or short arrays, a bad {@code maxFraction} or a
-     *                                  non-finite origin or translation (naming the ray); all checked before any
-     *                                  query runs, so nothing is written
+     * @throws IllegalArgumentException for a negative count, null or short arrays, {@code fractions} that is also
+     *                                  {@code origins} or {@code translations}, {@code tiles} that is also
+     *                                  {@code handles}, a bad {@code maxFraction} or a non-finite origin or
+     *                                  translation (naming the ray); all checked before any query runs, so nothing
+     *                                  is written
      * @throws IllegalStateException    if the world or this instance is closed, or a batch of this instance runs
      * @throws java.io.UncheckedIOException if a tile cannot be mapped, is corrupt or changed on disk (the answers
      *                                  are then partly written)
@@ -132,6 +135,9 @@ public final class TiledBatchQueries extends BatchRunner {
         if (userValues != null) {
             requireAnswers("userValues", userValues.length, count);
         }
+        requireDistinct("fractions", fractions, "origins", origins);
+        requireDistinct("fractions", fractions, "translations", translations);
+        requireDistinct("tiles", tiles, "handles", handles);
         begin();
         ClosestRays t = closestRays;
         t.world = world;

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -21,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 
 import dev.boxwood.geom.SphereAabb;
 import dev.boxwood.index.DynamicAabbTree;
@@ -429,6 +432,33 @@ class MappedWorldTest {
             assertTrue(e.getMessage().contains("objectBoxes: box 0 " + named[t]), e.getMessage());
             assertFalse(Files.exists(file), "nothing written");
         }
+    }
+
+    @Test
+    void shouldKeepAnEmptyWorldsRootBoundsZero() throws IOException {
+        Path file = dir.resolve("empty.bxw");
+        FlatBvh empty = FlatBvh.of(0, 0, 0, 0, new float[0], new int[0], new float[] {0, 0, 0, 0, 0, 1});
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> StaticWorldWriter.write(file, empty, new float[0], null, null, null));
+        assertTrue(e.getMessage().contains("an empty tree's root bounds must be zeros; coordinate 5"), e.getMessage());
+        assertFalse(Files.exists(file), "nothing written");
+        // the same header from a hand-made file (its checksum resealed): the reader refuses it too
+        StaticWorldWriter.write(file, FlatBvh.of(0, 0, 0, 0, new float[0], new int[0], new float[6]), new float[0],
+                null, null, null);
+        byte[] bytes = Files.readAllBytes(file);
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        for (int a = 0; a < 6; a++) {
+            assertEquals(0f, b.getFloat(WorldLayout.ROOT_BOUNDS_OFFSET + 4 * a), "the writer stores zeros");
+        }
+        b.putFloat(WorldLayout.ROOT_BOUNDS_OFFSET + 8, -3f);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, WorldLayout.HEADER_CRC_OFFSET);
+        b.putInt(WorldLayout.HEADER_CRC_OFFSET, (int) crc.getValue());
+        Path forged = dir.resolve("forged.bxw");
+        Files.write(forged, bytes);
+        CorruptWorldFileException c = assertThrows(CorruptWorldFileException.class, () -> MappedWorld.open(forged));
+        assertTrue(c.getMessage().contains("root bounds of an empty world are not zeros: coordinate 2 is -3.0"),
+                c.getMessage());
     }
 
     private void assertRejectedTree(Path file, byte[] before, FlatBvh tree, float[] boxes, String named)

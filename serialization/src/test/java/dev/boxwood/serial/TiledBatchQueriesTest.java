@@ -221,6 +221,15 @@ class TiledBatchQueriesTest {
             assertMessage("fractions", () -> batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut,
                     handleOut, null, new double[3]));
             assertMessage("from", () -> batch.lineOfSight(world, new double[3 * n - 1], to, n, -1L, visible));
+            // an answer array that is also an input or another answer
+            double[] shared = translations.clone();
+            assertMessage("fractions and translations are the same array", () -> batch.closestRays(world, origins,
+                    shared, n, 1.0, -1L, tileOut, handleOut, null, shared));
+            assertArrayEquals(translations, shared, "nothing written");
+            assertMessage("fractions and origins", () -> batch.closestRays(world, shared, translations, n, 1.0, -1L,
+                    tileOut, handleOut, null, shared));
+            assertMessage("tiles and handles", () -> batch.closestRays(world, origins, translations, n, 1.0, -1L,
+                    tileOut, tileOut, values, fractionOut));
             assertMessage("world", () -> batch.lineOfSight(null, origins, to, n, -1L, visible));
             for (int i = 0; i < n; i++) {
                 assertEquals(77, tileOut[i], "nothing written");
