@@ -53,9 +53,11 @@ public record Aabb(double minX, double minY, double minZ, double maxX, double ma
      * @param dz translation z
      * @param maxFraction largest fraction, finite and {@code >= 0}
      * @return the entry fraction, 0 for a start inside, or {@link Geom#NO_HIT}
+     * @throws IllegalArgumentException naming a NaN or infinite argument, or a negative {@code maxFraction}
      */
     public double intersectSegment(double ox, double oy, double oz, double dx, double dy, double dz,
                                    double maxFraction) {
+        Check.segment(ox, oy, oz, dx, dy, dz, maxFraction);
         return SegmentAabb.intersect(ox, oy, oz, dx, dy, dz, maxFraction, minX, minY, minZ, maxX, maxY, maxZ);
     }
 }

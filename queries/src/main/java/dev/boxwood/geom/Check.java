@@ -21,6 +21,17 @@ final class Check {
         return value;
     }
 
+    /** A segment's origin and translation finite and its largest fraction finite and {@code >= 0}. */
+    static void segment(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction) {
+        finite(ox, "ox");
+        finite(oy, "oy");
+        finite(oz, "oz");
+        finite(dx, "dx");
+        finite(dy, "dy");
+        finite(dz, "dz");
+        nonNegative(maxFraction, "maxFraction");
+    }
+
     static void ordered(double min, double max, String minName, String maxName) {
         finite(min, minName);
         finite(max, maxName);

@@ -96,7 +96,58 @@ public final class Geom {
      * @return the scale
      */
     static double unitScale(double max) {
-        return max > 0.0 && max < Double.POSITIVE_INFINITY ? Math.scalb(1.0, -Math.getExponent(max)) : 1.0;
+        return Math.scalb(1.0, -scaleExponent(max));
+    }
+
+    /**
+     * The binary exponent of the largest magnitude among some inputs, 0 for 0 or non-finite: the power of two a
+     * scale-free computation (a contact time) divides its inputs by before squaring them, so that squares and
+     * their products neither overflow nor underflow at extreme magnitudes. Scaling by a power of two is exact, so
+     * results at ordinary magnitudes are unchanged bit for bit.
+     *
+     * @param max the largest magnitude among the inputs, {@code >= 0}
+     * @return the exponent ({@link Math#getExponent(double)} for finite {@code max > 0})
+     */
+    public static int scaleExponent(double max) {
+        return max > 0.0 && max < Double.POSITIVE_INFINITY ? Math.getExponent(max) : 0;
+    }
+
+    /**
+     * {@link #scaleExponent} of the largest magnitude among three components and an optional radius.
+     *
+     * @return the exponent
+     */
+    static int scaleExponent(double x, double y, double z, double r) {
+        return scaleExponent(Math.max(Math.max(Math.abs(x), Math.abs(y)), Math.max(Math.abs(z), r)));
+    }
+
+    /**
+     * {@code a - b} rounded toward negative infinity instead of to nearest (the exact error of the rounded
+     * difference by Knuth's TwoSum): a bound moved outward by a distance far below its ulp stays outward.
+     *
+     * @param a the bound
+     * @param b the distance
+     * @return the largest double not above {@code a - b}, for finite results
+     */
+    static double subtractDown(double a, double b) {
+        double s = a - b;
+        double bv = s - a;
+        double error = (a - (s - bv)) + (-b - bv);
+        return error < 0.0 ? Math.nextDown(s) : s;
+    }
+
+    /**
+     * {@code a + b} rounded toward positive infinity (see {@link #subtractDown}).
+     *
+     * @param a the bound
+     * @param b the distance
+     * @return the smallest double not below {@code a + b}, for finite results
+     */
+    static double addUp(double a, double b) {
+        double s = a + b;
+        double bv = s - a;
+        double error = (a - (s - bv)) + (b - bv);
+        return error > 0.0 ? Math.nextUp(s) : s;
     }
 
     /**

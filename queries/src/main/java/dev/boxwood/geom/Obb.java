@@ -255,10 +255,20 @@ public final class Obb {
      * The enclosing axis-aligned box ({@link ObbAabb#enclose}, rounded outwards).
      *
      * @return a new box containing this one
+     * @throws IllegalArgumentException if this box reaches beyond the double range, where no finite box encloses
+     *                                  it (an axis-aligned box of half extent near {@link Double#MAX_VALUE}, or a
+     *                                  rotated one about 0.6 of it)
      */
     public Aabb enclosingAabb() {
         double[] b = new double[6];
         ObbAabb.enclose(data, 0, b, 0);
+        for (double v : b) {
+            if (!Double.isFinite(v)) {
+                throw new IllegalArgumentException("the axis-aligned box enclosing this oriented box reaches beyond"
+                        + " the double range: [" + b[0] + ", " + b[3] + "] x [" + b[1] + ", " + b[4] + "] x [" + b[2]
+                        + ", " + b[5] + "]");
+            }
+        }
         return new Aabb(b[0], b[1], b[2], b[3], b[4], b[5]);
     }
 }

@@ -44,6 +44,13 @@ public record Sphere(double x, double y, double z, double radius) {
      * @return true if they overlap
      */
     public boolean overlaps(Sphere other) {
-        return SphereSphere.test(x, y, z, radius, other.x, other.y, other.z, other.radius);
+        if (Double.isFinite(other.x - x) && Double.isFinite(other.y - y) && Double.isFinite(other.z - z)
+                && Double.isFinite(radius + other.radius)) {
+            return SphereSphere.test(x, y, z, radius, other.x, other.y, other.z, other.radius);
+        }
+        // spheres near the double range, whose centre difference or radius sum overflows (the kernel needs them
+        // finite): halved, which is exact at that magnitude and answers the same question
+        return SphereSphere.test(0.5 * x, 0.5 * y, 0.5 * z, 0.5 * radius, 0.5 * other.x, 0.5 * other.y,
+                0.5 * other.z, 0.5 * other.radius);
     }
 }

@@ -80,16 +80,23 @@ public final class SphereSphere {
         double vy = vbY - vaY;
         double vz = vbZ - vaZ;
         double r = ra + rb;
-        // the quadratic at the inputs' scale, as SweepAabb's sphere sweeps take it: times do not depend on the
-        // scale, and products of 1e100-sized terms would overflow (NaN from inf - inf) or of 1e-100 underflow
-        double k = Geom.unitScale(sx, sy, sz, vx, vy, vz, r);
-        sx *= k;
-        sy *= k;
-        sz *= k;
-        vx *= k;
-        vy *= k;
-        vz *= k;
-        r *= k;
+        // the quadratic with the offset and radius at their scale and the motion at its own, as SweepAabb's sphere
+        // sweeps take it (powers of two: ordinary inputs give the plain form's answer bit for bit): products of
+        // 1e100-sized terms would overflow (NaN from inf - inf) or of 1e-100 underflow, and one scale for both let
+        // the squares of an offset far smaller than the motion underflow to a touching start
+        int es = Geom.scaleExponent(sx, sy, sz, r);
+        int ev = Geom.scaleExponent(vx, vy, vz, 0.0);
+        double ks = Math.scalb(1.0, -es);
+        double kv = Math.scalb(1.0, -ev);
+        sx *= ks;
+        sy *= ks;
+        sz *= ks;
+        r *= ks;
+        vx *= kv;
+        vy *= kv;
+        vz *= kv;
+        // times of the scaled quadratic are 2^(ev - es) times the caller's
+        int toCaller = es - ev;
         double a = vx * vx + vy * vy + vz * vz;
         double h = vx * sx + vy * sy + vz * sz;
         double c = sx * sx + sy * sy + sz * sz - r * r;
@@ -104,7 +111,7 @@ public final class SphereSphere {
         if (c <= 0.0) {
             // overlapping at the start: the later root is the separation time (the roots have opposite signs)
             double q = Quadratic.q(h, Math.max(discriminant, 0.0));
-            double separation = h <= 0.0 ? q / a : c / q;
+            double separation = Math.scalb(h <= 0.0 ? q / a : c / q, toCaller);
             // clamped to [0, 1]; max also turns the -0.0 of a touching start (c = 0) into 0
             return dest.set(0.0, Math.min(Math.max(separation, 0.0), 1.0));
         }
@@ -113,10 +120,10 @@ public final class SphereSphere {
             return dest.miss();
         }
         double q = Quadratic.q(h, discriminant);
-        double first = c / q;
+        double first = Math.scalb(c / q, toCaller);
         if (first > 1.0) {
             return dest.miss();
         }
-        return dest.set(first, Math.min(q / a, 1.0));
+        return dest.set(first, Math.min(Math.scalb(q / a, toCaller), 1.0));
     }
 }

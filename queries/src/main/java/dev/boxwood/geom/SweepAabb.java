@@ -82,8 +82,15 @@ public final class SweepAabb {
         if (SphereAabb.test(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ)) {
             return 0.0;
         }
-        double t = SegmentAabb.intersect(cx, cy, cz, dx, dy, dz, maxFraction,
-                minX - r, minY - r, minZ - r, maxX + r, maxY + r, maxZ + r);
+        // grown outward even where r is below an ulp of the coordinates (rounded to nearest, the bound could stay
+        // where it was, and a centre passing within r of the box but outside the bound would miss it)
+        double gx0 = Geom.subtractDown(minX, r);
+        double gy0 = Geom.subtractDown(minY, r);
+        double gz0 = Geom.subtractDown(minZ, r);
+        double gx1 = Geom.addUp(maxX, r);
+        double gy1 = Geom.addUp(maxY, r);
+        double gz1 = Geom.addUp(maxZ, r);
+        double t = SegmentAabb.intersect(cx, cy, cz, dx, dy, dz, maxFraction, gx0, gy0, gz0, gx1, gy1, gz1);
         if (t < 0.0) {
             return Geom.NO_HIT;
         }
@@ -97,11 +104,11 @@ public final class SweepAabb {
         }
         double best = Double.POSITIVE_INFINITY;
         best = earliest(best, SegmentAabb.intersect(cx, cy, cz, dx, dy, dz, maxFraction,
-                minX - r, minY, minZ, maxX + r, maxY, maxZ));
+                gx0, minY, minZ, gx1, maxY, maxZ));
         best = earliest(best, SegmentAabb.intersect(cx, cy, cz, dx, dy, dz, maxFraction,
-                minX, minY - r, minZ, maxX, maxY + r, maxZ));
+                minX, gy0, minZ, maxX, gy1, maxZ));
         best = earliest(best, SegmentAabb.intersect(cx, cy, cz, dx, dy, dz, maxFraction,
-                minX, minY, minZ - r, maxX, maxY, maxZ + r));
+                minX, minY, gz0, maxX, maxY, gz1));
         for (int corner = 0; corner < 8; corner++) {
             double qx = (corner & 1) == 0 ? minX : maxX;
             double qy = (corner & 2) == 0 ? minY : maxY;
@@ -130,23 +137,35 @@ public final class SweepAabb {
      * radius {@code r}, or {@link Geom#NO_HIT}.
      */
     private static double sphere(double mx, double my, double mz, double dx, double dy, double dz, double r) {
-        // the time is the same for start, motion and radius scaled alike, and |d|^2 r^2 overflows beyond about
-        // 1e77 and underflows below 1e-77: computed at the scale of the largest (Geom.unitScale)
-        double s = Geom.unitScale(mx, my, mz, dx, dy, dz, r);
-        mx *= s;
-        my *= s;
-        mz *= s;
-        dx *= s;
-        dy *= s;
-        dz *= s;
-        r *= s;
+        // the start and radius at their scale and the motion at its own (powers of two, so ordinary inputs give the
+        // plain form's answer bit for bit): |d|^2 r^2 overflows beyond about 1e77 and underflows below 1e-77, and
+        // one scale for both let the squares of a start far smaller than the motion underflow to a touching start
+        int em = Geom.scaleExponent(mx, my, mz, r);
+        int ed = Geom.scaleExponent(dx, dy, dz, 0.0);
+        double sm = Math.scalb(1.0, -em);
+        double sd = Math.scalb(1.0, -ed);
+        mx *= sm;
+        my *= sm;
+        mz *= sm;
+        r *= sm;
+        dx *= sd;
+        dy *= sd;
+        dz *= sd;
         double a = dx * dx + dy * dy + dz * dz;
         double b = mx * dx + my * dy + mz * dz;
         double c = mx * mx + my * my + mz * mz - r * r;
         double wx = dy * mz - dz * my;
         double wy = dz * mx - dx * mz;
         double wz = dx * my - dy * mx;
-        return Quadratic.entry(a, b, c, a * r * r - (wx * wx + wy * wy + wz * wz));
+        return unscaled(Quadratic.entry(a, b, c, a * r * r - (wx * wx + wy * wy + wz * wz)), em, ed);
+    }
+
+    /**
+     * A time found with the start scaled by {@code 2^-em} and the motion by {@code 2^-ed}, in the caller's units:
+     * {@code m + t d = 2^em (m' + t 2^(ed - em) d')}, so {@code t = 2^(em - ed) t'}.
+     */
+    private static double unscaled(double t, int em, int ed) {
+        return t < 0.0 ? Geom.NO_HIT : Math.scalb(t, em - ed);
     }
 
     /**
@@ -156,19 +175,21 @@ public final class SweepAabb {
      */
     private static double cylinder(double mi, double mj, double di, double dj, double r,
                                    double s, double ds, double lo, double hi) {
-        // as in sphere(): at the scale of the largest input
-        double scale = Geom.unitScale(Math.max(Math.max(Math.abs(mi), Math.abs(mj)),
-                Math.max(Math.max(Math.abs(di), Math.abs(dj)), r)));
-        mi *= scale;
-        mj *= scale;
-        di *= scale;
-        dj *= scale;
-        r *= scale;
+        // as in sphere(): start and radius at their scale, motion at its own
+        int em = Geom.scaleExponent(mi, mj, 0.0, r);
+        int ed = Geom.scaleExponent(di, dj, 0.0, 0.0);
+        double sm = Math.scalb(1.0, -em);
+        double sd = Math.scalb(1.0, -ed);
+        mi *= sm;
+        mj *= sm;
+        r *= sm;
+        di *= sd;
+        dj *= sd;
         double a = di * di + dj * dj;
         double b = mi * di + mj * dj;
         double c = mi * mi + mj * mj - r * r;
         double cross = mi * dj - mj * di;
-        double t = Quadratic.entry(a, b, c, a * r * r - cross * cross);
+        double t = unscaled(Quadratic.entry(a, b, c, a * r * r - cross * cross), em, ed);
         if (t < 0.0) {
             return Geom.NO_HIT;
         }

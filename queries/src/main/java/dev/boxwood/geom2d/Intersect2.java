@@ -355,11 +355,20 @@ public final class Intersect2 {
      */
     public static double intersectSegmentCircle(double ox, double oy, double dx, double dy, double maxFraction,
                                                 double cx, double cy, double r, SegmentHit2 dest) {
-        double mx = ox - cx;
-        double my = oy - cy;
-        double rr = r * r;
+        // the start and radius at their scale and the translation at its own (powers of two, so ordinary inputs
+        // give the plain form's answer bit for bit): products of four lengths overflow beyond about 1e77 and
+        // underflow below 1e-77; t = 2^(em - ed) t' for the fraction t' of the scaled quadratic
+        int em = Geom.scaleExponent(Math.max(Math.max(Math.abs(ox - cx), Math.abs(oy - cy)), r));
+        int ed = Geom.scaleExponent(Math.max(Math.abs(dx), Math.abs(dy)));
+        double sm = Math.scalb(1.0, -em);
+        double sd = Math.scalb(1.0, -ed);
+        double mx = (ox - cx) * sm;
+        double my = (oy - cy) * sm;
+        double rr = (r * sm) * (r * sm);
         double c = Closest2.squaredLength(mx, my) - rr; // <= 0: the origin is in the disc
-        double a = Closest2.squaredLength(dx, dy);
+        double ux = dx * sd;
+        double uy = dy * sd;
+        double a = Closest2.squaredLength(ux, uy);
         boolean startsInside = c <= 0;
         if (a == 0 || maxFraction == 0) {
             if (!startsInside) {
@@ -369,13 +378,13 @@ public final class Intersect2 {
             dest.setExit(maxFraction, ox, oy); // a point inside stays inside
             return 0;
         }
-        double b = mx * dx + my * dy; // half the linear coefficient of a t^2 + 2 b t + c
+        double b = mx * ux + my * uy; // half the linear coefficient of a t'^2 + 2 b t' + c
         if (!startsInside && b >= 0) {
             return miss(dest); // outside and not closing in
         }
         double k = b / a;
-        double lx = mx - k * dx; // centre to the nearest point of the line
-        double ly = my - k * dy;
+        double lx = mx - k * ux; // centre to the nearest point of the line
+        double ly = my - k * uy;
         double h2 = rr - Closest2.squaredLength(lx, ly);
         if (h2 < 0) {
             if (!startsInside) {
@@ -395,6 +404,8 @@ public final class Intersect2 {
             entry = q / a;
             exit = c / q;
         }
+        entry = Math.scalb(entry, em - ed);
+        exit = Math.scalb(exit, em - ed);
         if (startsInside) {
             entry = 0;
         } else if (entry > maxFraction) {

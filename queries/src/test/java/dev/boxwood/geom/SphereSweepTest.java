@@ -75,6 +75,46 @@ class SphereSweepTest {
     }
 
     @Test
+    void shouldScaleTimesExactlyWhenOnlyTheMotionIsScaled() {
+        // offset and motion of very different sizes: times scale by the inverse power of two, and a pair that is apart
+        // and moving apart stays a miss (the squares of the offset once underflowed at the motion's scale, which made
+        // the pair touch at the start)
+        SplittableRandom random = new SplittableRandom(0x5F5F_0003L);
+        SweepResult unit = new SweepResult();
+        int hits = 0;
+        for (int i = 0; i < 20_000; i++) {
+            double[] v = new double[14];
+            for (int j = 0; j < 14; j++) {
+                v[j] = random.nextInt(-8, 9) * 0.5;
+            }
+            v[3] = Math.abs(v[3]);
+            v[10] = Math.abs(v[10]);
+            boolean hit = SphereSphere.sweep(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
+                    v[12], v[13], unit);
+            hits += hit && unit.first > 0 ? 1 : 0;
+            for (int e : new int[] {200, 600, 1000}) {
+                double k = Math.scalb(1.0, e);
+                String what = java.util.Arrays.toString(v) + " motion scaled by 2^" + e;
+                boolean scaled = SphereSphere.sweep(v[0], v[1], v[2], v[3], k * v[4], k * v[5], k * v[6], v[7], v[8],
+                        v[9], v[10], k * v[11], k * v[12], k * v[13], r);
+                if (hit) {
+                    assertTrue(scaled, what);
+                    assertEquals(Math.scalb(unit.first, -e), r.first, what);
+                } else if (scaled) {
+                    // a pair the unit motion does not bring together within the frame, but the larger one does
+                    assertTrue(r.first > 0, what);
+                }
+            }
+        }
+        assertTrue(hits > 1000, "hits " + hits);
+        assertFalse(SphereSphere.sweep(0, 0, 0, 0.1, 0, 0, 0, 1, 0, 0, 0.1, 1e170, 0, 0, r), "apart, moving apart");
+        assertFalse(SphereSphere.sweep(0, 0, 0, 0.1, 0, 0, 0, 1, 0, 0, 0.1, 0, 1e200, 0, r), "apart, passing by");
+        assertFalse(SphereSphere.sweep(0, 0, 0, 1e-171, 0, 0, 0, 1e-170, 0, 0, 1e-171, 1, 0, 0, r), "tiny, apart");
+        assertTrue(SphereSphere.sweep(0, 0, 0, 0.1, 0, 0, 0, 1, 0, 0, 0.1, -1e170, 0, 0, r), "apart, closing in");
+        assertEquals(0.8e-170, r.first, 1e-184);
+    }
+
+    @Test
     void shouldStartAtZeroWhenOverlappingAtTheStart() {
         assertTrue(SphereSphere.sweep(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, r));
         assertEquals(0.0, r.first);

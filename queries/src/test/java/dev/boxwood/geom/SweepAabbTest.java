@@ -247,6 +247,62 @@ class SweepAabbTest {
         assertTrue(hits > 500 && cornersAndEdges > 200, hits + " hits, " + cornersAndEdges + " at corners and edges");
     }
 
+    @Test
+    void shouldScaleTheTimeExactlyWhenOnlyTheMotionIsScaled() {
+        // start, radius and box as they are, the motion scaled by 2^e and the largest time by 2^-e: the time scales
+        // exactly (the corner and edge quadratics once took one scale for all, and a start far smaller than the
+        // motion underflowed to a touching start: a late time or a false miss)
+        SplittableRandom random = new SplittableRandom(29);
+        int cornersAndEdges = 0;
+        for (int i = 0; i < 20_000; i++) {
+            double[] box = {0, 0, 0, random.nextDouble(0, 2), random.nextDouble(0, 2), random.nextDouble(0, 2)};
+            double r = random.nextDouble(0, 1);
+            double[] c = new double[3];
+            double[] d = new double[3];
+            for (int a = 0; a < 3; a++) {
+                c[a] = random.nextDouble(-3, 5);
+                d[a] = random.nextDouble(-4, 4);
+            }
+            double t = moving(c, r, d, box, 1);
+            cornersAndEdges += t > 0 && outsideAxes(c, d, t, box) >= 2 ? 1 : 0;
+            for (int e : new int[] {-600, 200, 600}) {
+                double k = Math.scalb(1.0, e);
+                double scaled = SweepAabb.intersectMovingSphere(c[0], c[1], c[2], r, d[0] * k, d[1] * k, d[2] * k,
+                        Math.scalb(1.0, -e), box[0], box[1], box[2], box[3], box[4], box[5]);
+                assertEquals(t < 0 ? t : Math.scalb(t, -e), scaled, "case " + i + ", motion scaled by 2^" + e);
+            }
+        }
+        assertTrue(cornersAndEdges > 200, cornersAndEdges + " at corners and edges");
+        // the reported case: the corner sphere at the origin reached at 2 - 1/sqrt(3) of the motion's 1e200
+        double expected = (2 - 1 / Math.sqrt(3)) / 1e200;
+        assertEquals(expected, SweepAabb.intersectMovingSphere(-2, -2, -2, 1, 1e200, 1e200, 1e200, 1, 0, 0, 0, 1, 1, 1),
+                1e-12 * expected);
+        assertEquals(expected, SweepAabb.intersectMovingSphere(-2, -2, -2, 1, 1e200, 1e200, 1e200, 1.5e-200, 0, 0, 0,
+                1, 1, 1), 1e-12 * expected);
+    }
+
+    @Test
+    void shouldNotMissWithARadiusBelowAnUlpOfTheBox() {
+        // box [1e6, 1e6 + 1]: r = 4e-11 is below half an ulp of 1e6, so the box grown by r, rounded to nearest, was
+        // the box itself, and a centre passing within r of a face but outside it missed
+        double lo = 1e6;
+        double r = 4e-11;
+        for (int axis = 0; axis < 3; axis++) {
+            double[] c = {lo + 0.5, lo + 0.5, lo + 0.5};
+            double[] d = new double[3];
+            c[axis] = Math.nextDown(lo); // 1.16e-10 from the face: within r after a motion of 1e-10
+            d[axis] = 1e-10;
+            double t = SweepAabb.intersectMovingSphere(c[0], c[1], c[2], r, d[0], d[1], d[2], 1, lo, lo, lo, lo + 1,
+                    lo + 1, lo + 1);
+            assertTrue(t >= 0 && t <= 1, "axis " + axis + ": " + t);
+            c[axis] = Math.nextUp(lo + 1);
+            d[axis] = -1e-10;
+            t = SweepAabb.intersectMovingSphere(c[0], c[1], c[2], r, d[0], d[1], d[2], 1, lo, lo, lo, lo + 1, lo + 1,
+                    lo + 1);
+            assertTrue(t >= 0 && t <= 1, "axis " + axis + " from above: " + t);
+        }
+    }
+
     private static double moving(double[] c, double r, double[] d, double[] box, double k) {
         return SweepAabb.intersectMovingSphere(c[0] * k, c[1] * k, c[2] * k, r * k, d[0] * k, d[1] * k, d[2] * k, 1.0,
                 box[0] * k, box[1] * k, box[2] * k, box[3] * k, box[4] * k, box[5] * k);

@@ -40,6 +40,30 @@ class ValueTypesTest {
     }
 
     @Test
+    void shouldRejectBadSegmentsOnTheValueTypes() {
+        Aabb box = new Aabb(0, 0, 0, 1, 1, 1);
+        assertRejects("dx", () -> box.intersectSegment(5, 5, 5, Double.NaN, 0, 0, 1));
+        assertRejects("oy", () -> box.intersectSegment(0, Double.POSITIVE_INFINITY, 0, 1, 0, 0, 1));
+        assertRejects("maxFraction", () -> box.intersectSegment(0, 0, 0, 1, 0, 0, -1));
+        Frustum slab = new Frustum(new Plane(1, 0, 0, 1), new Plane(-1, 0, 0, 1));
+        assertRejects("ox", () -> slab.intersectSegment(Double.NaN, 5, 5, 1, 0, 0, 1));
+        assertRejects("maxFraction", () -> slab.intersectSegment(0, 0, 0, 1, 0, 0, Double.NaN));
+        assertEquals(0.25, slab.intersectSegment(-2, 0, 0, 4, 0, 0, 1));
+    }
+
+    @Test
+    void shouldCompareSpheresNearTheDoubleRange() {
+        double max = Double.MAX_VALUE;
+        // centres 2 * 1.7e308 apart on each axis, radii 1e308 each: far apart, though the difference overflows
+        assertTrue(!new Sphere(-max, -max, -max, 1e308).overlaps(new Sphere(max, max, max, 1e308)));
+        // radii whose sum overflows, centres at the ends of the range: they reach each other
+        assertTrue(new Sphere(-max, 0, 0, max).overlaps(new Sphere(max, 0, 0, max)));
+        assertTrue(!new Sphere(-max, 0, 0, 0.5 * max).overlaps(new Sphere(max, 0, 0, 0.5 * max)));
+        assertRejects("beyond the double range", () -> Obb.of(new Aabb(-max, -1, -1, max, 1, 1)).enclosingAabb()
+                .minX());
+    }
+
+    @Test
     void shouldRejectBadSpheres() {
         assertRejects("radius", () -> new Sphere(0, 0, 0, -1));
         assertRejects("radius", () -> new Sphere(0, 0, 0, Double.NaN));

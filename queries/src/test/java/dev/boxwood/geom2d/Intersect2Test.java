@@ -227,6 +227,43 @@ class Intersect2Test {
     }
 
     @Test
+    void shouldCastThroughCirclesOfEveryScaleAlike() {
+        // the same cast at 2^e: fractions do not depend on the scale; products of four lengths once overflowed from
+        // about 1e77 (a start outside reported inside) and underflowed below 1e-77
+        SegmentHit2 unit = new SegmentHit2();
+        SegmentHit2 scaled = new SegmentHit2();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(0xC1C1E);
+        int hits = 0;
+        for (int i = 0; i < 20_000; i++) {
+            double[] v = new double[7];
+            for (int j = 0; j < 7; j++) {
+                v[j] = random.nextInt(-16, 17) * 0.25;
+            }
+            double r = Math.abs(v[6]);
+            double entry = Intersect2.intersectSegmentCircle(v[0], v[1], v[2], v[3], 1, v[4], v[5], r, unit);
+            hits += entry >= 0 ? 1 : 0;
+            for (int e : new int[] {-900, -300, 260, 300, 900}) {
+                double k = Math.scalb(1.0, e);
+                String what = java.util.Arrays.toString(v) + " at 2^" + e;
+                assertEquals(entry, Intersect2.intersectSegmentCircle(k * v[0], k * v[1], k * v[2], k * v[3], 1,
+                        k * v[4], k * v[5], k * r, scaled), what);
+                assertEquals(unit.exitFraction, scaled.exitFraction, what);
+                // the translation alone scaled, and the largest fraction with it inversely: fractions scale exactly
+                double kd = Math.scalb(1.0, e / 3);
+                double moved = Intersect2.intersectSegmentCircle(v[0], v[1], kd * v[2], kd * v[3], 1 / kd, v[4], v[5],
+                        r, scaled);
+                assertEquals(entry < 0 ? entry : entry / kd, moved, what + " (translation only)");
+            }
+        }
+        assertTrue(hits > 2000 && hits < 18_000, "hits " + hits);
+        // the reported case: a circle of radius 1e100 crossed from outside
+        double k = 1e100;
+        assertEquals(0.35566243270259357, Intersect2.intersectSegmentCircle(-3 * k, 0.5 * k, 6 * k, 0, 1, 0, 0, k,
+                through), 1e-15);
+        assertEquals(0.6443375672974064, through.exitFraction, 1e-15);
+    }
+
+    @Test
     void shouldCastThroughCirclesAsTheirLimits() {
         // zero radius: the segment through the centre touches it
         assertEquals(0.5, Intersect2.intersectSegmentCircle(-1, 0, 2, 0, 1, 0, 0, 0, through));
