@@ -164,10 +164,6 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
             throw new IOException("static worlds can only be mapped on little-endian platforms");
         }
-        if (Files.isDirectory(file)) {
-            // as the writers report it: the reader's own message would not name the path
-            throw new FileSystemException(file.toString(), null, "is a directory, not a world file");
-        }
         long length = Files.size(file);
         Header header = Header.read(file, length);
         MappedFile mapped = MappedFile.ofSingle(file.toFile(), length, true);
@@ -2008,6 +2004,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
         /** Reads and validates the header without mapping the file. */
         static Header read(Path file, long fileLength) throws IOException {
+            if (Files.isDirectory(file)) {
+                // as the writers report it: the reader's own message would not name the path
+                throw new FileSystemException(file.toString(), null, "is a directory, not a world file");
+            }
             if (fileLength < WorldLayout.HEADER_SIZE) {
                 throw fail(file, "the file is " + fileLength + " bytes, shorter than the "
                         + WorldLayout.HEADER_SIZE + "-byte header");

@@ -33,7 +33,11 @@ import net.openhft.chronicle.bytes.MappedFile;
  * directory, truncated to its exact length, forced to disk, then atomically renamed over the target
  * ({@link StandardCopyOption#ATOMIC_MOVE}) and the directory is forced. A crash at any point leaves either the
  * previous file or the complete new one under the target name; a crash before the rename may leave a temporary
- * file named {@code .<target name>.tmp-*} beside it (the name cut to 64 characters), which is safe to delete.
+ * file named {@code .<target name>.tmp-*} beside it (the name cut to 64 characters), which is safe to delete. A
+ * failed write (an exception) deletes its temporary file and leaves the target as it was. A directory whose file
+ * system has less usable space than the file needs is refused before anything is written (a
+ * {@link FileSystemException} naming the directory); a mapped write that still finds the disk full is reported as
+ * an {@link IOException} naming the temporary file.
  *
  * <p>Checksums (CRC32C) are computed while the sections are streamed out in 1 MiB chunks; no section is ever
  * held in memory as a whole.
@@ -190,8 +194,8 @@ public final class StaticWorldWriter {
      *                                  differs from its object box, or an internal child box or the root bounds
      *                                  that do not contain the boxes below them, or contain them without being
      *                                  their union (the message names the node and child, or the root bounds),
-     *                                  or an empty tree's root bounds are not zeros. All of this is checked in O(n) before anything is written: the target is
-     *                                  then untouched
+     *                                  or an empty tree's root bounds are not zeros. All of this is checked in
+     *                                  O(n) before anything is written: the target is then untouched
      */
     public static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
                                      long[] userValues, byte[] payload) throws IOException {
@@ -232,11 +236,51 @@ public final class StaticWorldWriter {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException | Error e) {
             Files.deleteIfExists(temp);
+            IOException fault = mappedWriteFault(e, temp);
+            if (fault != null) {
+                throw fault;
+            }
             throw e;
         }
         forceDirectory(dir);
         return new WrittenWorld(layout.order, layout.nodeCount, layout.height, tree.originX(), tree.originY(),
                 tree.originZ(), length);
+    }
+
+    /**
+     * Refuses a world the file system has no room for before anything is mapped: the file is written through a
+     * mapping of a sparse file, and a mapped write that finds the disk full faults (SIGBUS), which the JVM reports
+     * late and as an {@link InternalError} (see {@link #mappedWriteFault}). A hint (space can run out meanwhile).
+     */
+    private static void requireSpace(Path temp, long bytes) throws IOException {
+        long usable;
+        try {
+            usable = Files.getFileStore(temp.getParent()).getUsableSpace();
+        } catch (IOException e) {
+            return; // no figure: the write itself reports a failure
+        }
+        if (usable < bytes) {
+            throw new FileSystemException(temp.getParent().toString(), null, "not enough space for the world file: "
+                    + bytes + " bytes needed, " + usable + " usable");
+        }
+    }
+
+    /**
+     * A failure of a write, as the caller should see it: the JVM reports a fault of a mapped write (the disk filled
+     * up after {@link #requireSpace}, or the file system failed) as an {@link InternalError} naming an unsafe memory
+     * access, which an {@link IOException} then replaces.
+     *
+     * @return the exception to throw instead, or null to throw the failure as it is
+     */
+    private static IOException mappedWriteFault(Throwable failure, Path temp) {
+        String message = failure.getMessage();
+        if (failure instanceof InternalError && message != null && message.contains("unsafe memory access")) {
+            IOException e = new FileSystemException(temp.toString(), null, "writing the mapped world file failed"
+                    + " (the file system refused a page: no space left on the device, or an I/O error)");
+            e.initCause(failure);
+            return e;
+        }
+        return null;
     }
 
     /**
@@ -473,6 +517,7 @@ public final class StaticWorldWriter {
         }
         int[] crcs = new int[WorldLayout.SECTION_COUNT];
         int[] order = layout.order;
+        requireSpace(temp, end);
 
         MappedFile mappedFile = null;
         BytesStore<?, ?> mappedStore = null;

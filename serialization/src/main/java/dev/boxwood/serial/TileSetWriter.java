@@ -29,6 +29,10 @@ public final class TileSetWriter {
     /**
      * Writes one file per non-empty grid cell, named {@code <baseName>_<ix>_<iy>_<iz>.bxw} after the cell's
      * integer coordinates ({@code floor(centre / cellSize)}), each crash-safe as by {@link StaticWorldWriter}.
+     * The set as a whole is not replaced atomically: a write that fails partway (a full disk) leaves the tiles
+     * written before the failure, each complete (replacing any tile of the same name), and the others as they were.
+     * To replace a tile set that readers use, write the new one under another base name or directory and switch
+     * the readers over.
      *
      * @param dir          the directory of the tiles (must exist)
      * @param baseName     the file name prefix

@@ -496,6 +496,9 @@ class MappedWorldTest {
         e = assertThrows(FileSystemException.class, () -> MappedWorld.open(directory));
         assertTrue(e.getMessage().contains("a-directory.bxw") && e.getMessage().contains("is a directory"),
                 e.getMessage());
+        e = assertThrows(FileSystemException.class, () -> TiledWorld.open(List.of(directory), 0));
+        assertTrue(e.getMessage().contains("a-directory.bxw") && e.getMessage().contains("is a directory"),
+                e.getMessage());
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         e = assertThrows(FileSystemException.class,
                 () -> StaticWorldWriter.write(file.resolve("w.bxw"), boxes, null, null, null));
