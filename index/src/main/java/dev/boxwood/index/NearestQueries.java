@@ -59,7 +59,7 @@ public final class NearestQueries {
     /**
      * The {@code k} objects nearest to the point, nearest first (see the class comment).
      *
-     * @param view the tree, or a {@link ReadView} of one
+     * @param tree the tree, or a {@link ReadView} of one
      * @param x point x
      * @param y point y
      * @param z point z
@@ -72,13 +72,13 @@ public final class NearestQueries {
      * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
      *     from the origin on some axis, a negative {@code k}, a negative or NaN maximum or null arguments
      */
-    public static void kNearest(ReadableTree view, double x, double y, double z, int k, double maxDistance,
+    public static void kNearest(ReadableTree tree, double x, double y, double z, int k, double maxDistance,
                                 long categoryMask, QueryFilter filter, DistanceFunction exact,
                                 NearestNeighbours dest) {
-        Arguments.requireNonNull("tree", view);
+        Arguments.requireNonNull("tree", tree);
         Arguments.requireNearest(x, y, z, k, maxDistance, dest);
-        requireWithinReach(view, x, y, z);
-        search(view.storage(), x, y, z, k, null, maxDistance, categoryMask, filter, exact, dest);
+        requireWithinReach(tree, x, y, z);
+        search(tree.storage(), x, y, z, k, null, maxDistance, categoryMask, filter, exact, dest);
     }
 
     /**
@@ -90,7 +90,7 @@ public final class NearestQueries {
      * the neighbours until some total is reached) does not guess a {@code k}. The visited objects are also listed
      * in {@code scratch}, nearest first.
      *
-     * @param view the tree, or a {@link ReadView} of one
+     * @param tree the tree, or a {@link ReadView} of one
      * @param x point x
      * @param y point y
      * @param z point z
@@ -103,15 +103,15 @@ public final class NearestQueries {
      * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
      *                                  from the origin on some axis, a negative or NaN maximum or null arguments
      */
-    public static void browseNearest(ReadableTree view, double x, double y, double z, double maxDistance,
+    public static void browseNearest(ReadableTree tree, double x, double y, double z, double maxDistance,
                                      long categoryMask, QueryFilter filter, DistanceFunction exact,
                                      NearestVisitor visitor, NearestNeighbours scratch) {
-        Arguments.requireNonNull("tree", view);
+        Arguments.requireNonNull("tree", tree);
         Arguments.requireNonNull("scratch", scratch);
         Arguments.requireNearest(x, y, z, 0, maxDistance, scratch);
         Arguments.requireNonNull("visitor", visitor);
-        requireWithinReach(view, x, y, z);
-        search(view.storage(), x, y, z, 0, visitor, maxDistance, categoryMask, filter, exact, scratch);
+        requireWithinReach(tree, x, y, z);
+        search(tree.storage(), x, y, z, 0, visitor, maxDistance, categoryMask, filter, exact, scratch);
     }
 
     /** Checked before a tree's pending adds are taken in, so that a rejected query leaves the tree as it was. */

@@ -56,9 +56,9 @@ public final class RegionQueries {
      * {@link dev.boxwood.geom.SphereAabb#test}; containment puts the box's farthest corner within the radius.
      *
      * @param tree the tree, or a {@link ReadView} of one
-     * @param cx centre x
-     * @param cy centre y
-     * @param cz centre z
+     * @param centerX centre x
+     * @param centerY centre y
+     * @param centerZ centre z
      * @param radius radius, finite, {@code >= 0}
      * @param mode selection mode
      * @param categoryMask categories of interest ({@code -1L}: all)
@@ -68,16 +68,16 @@ public final class RegionQueries {
      * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
      *                                  {@link Arguments#MAX_RADIUS}, or null arguments
      */
-    public static void querySphere(ReadableTree tree, double cx, double cy, double cz, double radius,
+    public static void querySphere(ReadableTree tree, double centerX, double centerY, double centerZ, double radius,
                                    RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
                                    TraversalStack stack) {
-        Arguments.requireFinite("cx", cx);
-        Arguments.requireFinite("cy", cy);
-        Arguments.requireFinite("cz", cz);
+        Arguments.requireFinite("centerX", centerX);
+        Arguments.requireFinite("centerY", centerY);
+        Arguments.requireFinite("centerZ", centerZ);
         Arguments.requireRadius("radius", radius);
         requireCommon(tree, mode, visitor, stack);
-        traverse(tree.storage(), SPHERE, cx, cy, cz, radius, 0, 0, null, 0, null, mode, categoryMask, filter, visitor,
-                stack);
+        traverse(tree.storage(), SPHERE, centerX, centerY, centerZ, radius, 0, 0, null, 0, null, mode, categoryMask,
+                filter, visitor, stack);
     }
 
     /**

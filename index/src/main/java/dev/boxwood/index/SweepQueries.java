@@ -40,7 +40,7 @@ public final class SweepQueries {
      * Sweeps a box: each object whose tight box the moving box touches during the frame, with the first time of
      * contact ({@link SweepAabb#intersectMovingAabb}, the first time of {@link dev.boxwood.geom.AabbAabb#sweep}).
      *
-     * @param view the tree, or a {@link ReadView} of one
+     * @param tree the tree, or a {@link ReadView} of one
      * @param minX box min x at the start
      * @param minY box min y at the start
      * @param minZ box min z at the start
@@ -56,16 +56,16 @@ public final class SweepQueries {
      * @throws IllegalArgumentException for a non-finite or inverted box, a non-finite displacement or null
      *     arguments
      */
-    public static void sweepBox(ReadableTree view, double minX, double minY, double minZ,
+    public static void sweepBox(ReadableTree tree, double minX, double minY, double minZ,
                                 double maxX, double maxY, double maxZ, double dx, double dy, double dz,
                                 long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
         Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
         Arguments.requireDisplacement(dx, dy, dz);
-        requireCommon(view, visitor, stack);
-        DynamicAabbTree tree = view.storage();
+        requireCommon(tree, visitor, stack);
+        DynamicAabbTree storage = tree.storage();
         SweepTests.beginBoxSweep(visitor, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
-        cast(tree, SweepTests.BOX, minX - tree.originX(), minY - tree.originY(), minZ - tree.originZ(),
-                maxX - tree.originX(), maxY - tree.originY(), maxZ - tree.originZ(), dx, dy, dz,
+        cast(storage, SweepTests.BOX, minX - storage.originX(), minY - storage.originY(), minZ - storage.originZ(),
+                maxX - storage.originX(), maxY - storage.originY(), maxZ - storage.originZ(), dx, dy, dz,
                 categoryMask, visitor, stack);
     }
 
@@ -74,10 +74,10 @@ public final class SweepQueries {
      * first time of contact ({@link SweepAabb#intersectMovingSphere}: the centre's path against the box rounded by
      * the radius).
      *
-     * @param view the tree, or a {@link ReadView} of one
-     * @param cx centre x at the start
-     * @param cy centre y at the start
-     * @param cz centre z at the start
+     * @param tree the tree, or a {@link ReadView} of one
+     * @param centerX centre x at the start
+     * @param centerY centre y at the start
+     * @param centerZ centre z at the start
      * @param radius radius, finite, {@code >= 0}
      * @param dx displacement over the frame, x
      * @param dy displacement over the frame, y
@@ -88,22 +88,22 @@ public final class SweepQueries {
      * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
      *                                  {@link Arguments#MAX_RADIUS}, or null arguments
      */
-    public static void sweepSphere(ReadableTree view, double cx, double cy, double cz, double radius,
+    public static void sweepSphere(ReadableTree tree, double centerX, double centerY, double centerZ, double radius,
                                    double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
                                    TraversalStack stack) {
-        Arguments.requireFinite("cx", cx);
-        Arguments.requireFinite("cy", cy);
-        Arguments.requireFinite("cz", cz);
+        Arguments.requireFinite("centerX", centerX);
+        Arguments.requireFinite("centerY", centerY);
+        Arguments.requireFinite("centerZ", centerZ);
         Arguments.requireRadius("radius", radius);
         Arguments.requireDisplacement(dx, dy, dz);
-        requireCommon(view, visitor, stack);
-        DynamicAabbTree tree = view.storage();
-        visitor.begin(cx, cy, cz, dx, dy, dz, 1.0);
-        double px = cx - tree.originX();
-        double py = cy - tree.originY();
-        double pz = cz - tree.originZ();
-        cast(tree, SweepTests.SPHERE, px, py, pz, radius, SweepTests.sphereCullRadius(px, py, pz, radius, dx, dy, dz),
-                0, dx, dy, dz, categoryMask, visitor, stack);
+        requireCommon(tree, visitor, stack);
+        DynamicAabbTree storage = tree.storage();
+        visitor.begin(centerX, centerY, centerZ, dx, dy, dz, 1.0);
+        double px = centerX - storage.originX();
+        double py = centerY - storage.originY();
+        double pz = centerZ - storage.originZ();
+        double cullRadius = SweepTests.sphereCullRadius(px, py, pz, radius, dx, dy, dz);
+        cast(storage, SweepTests.SPHERE, px, py, pz, radius, cullRadius, 0, dx, dy, dz, categoryMask, visitor, stack);
     }
 
     private static void requireCommon(ReadableTree tree, RayCastVisitor visitor, TraversalStack stack) {

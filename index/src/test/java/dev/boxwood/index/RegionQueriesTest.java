@@ -315,7 +315,7 @@ class RegionQueriesTest {
         assertTrue(e.getMessage().contains("radius"));
         e = assertThrows(IllegalArgumentException.class, () ->
                 RegionQueries.querySphere(tree, Double.NaN, 0, 0, 1, RegionMode.CROSSING, -1L, null, out, stack));
-        assertTrue(e.getMessage().contains("cx"));
+        assertTrue(e.getMessage().contains("centerX"));
         double[] skewed = new double[ObbLayout.STRIDE];
         skewed[ObbLayout.AXES] = 1;
         skewed[ObbLayout.AXES + 3] = 1;

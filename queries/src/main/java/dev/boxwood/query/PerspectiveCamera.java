@@ -233,7 +233,10 @@ public final class PerspectiveCamera {
 
     /**
      * The view volume behind the screen rectangle spanned by two corners (in either order): six planes, left,
-     * right, bottom, top (through the eye), near and far. A rectangle of zero width or height gives a flat region.
+     * right, bottom, top (through the eye), near and far. A rectangle of zero width or height gives a flat region:
+     * a click without a drag selects, in the crossing modes, every object the pick ray through that point meets
+     * along its whole length (in {@code WINDOW} mode only flat objects), so an editor treats such a click as a pick
+     * ({@link #pickRay}) instead.
      *
      * @param u0 one corner's horizontal coordinate
      * @param v0 one corner's vertical coordinate
