@@ -118,7 +118,12 @@ public final class Geom {
      * @return the exponent
      */
     static int scaleExponent(double x, double y, double z, double r) {
-        return scaleExponent(Math.max(Math.max(Math.abs(x), Math.abs(y)), Math.max(Math.abs(z), r)));
+        return scaleExponent(Math.max(maxMagnitude(x, y, z), r));
+    }
+
+    /** @return the largest magnitude of three components */
+    static double maxMagnitude(double x, double y, double z) {
+        return Math.max(Math.max(Math.abs(x), Math.abs(y)), Math.abs(z));
     }
 
     /**

@@ -113,7 +113,7 @@ public final class SweepAabb {
             double qx = (corner & 1) == 0 ? minX : maxX;
             double qy = (corner & 2) == 0 ? minY : maxY;
             double qz = (corner & 4) == 0 ? minZ : maxZ;
-            best = earliest(best, sphere(cx - qx, cy - qy, cz - qz, dx, dy, dz, r));
+            best = earliest(best, SegmentSphere.entry(cx - qx, cy - qy, cz - qz, dx, dy, dz, r));
             // the edges along x, y and z from this corner's low side (each edge once: from its min end)
             if ((corner & 1) == 0) {
                 best = earliest(best, cylinder(cy - qy, cz - qz, dy, dz, r, cx, dx, minX, maxX));
@@ -133,49 +133,13 @@ public final class SweepAabb {
     }
 
     /**
-     * Entry time of the point {@code m + t d} (m relative to the sphere's centre, outside it) into the sphere of
-     * radius {@code r}, or {@link Geom#NO_HIT}.
-     */
-    private static double sphere(double mx, double my, double mz, double dx, double dy, double dz, double r) {
-        // the start and radius at their scale and the motion at its own (powers of two, so ordinary inputs give the
-        // plain form's answer bit for bit): |d|^2 r^2 overflows beyond about 1e77 and underflows below 1e-77, and
-        // one scale for both let the squares of a start far smaller than the motion underflow to a touching start
-        int em = Geom.scaleExponent(mx, my, mz, r);
-        int ed = Geom.scaleExponent(dx, dy, dz, 0.0);
-        double sm = Math.scalb(1.0, -em);
-        double sd = Math.scalb(1.0, -ed);
-        mx *= sm;
-        my *= sm;
-        mz *= sm;
-        r *= sm;
-        dx *= sd;
-        dy *= sd;
-        dz *= sd;
-        double a = dx * dx + dy * dy + dz * dz;
-        double b = mx * dx + my * dy + mz * dz;
-        double c = mx * mx + my * my + mz * mz - r * r;
-        double wx = dy * mz - dz * my;
-        double wy = dz * mx - dx * mz;
-        double wz = dx * my - dy * mx;
-        return unscaled(Quadratic.entry(a, b, c, a * r * r - (wx * wx + wy * wy + wz * wz)), em, ed);
-    }
-
-    /**
-     * A time found with the start scaled by {@code 2^-em} and the motion by {@code 2^-ed}, in the caller's units:
-     * {@code m + t d = 2^em (m' + t 2^(ed - em) d')}, so {@code t = 2^(em - ed) t'}.
-     */
-    private static double unscaled(double t, int em, int ed) {
-        return t < 0.0 ? Geom.NO_HIT : Math.scalb(t, em - ed);
-    }
-
-    /**
      * Entry time into the lateral surface of the cylinder of radius {@code r} around a box edge: {@code (mi, mj)} is
      * the start relative to the edge line in the two other axes, {@code (di, dj)} the motion there; the entry point
      * must lie within the edge's span {@code [lo, hi]} along its own axis (start {@code s}, motion {@code ds}).
      */
     private static double cylinder(double mi, double mj, double di, double dj, double r,
                                    double s, double ds, double lo, double hi) {
-        // as in sphere(): start and radius at their scale, motion at its own
+        // as in SegmentSphere.entry: start and radius at their scale, motion at its own
         int em = Geom.scaleExponent(mi, mj, 0.0, r);
         int ed = Geom.scaleExponent(di, dj, 0.0, 0.0);
         double sm = Math.scalb(1.0, -em);
@@ -189,7 +153,7 @@ public final class SweepAabb {
         double b = mi * di + mj * dj;
         double c = mi * mi + mj * mj - r * r;
         double cross = mi * dj - mj * di;
-        double t = unscaled(Quadratic.entry(a, b, c, a * r * r - cross * cross), em, ed);
+        double t = SegmentSphere.unscaled(Quadratic.entry(a, b, c, a * r * r - cross * cross), em, ed);
         if (t < 0.0) {
             return Geom.NO_HIT;
         }

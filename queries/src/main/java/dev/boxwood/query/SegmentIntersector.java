@@ -9,6 +9,19 @@ package dev.boxwood.query;
  * {@code origin + t * translation} is in the shape, 0 for a start inside a solid, or
  * {@link dev.boxwood.geom.Geom#NO_HIT} (any negative value) for a miss. The box entry fraction is a lower bound
  * of the exact one when the shape lies inside its box.
+ *
+ * <p>The kernel has the common shapes in this convention: {@link dev.boxwood.geom.SegmentSphere},
+ * {@link dev.boxwood.geom.SegmentCapsule}, {@link dev.boxwood.geom.SegmentTriangle} (watertight, two-sided; a mesh is
+ * the smallest answer over its triangles), {@link dev.boxwood.geom.SegmentAabb},
+ * {@link dev.boxwood.geom.SegmentConvex} (a convex hull as planes) and, for a yes/no answer,
+ * {@link dev.boxwood.geom.SegmentObb}. For example, for objects that are spheres held by the application:
+ * <pre>{@code
+ * SegmentIntersector spheres = (handle, userValue, ox, oy, oz, dx, dy, dz, maxFraction) -> {
+ *     Ball ball = balls.get((int) userValue);
+ *     return SegmentSphere.intersect(ox, oy, oz, dx, dy, dz, maxFraction, ball.x, ball.y, ball.z, ball.radius);
+ * };
+ * closestHit.setExactTest(spheres);
+ * }</pre>
  */
 @FunctionalInterface
 public interface SegmentIntersector {

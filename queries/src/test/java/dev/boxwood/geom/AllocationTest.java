@@ -91,6 +91,10 @@ class AllocationTest {
             sum += result.first;
             SphereSphere.sweep(ox, oy, oz, r, dx, dy, dz, minX, minY, minZ, r, 0, 0, 0, result);
             sum += result.first + (SphereSphere.test(ox, oy, oz, r, minX, minY, minZ, r) ? 1 : 0);
+            sum += SegmentSphere.intersect(ox, oy, oz, dx, dy, dz, 1, minX, minY, minZ, r);
+            sum += SegmentCapsule.intersect(ox, oy, oz, dx, dy, dz, 1, minX, minY, minZ, maxX, maxY, maxZ, r);
+            sum += SegmentTriangle.intersect(ox, oy, oz, dx, dy, dz, 1, minX, minY, minZ, maxX, minY, minZ, minX, maxY,
+                    maxZ);
             SpherePlane.sweep(ox, oy, oz, r, dx, dy, dz, 0, 0, 1, minZ, result);
             sum += result.first + (SpherePlane.test(ox, oy, oz, r, 0, 0, 1, minZ) ? 1 : 0);
             sum += AabbPlane.classify(minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz, r);

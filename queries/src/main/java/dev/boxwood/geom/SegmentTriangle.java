@@ -1,0 +1,205 @@
+package dev.boxwood.geom;
+
+/**
+ * Segment against a triangle, two-sided, by the watertight test of Woop, Benthin and Wald ("Watertight
+ * Ray/Triangle Intersection", JCGT 2(1), 2013): the exact-test hook's kernel for meshes (editor picking, line of
+ * sight against level geometry). The vertices are taken relative to the segment's origin and sheared into a frame
+ * where the segment runs along the z axis; the three edge functions are then 2D cross products of the sheared
+ * vertices, and a point is inside when none of them has a sign opposite to another's. Two triangles that share an
+ * edge compute that edge's function from the same two sheared vertices, with the operands swapped, so they see it
+ * with exactly opposite signs: a segment through a shared edge or vertex of a mesh hits at least one of the
+ * triangles, never neither, even through a crack-free mesh's corners (the plain Möller–Trumbore test does not
+ * promise this). An edge function that rounds to 0 counts as inside for both neighbours.
+ *
+ * <p>Conventions: a triangle has no inside, so a segment hits it where it crosses or touches its surface, from
+ * either side; a segment that starts on the triangle hits at fraction 0. A segment lying in the triangle's plane
+ * does not hit it (it meets the surface in no transversal point; in a closed mesh it meets the neighbouring
+ * triangles), and a triangle of zero area is never hit. Fractions within a few ulps of 0 or {@code maxFraction}
+ * (a start or end within rounding of the plane) may go either way. The offsets and the translation are each scaled
+ * to unit size by a power of two, so the answer does not depend on the scale of either. The kernel does not
+ * validate.
+ */
+public final class SegmentTriangle {
+
+    private SegmentTriangle() {
+    }
+
+    /**
+     * Fraction at which the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, crosses or touches the
+     * closed triangle {@code (a, b, c)}, either side, or {@link Geom#NO_HIT}. A zero-length segment (or
+     * {@code maxFraction = 0}) hits at 0 when its point lies on the triangle as computed.
+     *
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param dx translation x
+     * @param dy translation y
+     * @param dz translation z
+     * @param maxFraction largest fraction, finite and {@code >= 0}
+     * @param ax vertex a, x
+     * @param ay vertex a, y
+     * @param az vertex a, z
+     * @param bx vertex b, x
+     * @param by vertex b, y
+     * @param bz vertex b, z
+     * @param cx vertex c, x
+     * @param cy vertex c, y
+     * @param cz vertex c, z
+     * @return the fraction in {@code [0, maxFraction]}, or {@link Geom#NO_HIT}
+     */
+    public static double intersect(double ox, double oy, double oz, double dx, double dy, double dz,
+                                   double maxFraction, double ax, double ay, double az, double bx, double by,
+                                   double bz, double cx, double cy, double cz) {
+        // vertices relative to the origin, differences first (far from zero the coordinates cancel here, exactly
+        // when they are close)
+        double pax = ax - ox;
+        double pay = ay - oy;
+        double paz = az - oz;
+        double pbx = bx - ox;
+        double pby = by - oy;
+        double pbz = bz - oz;
+        double pcx = cx - ox;
+        double pcy = cy - oy;
+        double pcz = cz - oz;
+        if (maxFraction == 0.0 || (dx == 0.0 && dy == 0.0 && dz == 0.0)) {
+            // the point test: a cast from the point along the triangle's normal must cross at 0
+            double ux = pbx - pax;
+            double uy = pby - pay;
+            double uz = pbz - paz;
+            double vx = pcx - pax;
+            double vy = pcy - pay;
+            double vz = pcz - paz;
+            double nx = uy * vz - uz * vy;
+            double ny = uz * vx - ux * vz;
+            double nz = ux * vy - uy * vx;
+            if (nx == 0.0 && ny == 0.0 && nz == 0.0) {
+                return Geom.NO_HIT;
+            }
+            return relative(pax, pay, paz, pbx, pby, pbz, pcx, pcy, pcz, nx, ny, nz, 0.0) == 0.0 ? 0.0 : Geom.NO_HIT;
+        }
+        return relative(pax, pay, paz, pbx, pby, pbz, pcx, pcy, pcz, dx, dy, dz, maxFraction);
+    }
+
+    /** The test with the vertices relative to the origin; {@code d} not zero. */
+    private static double relative(double pax, double pay, double paz, double pbx, double pby, double pbz,
+                                   double pcx, double pcy, double pcz, double dx, double dy, double dz,
+                                   double maxFraction) {
+        // unit scale for the offsets and for the translation, each by a power of two: products of three offsets
+        // overflow from about 1e102 and underflow below 1e-102 otherwise; t = 2^(ev - ed) t' (as in SegmentSphere)
+        int ev = Geom.scaleExponent(Math.max(Math.max(Geom.maxMagnitude(pax, pay, paz),
+                Geom.maxMagnitude(pbx, pby, pbz)), Geom.maxMagnitude(pcx, pcy, pcz)));
+        int ed = Geom.scaleExponent(dx, dy, dz, 0.0);
+        double sv = Math.scalb(1.0, -ev);
+        double sd = Math.scalb(1.0, -ed);
+        pax *= sv;
+        pay *= sv;
+        paz *= sv;
+        pbx *= sv;
+        pby *= sv;
+        pbz *= sv;
+        pcx *= sv;
+        pcy *= sv;
+        pcz *= sv;
+        dx *= sd;
+        dy *= sd;
+        dz *= sd;
+        // the axis along which the translation is longest becomes z; x and y follow cyclically, swapped when that
+        // component is negative so that the winding (the sign of the determinant) is kept
+        double adx = Math.abs(dx);
+        double ady = Math.abs(dy);
+        double adz = Math.abs(dz);
+        double kx;
+        double ky;
+        double kz;
+        double ax;
+        double ay;
+        double az;
+        double bx;
+        double by;
+        double bz;
+        double cx;
+        double cy;
+        double cz;
+        if (adx >= ady && adx >= adz) {
+            kz = dx;
+            kx = dy;
+            ky = dz;
+            ax = pay;
+            ay = paz;
+            az = pax;
+            bx = pby;
+            by = pbz;
+            bz = pbx;
+            cx = pcy;
+            cy = pcz;
+            cz = pcx;
+        } else if (ady >= adz) {
+            kz = dy;
+            kx = dz;
+            ky = dx;
+            ax = paz;
+            ay = pax;
+            az = pay;
+            bx = pbz;
+            by = pbx;
+            bz = pby;
+            cx = pcz;
+            cy = pcx;
+            cz = pcy;
+        } else {
+            kz = dz;
+            kx = dx;
+            ky = dy;
+            ax = pax;
+            ay = pay;
+            az = paz;
+            bx = pbx;
+            by = pby;
+            bz = pbz;
+            cx = pcx;
+            cy = pcy;
+            cz = pcz;
+        }
+        if (kz < 0.0) {
+            double swap = kx;
+            kx = ky;
+            ky = swap;
+            swap = ax;
+            ax = ay;
+            ay = swap;
+            swap = bx;
+            bx = by;
+            by = swap;
+            swap = cx;
+            cx = cy;
+            cy = swap;
+        }
+        double shearX = kx / kz;
+        double shearY = ky / kz;
+        double shearZ = 1.0 / kz;
+        double sax = ax - shearX * az;
+        double say = ay - shearY * az;
+        double sbx = bx - shearX * bz;
+        double sby = by - shearY * bz;
+        double scx = cx - shearX * cz;
+        double scy = cy - shearY * cz;
+        // the edge functions: twice the signed areas of the sheared triangles (origin, b, c), (origin, c, a) and
+        // (origin, a, b), each from the same two vertices a neighbour sharing the edge uses
+        double u = scx * sby - scy * sbx;
+        double v = sax * scy - say * scx;
+        double w = sbx * say - sby * sax;
+        if ((u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0)) {
+            return Geom.NO_HIT;
+        }
+        double det = u + v + w;
+        if (det == 0.0) {
+            return Geom.NO_HIT; // in the triangle's plane, or a triangle of zero area
+        }
+        double t = (u * (shearZ * az) + v * (shearZ * bz) + w * (shearZ * cz)) / det;
+        if (!(t >= 0.0)) {
+            return Geom.NO_HIT;
+        }
+        t = Math.scalb(t, ev - ed) + 0.0; // + 0.0 turns a -0.0 into 0
+        return t <= maxFraction ? t : Geom.NO_HIT;
+    }
+}
