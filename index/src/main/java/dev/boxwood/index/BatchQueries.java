@@ -297,8 +297,8 @@ public final class BatchQueries extends BatchRunner {
                 int a = 3 * i;
                 tree.rayCast(origins[a], origins[a + 1], origins[a + 2], translations[a], translations[a + 1],
                         translations[a + 2], maxFraction, mask, hit, stack);
-                handles[i] = hit.hasHit() ? hit.handle() : Handles.NONE;
-                fractions[i] = hit.hasHit() ? hit.fraction() : -1.0;
+                handles[i] = hit.handle(); // Handles.NONE on a miss
+                fractions[i] = hit.fraction();
             }
         }
     }

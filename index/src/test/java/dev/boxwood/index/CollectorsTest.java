@@ -1,5 +1,6 @@
 package dev.boxwood.index;
 
+import dev.boxwood.geom.Geom;
 import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AnyHit;
@@ -7,6 +8,7 @@ import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.SegmentIntersector;
+import dev.boxwood.query.SingleHitCollector;
 import dev.boxwood.query.SpatialIndex;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
@@ -113,6 +115,34 @@ class CollectorsTest {
                 assertEquals(count, all.count(), "all, query " + q);
             }
             assertTrue(hits > 100, "enough segments should hit: " + hits);
+        }
+    }
+
+    @Test
+    void shouldReportAMissAsTheBatchesAndKernelsDo() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        tree.add(0, 0, 0, 1, 1, 1, 7L, -1L);
+        TraversalStack stack = new TraversalStack();
+        ClosestHit closest = new ClosestHit();
+        AnyHit any = new AnyHit();
+        tree.rayCast(-5, 0.5, 0.5, 10, 0, 0, 1, -1L, closest, stack);
+        assertEquals(0.5, closest.fraction());
+        // a miss after a hit: every field back at its miss value, the fraction Geom.NO_HIT as a batch writes it
+        tree.rayCast(-5, 5, 0.5, 10, 0, 0, 1, -1L, closest, stack);
+        tree.rayCast(-5, 5, 0.5, 10, 0, 0, 1, -1L, any, stack);
+        for (SingleHitCollector miss : new SingleHitCollector[] {closest, any}) {
+            assertTrue(!miss.hasHit());
+            assertEquals(Geom.NO_HIT, miss.fraction());
+            assertEquals(Handles.NONE, miss.handle());
+            assertEquals(0L, miss.userValue());
+            assertEquals(-1, miss.part());
+        }
+        try (BatchQueries batch = new BatchQueries(1)) {
+            int[] handles = {3};
+            double[] fractions = {3};
+            batch.closestRays(tree, new double[] {-5, 5, 0.5}, new double[] {10, 0, 0}, 1, 1, -1L, handles, fractions);
+            assertEquals(Handles.NONE, handles[0]);
+            assertEquals(closest.fraction(), fractions[0]);
         }
     }
 

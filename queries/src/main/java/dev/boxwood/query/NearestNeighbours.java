@@ -11,6 +11,11 @@ import java.util.Arrays;
  * clears the previous results. A query run from inside a search's filter, distance function or visitor needs an
  * instance of its own: one run on the searching instance makes the search throw {@link IllegalStateException}
  * ({@link #checkQuery}).
+ *
+ * <p>An application constructs one, passes it to nearest queries and reads the results ({@link #count},
+ * {@link #handle}, {@link #userValue}, {@link #distance}, {@link #part}); the other public members (the heap's
+ * {@link #pushNode}, {@link #nextNode} and the like) are the side an index implementation uses, public so that the
+ * indexes of every module (and one's own) share one search.
  */
 public final class NearestNeighbours {
 

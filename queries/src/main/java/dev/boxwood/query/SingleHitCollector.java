@@ -1,5 +1,7 @@
 package dev.boxwood.query;
 
+import dev.boxwood.geom.Geom;
+
 /**
  * Base of the collectors that keep one hit ({@link ClosestHit}, {@link AnyHit}): its handle, user value,
  * fraction and part.
@@ -22,7 +24,7 @@ public abstract class SingleHitCollector extends SegmentCollector {
         hit = false;
         handle = Handles.NONE;
         userValue = 0;
-        fraction = Double.NaN;
+        fraction = Geom.NO_HIT;
         hitPart = -1;
     }
 
@@ -50,7 +52,10 @@ public abstract class SingleHitCollector extends SegmentCollector {
         return userValue;
     }
 
-    /** @return the fraction of the hit, or NaN if none */
+    /**
+     * @return the fraction of the hit, or {@link Geom#NO_HIT} (-1, as the kernels and the batches report a miss)
+     *         if none
+     */
     public final double fraction() {
         return fraction;
     }

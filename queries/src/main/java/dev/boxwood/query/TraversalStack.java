@@ -17,6 +17,10 @@ package dev.boxwood.query;
  * <p>The counters accumulate over queries until {@link #resetCounters()}: {@link #nodeVisits()} counts the
  * internal nodes an index opened and {@link #leafVisits()} the objects whose tight box it tested, the measures
  * Box2D reports as {@code b2TreeStats}.
+ *
+ * <p>An application only constructs stacks, hands them to queries and reads the counters; the other public
+ * members ({@link #references}, {@link #ring}, {@link #deferObject}, {@link #beginQuery} and the like) are the side
+ * an index implementation uses, public so that the indexes of every module (and one's own) share them.
  */
 public final class TraversalStack {
 

@@ -225,13 +225,13 @@ public final class TiledBatchQueries extends BatchRunner {
                 int a = 3 * i;
                 world.rayCast(origins[a], origins[a + 1], origins[a + 2], translations[a], translations[a + 1],
                         translations[a + 2], maxFraction, mask, hit, scratch);
-                boolean found = hit.hasHit();
-                tiles[i] = found ? hit.part() : -1;
-                handles[i] = found ? hit.handle() : Handles.NONE;
+                // a miss leaves the collector at -1, Handles.NONE, 0 and Geom.NO_HIT
+                tiles[i] = hit.part();
+                handles[i] = hit.handle();
                 if (userValues != null) {
-                    userValues[i] = found ? hit.userValue() : 0;
+                    userValues[i] = hit.userValue();
                 }
-                fractions[i] = found ? hit.fraction() : -1.0;
+                fractions[i] = hit.fraction();
             }
         }
     }
