@@ -4,20 +4,20 @@ import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
-import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.LowestOverlaps;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 
 import static dev.boxwood.query.BatchArguments.requireAnswers;
-import static dev.boxwood.query.BatchArguments.requireCount;
 import static dev.boxwood.query.BatchArguments.requireDistinct;
-import static dev.boxwood.query.BatchArguments.requireFinite;
 import static dev.boxwood.query.BatchArguments.requireLength;
 import static dev.boxwood.query.BatchArguments.requireOptionalHandles;
 import static dev.boxwood.query.BatchArguments.requireRayBatch;
 import static dev.boxwood.query.BatchArguments.requireSegmentBatch;
+import static dev.boxwood.query.BatchArguments.requireSlots;
+import static dev.boxwood.query.BatchArguments.requireSphereBatch;
 
 /**
  * Many queries in one call, spread over the threads of a {@link QueryExecutor} against the same index, with results
@@ -48,7 +48,7 @@ public final class BatchQueries extends BatchRunner {
     private final TraversalStack[] stacks;
     private final AnyHit[] anyHits;
     private final ClosestHit[] closestHits;
-    private final LowestHandles[] lowest;
+    private final LowestOverlaps[] lowest;
     private final LineOfSight lineOfSight = new LineOfSight();
     private final ClosestRays closestRays = new ClosestRays();
     private final Spheres spheres = new Spheres();
@@ -64,12 +64,12 @@ public final class BatchQueries extends BatchRunner {
         stacks = new TraversalStack[n];
         anyHits = new AnyHit[n];
         closestHits = new ClosestHit[n];
-        lowest = new LowestHandles[n];
+        lowest = new LowestOverlaps[n];
         for (int i = 0; i < n; i++) {
             stacks[i] = new TraversalStack();
             anyHits[i] = new AnyHit();
             closestHits[i] = new ClosestHit();
-            lowest[i] = new LowestHandles();
+            lowest[i] = new LowestOverlaps();
         }
     }
 
@@ -176,23 +176,11 @@ public final class BatchQueries extends BatchRunner {
                         int maxPerQuery, int[] handles, int[] counts) {
         Arguments.requireNonNull("tree", tree);
         Arguments.requireNonNull("mode", mode);
-        requireCount(count);
-        requireLength("spheres", spheres, 4L * count);
-        requireFinite("spheres", spheres, 4 * count, 4, "sphere");
-        for (int i = 0; i < count; i++) {
-            if (!(spheres[4 * i + 3] >= 0 && spheres[4 * i + 3] <= Arguments.MAX_RADIUS)) {
-                throw new IllegalArgumentException("spheres: sphere " + i + " has a radius outside [0, "
-                        + Arguments.MAX_RADIUS + "]: " + spheres[4 * i + 3]);
-            }
-        }
-        if (maxPerQuery < 0) {
-            throw new IllegalArgumentException("maxPerQuery must be >= 0: " + maxPerQuery);
-        }
+        requireSphereBatch(spheres, count);
         Arguments.requireNonNull("handles", handles);
+        requireSlots("handles", handles.length, count, maxPerQuery);
         Arguments.requireNonNull("counts", counts);
-        if (handles.length < (long) count * maxPerQuery || counts.length < count) {
-            throw new IllegalArgumentException("handles must hold count * maxPerQuery and counts count answers");
-        }
+        requireAnswers("counts", counts.length, count);
         requireDistinct("handles", handles, "counts", counts);
         begin();
         Spheres t = this.spheres;
@@ -321,8 +309,8 @@ public final class BatchQueries extends BatchRunner {
         protected void prepare() {
             super.prepare();
             room = Math.min(max, tree.size());
-            for (LowestHandles l : lowest) {
-                l.reserve(room);
+            for (LowestOverlaps l : lowest) {
+                l.reset(room);
             }
         }
 
@@ -336,84 +324,16 @@ public final class BatchQueries extends BatchRunner {
 
         @Override
         public void run(int worker, int start, int end) {
-            LowestHandles out = lowest[worker];
+            LowestOverlaps out = lowest[worker];
             TraversalStack stack = stacks[worker];
             for (int i = start; i < end; i++) {
                 int a = 4 * i;
-                out.clear(room);
+                out.reset(room);
                 tree.querySphere(spheres[a], spheres[a + 1], spheres[a + 2], spheres[a + 3], mode, mask, null, out,
                         stack);
-                counts[i] = out.count;
-                out.drainSorted(handles, i * max);
+                counts[i] = out.count();
+                out.drainSorted(null, handles, null, i * max);
             }
-        }
-    }
-
-    /**
-     * Counts the objects a query reports and keeps the {@code max} lowest handles, in a max-heap (Williams 1964):
-     * room for {@code max} handles whatever the answers' sizes. (A list of every answer grew with the largest
-     * answer a worker happened to take, so the caller's thread, a worker too, could allocate in any batch.)
-     */
-    private static final class LowestHandles implements OverlapVisitor {
-        private int[] heap = new int[0];
-        private int size;
-        private int max;
-        int count;
-
-        /** Makes room for {@code max} handles (allocates only when more than ever before). */
-        void reserve(int max) {
-            if (heap.length < max) {
-                heap = new int[max];
-            }
-        }
-
-        void clear(int max) {
-            this.max = max;
-            size = 0;
-            count = 0;
-        }
-
-        @Override
-        public boolean visit(int handle, long userValue) {
-            count++;
-            if (size < max) {
-                // sift up from the new leaf
-                int i = size++;
-                while (i > 0 && heap[(i - 1) >>> 1] < handle) {
-                    heap[i] = heap[(i - 1) >>> 1];
-                    i = (i - 1) >>> 1;
-                }
-                heap[i] = handle;
-            } else if (size > 0 && handle < heap[0]) {
-                siftDown(handle, size);
-            }
-            return true;
-        }
-
-        /** Puts {@code handle} at the root of the first {@code n} slots and sifts it down. */
-        private void siftDown(int handle, int n) {
-            int i = 0;
-            for (int c = 1; c < n; c = 2 * i + 1) {
-                if (c + 1 < n && heap[c + 1] > heap[c]) {
-                    c++;
-                }
-                if (heap[c] <= handle) {
-                    break;
-                }
-                heap[i] = heap[c];
-                i = c;
-            }
-            heap[i] = handle;
-        }
-
-        /** Writes the kept handles in ascending order to {@code dest[at ..]}, largest last (empties the heap). */
-        void drainSorted(int[] dest, int at) {
-            for (int n = size; n > 0; n--) {
-                int top = heap[0];
-                siftDown(heap[n - 1], n - 1);
-                dest[at + n - 1] = top;
-            }
-            size = 0;
         }
     }
 }

@@ -97,6 +97,46 @@ public final class BatchArguments {
     }
 
     /**
+     * The spheres of a sphere batch: a count {@code >= 0}, {@code spheres} non-null with 4 values per sphere
+     * (centre, radius), finite, each radius in {@code [0, }{@link Arguments#MAX_RADIUS}{@code ]}.
+     *
+     * @param spheres centre x, y, z and radius per query
+     * @param count the number of spheres
+     * @throws IllegalArgumentException naming the argument, or the first bad sphere
+     */
+    public static void requireSphereBatch(double[] spheres, int count) {
+        requireCount(count);
+        requireLength("spheres", spheres, 4L * count);
+        requireFinite("spheres", spheres, 4 * count, 4, "sphere");
+        for (int i = 0; i < count; i++) {
+            if (!(spheres[4 * i + 3] >= 0 && spheres[4 * i + 3] <= Arguments.MAX_RADIUS)) {
+                throw new IllegalArgumentException("spheres: sphere " + i + " has a radius outside [0, "
+                        + Arguments.MAX_RADIUS + "]: " + spheres[4 * i + 3]);
+            }
+        }
+    }
+
+    /**
+     * Result slots of a batch that keeps up to {@code maxPerQuery} results per query: {@code maxPerQuery >= 0} and
+     * an array of at least {@code count * maxPerQuery} slots.
+     *
+     * @param name the argument's name for the message
+     * @param length the result array's length (the array checked non-null by the caller)
+     * @param count the number of queries
+     * @param maxPerQuery results kept per query
+     * @throws IllegalArgumentException if {@code maxPerQuery < 0} or the array is shorter
+     */
+    public static void requireSlots(String name, int length, int count, int maxPerQuery) {
+        if (maxPerQuery < 0) {
+            throw new IllegalArgumentException("maxPerQuery must be >= 0: " + maxPerQuery);
+        }
+        if (length < (long) count * maxPerQuery) {
+            throw new IllegalArgumentException(name + " must hold count * maxPerQuery = " + (long) count * maxPerQuery
+                    + " results, has " + length);
+        }
+    }
+
+    /**
      * The segments of a line-of-sight batch: a count {@code >= 0}, {@code from} and {@code to} non-null with 3
      * values per segment, and finite translations ({@link #requireSegments}).
      *

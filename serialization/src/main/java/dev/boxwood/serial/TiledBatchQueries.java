@@ -7,20 +7,24 @@ import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
+import dev.boxwood.query.LowestOverlaps;
+import dev.boxwood.query.RegionMode;
 
 import static dev.boxwood.query.BatchArguments.requireAnswers;
 import static dev.boxwood.query.BatchArguments.requireDistinct;
 import static dev.boxwood.query.BatchArguments.requireLength;
 import static dev.boxwood.query.BatchArguments.requireRayBatch;
 import static dev.boxwood.query.BatchArguments.requireSegmentBatch;
+import static dev.boxwood.query.BatchArguments.requireSlots;
+import static dev.boxwood.query.BatchArguments.requireSphereBatch;
 
 /**
- * Many ray queries on a {@link TiledWorld} in one call, spread over the threads of a {@link QueryExecutor}, with
- * results written into caller-provided primitive arrays: what {@link BatchQueries} does for one index (the tree, a
- * read view, one mapped world), for a world of tiles. Each thread casts with a {@link TiledWorld.Scratch} and
- * collectors of its own, so a warmed-up batch over mapped tiles allocates nothing; tiles are mapped and unmapped
- * under the world's budget as the casts reach them, as by single casts. Each query's answer is the one the single
- * {@link TiledWorld#rayCast} gives.
+ * Many ray and sphere queries on a {@link TiledWorld} in one call, spread over the threads of a
+ * {@link QueryExecutor}, with results written into caller-provided primitive arrays: what {@link BatchQueries} does
+ * for one index (the tree, a read view, one mapped world), for a world of tiles. Each thread queries with a
+ * {@link TiledWorld.Scratch} and collectors of its own, so a warmed-up batch over mapped tiles allocates nothing;
+ * tiles are mapped and unmapped under the world's budget as the queries reach them, as by single queries. Each
+ * query's answer is the one the single {@link TiledWorld#rayCast} or {@link TiledWorld#querySphere} gives.
  *
  * <p>Unlike {@link BatchQueries#lineOfSight}, a tiled line of sight ignores no handles: a tiled world holds the
  * static geometry, and the lookers and their targets, which move, are in dynamic trees (cast the same segments
@@ -39,8 +43,10 @@ public final class TiledBatchQueries extends BatchRunner {
     private final TiledWorld.Scratch[] scratches;
     private final AnyHit[] anyHits;
     private final ClosestHit[] closestHits;
+    private final LowestOverlaps[] lowest;
     private final LineOfSight lineOfSight = new LineOfSight();
     private final ClosestRays closestRays = new ClosestRays();
+    private final Spheres spheres = new Spheres();
 
     /**
      * A batch runner on {@code threads} threads (the caller included).
@@ -54,7 +60,9 @@ public final class TiledBatchQueries extends BatchRunner {
         scratches = new TiledWorld.Scratch[n];
         anyHits = new AnyHit[n];
         closestHits = new ClosestHit[n];
+        lowest = new LowestOverlaps[n];
         for (int i = 0; i < n; i++) {
+            lowest[i] = new LowestOverlaps();
             scratches[i] = new TiledWorld.Scratch();
             anyHits[i] = new AnyHit();
             closestHits[i] = new ClosestHit();
@@ -152,6 +160,64 @@ public final class TiledBatchQueries extends BatchRunner {
         runAndRelease(t, count);
     }
 
+    /**
+     * Sphere region queries ({@link TiledWorld#querySphere}, every tile), an area of interest per player: for query
+     * {@code i} with sphere {@code spheres[4i..4i+3]} (centre, radius), {@code counts[i]} receives the number of
+     * objects found in all tiles, and slots {@code i * maxPerQuery ..} of {@code tiles}, {@code handles} and
+     * {@code userValues} the first {@code min(counts[i], maxPerQuery)} of them in ascending (tile, handle) order
+     * (the count is the true count even when the slots overflow).
+     *
+     * @param world the tiled world, open, not closed during the batch
+     * @param spheres 4 per query
+     * @param count number of queries
+     * @param mode selection mode
+     * @param categoryMask categories of interest
+     * @param maxPerQuery result slots per query, {@code >= 0}
+     * @param tiles receives the tiles of the objects, {@code count * maxPerQuery} slots
+     * @param handles receives the objects' handles within their tiles, {@code count * maxPerQuery} slots
+     * @param userValues receives the objects' user values ({@code count * maxPerQuery} slots), or null when not
+     *                   wanted
+     * @param counts receives the number found per query
+     * @throws IllegalArgumentException for a negative count or {@code maxPerQuery}, null or short arrays, two answer
+     *                                  arrays that are the same array, or a bad sphere (a non-finite centre or
+     *                                  radius, or a radius below 0 or above
+     *                                  {@link Arguments#MAX_RADIUS}), naming its index; all checked before any
+     *                                  query runs, so nothing is written
+     * @throws IllegalStateException    if the world or this instance is closed, or a batch of this instance runs
+     * @throws java.io.UncheckedIOException if a tile cannot be mapped, is corrupt or changed on disk (the answers
+     *                                  are then partly written)
+     */
+    public void spheres(TiledWorld world, double[] spheres, int count, RegionMode mode, long categoryMask,
+                        int maxPerQuery, int[] tiles, int[] handles, long[] userValues, int[] counts) {
+        Arguments.requireNonNull("world", world);
+        Arguments.requireNonNull("mode", mode);
+        requireSphereBatch(spheres, count);
+        Arguments.requireNonNull("tiles", tiles);
+        requireSlots("tiles", tiles.length, count, maxPerQuery);
+        Arguments.requireNonNull("handles", handles);
+        requireSlots("handles", handles.length, count, maxPerQuery);
+        if (userValues != null) {
+            requireSlots("userValues", userValues.length, count, maxPerQuery);
+        }
+        Arguments.requireNonNull("counts", counts);
+        requireAnswers("counts", counts.length, count);
+        requireDistinct("tiles", tiles, "handles", handles);
+        requireDistinct("tiles", tiles, "counts", counts);
+        requireDistinct("handles", handles, "counts", counts);
+        begin();
+        Spheres t = this.spheres;
+        t.world = world;
+        t.mask = categoryMask;
+        t.spheres = spheres;
+        t.mode = mode;
+        t.max = maxPerQuery;
+        t.tiles = tiles;
+        t.handles = handles;
+        t.userValues = userValues;
+        t.counts = counts;
+        runAndRelease(t, count);
+    }
+
     /** A reusable batch task: the world it queries (only during a batch) and the categories of interest. */
     private abstract static class WorldBatch extends Batch {
         TiledWorld world;
@@ -232,6 +298,60 @@ public final class TiledBatchQueries extends BatchRunner {
                     userValues[i] = hit.userValue();
                 }
                 fractions[i] = hit.fraction();
+            }
+        }
+    }
+
+    private final class Spheres extends WorldBatch {
+        double[] spheres;
+        RegionMode mode;
+        /** Result slots per query, the stride of the result arrays. */
+        int max;
+        /** Results kept per query: {@code max}, or fewer when the world has fewer objects. */
+        int room;
+        int[] tiles;
+        int[] handles;
+        long[] userValues;
+        int[] counts;
+
+        /**
+         * Room for the kept results on this thread, before the workers start: none of them allocates afterwards.
+         * A query reports each object once, so no answer needs more room than the world has objects.
+         */
+        @Override
+        protected void prepare() {
+            super.prepare();
+            long objects = 0;
+            for (int tile = 0; tile < world.tileCount(); tile++) {
+                objects += world.tileSize(tile);
+            }
+            room = (int) Math.min(max, objects);
+            for (LowestOverlaps l : lowest) {
+                l.reset(room);
+            }
+        }
+
+        @Override
+        void clearInputs() {
+            spheres = null;
+            mode = null;
+            tiles = null;
+            handles = null;
+            userValues = null;
+            counts = null;
+        }
+
+        @Override
+        public void run(int worker, int start, int end) {
+            LowestOverlaps out = lowest[worker];
+            TiledWorld.Scratch scratch = scratches[worker];
+            for (int i = start; i < end; i++) {
+                int a = 4 * i;
+                out.reset(room);
+                world.querySphere(spheres[a], spheres[a + 1], spheres[a + 2], spheres[a + 3], mode, mask, null, out,
+                        scratch);
+                counts[i] = out.count();
+                out.drainSorted(tiles, handles, userValues, i * max);
             }
         }
     }

@@ -15,9 +15,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
+import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
 import net.openhft.chronicle.core.io.AbstractReferenceCounted;
@@ -166,6 +168,76 @@ class TiledBatchQueriesTest {
         }
     }
 
+    @Test
+    void shouldAnswerEverySphereAsThePerTileReferenceDoes() throws IOException {
+        // spheres around the segments' starts, radii from 0 to 300 m: from empty answers to some hundreds
+        int n = count();
+        double[] origins = part(0);
+        double[] spheres = new double[4 * n];
+        java.util.SplittableRandom random = new java.util.SplittableRandom(31);
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(origins, 3 * i, spheres, 4 * i, 3);
+            spheres[4 * i + 3] = i % 7 == 0 ? 0 : random.nextDouble(0, 300);
+        }
+        int max = 16;
+        RegionMode[] modes = {RegionMode.CROSSING, RegionMode.WINDOW};
+        for (RegionMode mode : modes) {
+            // the reference: every tile's brute force, results in (tile, handle) order
+            int[] wantCounts = new int[n];
+            int[] wantTiles = new int[n * max];
+            int[] wantHandles = new int[n * max];
+            long[] wantValues = new long[n * max];
+            AllOverlaps found = new AllOverlaps();
+            long total = 0;
+            int overflowing = 0;
+            for (int i = 0; i < n; i++) {
+                int kept = 0;
+                for (int t = 0; t < oracles.size(); t++) {
+                    found.reset();
+                    oracles.get(t).querySphere(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2],
+                            spheres[4 * i + 3], mode, MASK, null, found);
+                    found.sort();
+                    wantCounts[i] += found.count();
+                    for (int k = 0; k < found.count() && kept < max; k++, kept++) {
+                        wantTiles[i * max + kept] = t;
+                        wantHandles[i * max + kept] = found.handle(k);
+                        wantValues[i * max + kept] = found.userValue(k);
+                    }
+                }
+                total += wantCounts[i];
+                overflowing += wantCounts[i] > max ? 1 : 0;
+            }
+            assertTrue(total > 2L * n && overflowing > n / 20 && overflowing < n - n / 10, mode + ": " + total
+                    + " objects found, " + overflowing + " of " + n + " answers overflow their slots");
+            for (long budget : new long[] {Long.MAX_VALUE, 2 * largestTile}) {
+                try (TiledWorld world = TiledWorld.open(tiles, budget)) {
+                    for (int threads : new int[] {1, 3}) {
+                        try (TiledBatchQueries batch = new TiledBatchQueries(threads)) {
+                            int[] counts = new int[n];
+                            int[] tileOut = new int[n * max];
+                            int[] handleOut = new int[n * max];
+                            long[] values = new long[n * max];
+                            batch.spheres(world, spheres, n, mode, MASK, max, tileOut, handleOut, values, counts);
+                            String where = mode + ", budget " + budget + ", " + threads + " threads";
+                            assertArrayEquals(wantCounts, counts, where);
+                            for (int i = 0; i < n; i++) {
+                                for (int k = 0; k < Math.min(max, wantCounts[i]); k++) {
+                                    int at = i * max + k;
+                                    assertEquals(wantTiles[at], tileOut[at], where + ", query " + i + " result " + k);
+                                    assertEquals(wantHandles[at], handleOut[at], where + ", query " + i);
+                                    assertEquals(wantValues[at], values[at], where + ", query " + i);
+                                }
+                            }
+                            // without user values, and with no slots: the counts alone
+                            batch.spheres(world, spheres, n, mode, MASK, 0, new int[0], new int[0], null, counts);
+                            assertArrayEquals(wantCounts, counts, where + ", no slots");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     private void assertSingleCastsAgree(TiledWorld world, double[] origins, double[] translations, int[] tile,
                                         int[] handle, double[] fraction) {
         TiledWorld.Scratch scratch = new TiledWorld.Scratch();
@@ -221,6 +293,32 @@ class TiledBatchQueriesTest {
             assertMessage("fractions", () -> batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut,
                     handleOut, null, new double[3]));
             assertMessage("from", () -> batch.lineOfSight(world, new double[3 * n - 1], to, n, -1L, visible));
+            // sphere batches: a negative radius, a NaN centre, short slots, shared answer arrays
+            double[] spheres = new double[4 * n];
+            int[] counts = new int[n];
+            Arrays.fill(counts, 77);
+            double[] negative = spheres.clone();
+            negative[4 * 9 + 3] = -1;
+            assertMessage("sphere 9", () -> batch.spheres(world, negative, n, RegionMode.CROSSING, -1L, 2,
+                    new int[2 * n], new int[2 * n], null, counts));
+            double[] nan = spheres.clone();
+            nan[4 * 33 + 1] = Double.NaN;
+            assertMessage("sphere 33", () -> batch.spheres(world, nan, n, RegionMode.CROSSING, -1L, 2,
+                    new int[2 * n], new int[2 * n], null, counts));
+            assertMessage("handles must hold count * maxPerQuery", () -> batch.spheres(world, spheres, n,
+                    RegionMode.CROSSING, -1L, 2, new int[2 * n], new int[2 * n - 1], null, counts));
+            assertMessage("userValues", () -> batch.spheres(world, spheres, n, RegionMode.CROSSING, -1L, 2,
+                    new int[2 * n], new int[2 * n], new long[3], counts));
+            assertMessage("maxPerQuery", () -> batch.spheres(world, spheres, n, RegionMode.CROSSING, -1L, -1,
+                    new int[0], new int[0], null, counts));
+            int[] sharedSlots = new int[2 * n];
+            assertMessage("tiles and handles", () -> batch.spheres(world, spheres, n, RegionMode.CROSSING, -1L, 2,
+                    sharedSlots, sharedSlots, null, counts));
+            assertMessage("mode", () -> batch.spheres(world, spheres, n, null, -1L, 2, new int[2 * n],
+                    new int[2 * n], null, counts));
+            for (int c : counts) {
+                assertEquals(77, c, "nothing written");
+            }
             // an answer array that is also an input or another answer
             double[] shared = translations.clone();
             assertMessage("fractions and translations are the same array", () -> batch.closestRays(world, origins,
@@ -347,6 +445,15 @@ class TiledBatchQueriesTest {
         long[] values = new long[n];
         double[] fractionOut = new double[n];
         boolean[] visible = new boolean[n];
+        double[] spheres = new double[4 * n];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(origins, 3 * i, spheres, 4 * i, 3);
+            spheres[4 * i + 3] = 20 + i % 100;
+        }
+        int[] sphereTiles = new int[4 * n];
+        int[] sphereHandles = new int[4 * n];
+        long[] sphereValues = new long[4 * n];
+        int[] sphereCounts = new int[n];
         for (int threadCount : new int[] {1, 2}) {
             java.util.Set<Thread> earlier = Thread.getAllStackTraces().keySet();
             try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE);
@@ -355,6 +462,8 @@ class TiledBatchQueriesTest {
                     batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values,
                             fractionOut);
                     batch.lineOfSight(world, origins, to, n, -1L, visible);
+                    batch.spheres(world, spheres, n, RegionMode.CROSSING, -1L, 4, sphereTiles, sphereHandles,
+                            sphereValues, sphereCounts);
                 }
                 // the caller and this batch's workers (the query threads started since it was made)
                 long[] ids = Thread.getAllStackTraces().keySet().stream()
@@ -370,11 +479,13 @@ class TiledBatchQueriesTest {
                         batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values,
                                 fractionOut);
                         batch.lineOfSight(world, origins, to, n, -1L, visible);
+                        batch.spheres(world, spheres, n, RegionMode.CROSSING, -1L, 4, sphereTiles, sphereHandles,
+                                sphereValues, sphereCounts);
                     }
                     allocated = allocatedBytes(ids) - before;
                 }
-                assertEquals(0, allocated, "bytes allocated by 20 batches of " + n + " rays on " + threadCount
-                        + " threads");
+                assertEquals(0, allocated, "bytes allocated by 10 rounds of three batches of " + n + " queries on "
+                        + threadCount + " threads");
             }
         }
     }
