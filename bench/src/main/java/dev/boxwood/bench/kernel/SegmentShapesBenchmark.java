@@ -1,0 +1,120 @@
+package dev.boxwood.bench.kernel;
+
+import dev.boxwood.geom.SegmentCapsule;
+import dev.boxwood.geom.SegmentSphere;
+import dev.boxwood.geom.SegmentTriangle;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The exact-test kernels over 1024 prepared segments, each against a shape made from a box of the kernel data: the
+ * sphere through the box's centre with its radius, the capsule along the box's diagonal, and the triangle across
+ * three of its corners. The triangle is also cast by the plain Möller–Trumbore test (Möller and Trumbore, "Fast,
+ * Minimum Storage Ray/Triangle Intersection", JGT 2(1), 1997; written here only to compare, not watertight), so the
+ * cost of the watertight test is a ratio in one run. Time per test.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(2)
+public class SegmentShapesBenchmark {
+
+    private final KernelData d = new KernelData(0x5E6A_B001L, 3.0, 1.0, 6.0);
+
+    /** @return sum of fractions, consumed by JMH */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double sphere() {
+        double sum = 0;
+        for (int i = 0; i < KernelData.COUNT; i++) {
+            sum += SegmentSphere.intersect(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], 1.0,
+                    d.centreX[i], d.centreY[i], d.centreZ[i], d.radius[i]);
+        }
+        return sum;
+    }
+
+    /** @return sum of fractions */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double capsule() {
+        double sum = 0;
+        for (int i = 0; i < KernelData.COUNT; i++) {
+            sum += SegmentCapsule.intersect(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], 1.0,
+                    d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.maxY[i], d.maxZ[i], 0.5 * d.radius[i]);
+        }
+        return sum;
+    }
+
+    /** @return sum of fractions */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double triangleWatertight() {
+        double sum = 0;
+        for (int i = 0; i < KernelData.COUNT; i++) {
+            sum += SegmentTriangle.intersect(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], 1.0,
+                    d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.minY[i], d.maxZ[i], d.minX[i], d.maxY[i],
+                    d.maxZ[i]);
+        }
+        return sum;
+    }
+
+    /** @return sum of fractions */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double triangleMollerTrumbore() {
+        double sum = 0;
+        for (int i = 0; i < KernelData.COUNT; i++) {
+            sum += mollerTrumbore(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], 1.0,
+                    d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.minY[i], d.maxZ[i], d.minX[i], d.maxY[i],
+                    d.maxZ[i]);
+        }
+        return sum;
+    }
+
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static double mollerTrumbore(double ox, double oy, double oz, double dx, double dy, double dz,
+                                         double maxFraction, double ax, double ay, double az, double bx, double by,
+                                         double bz, double cx, double cy, double cz) {
+        double e1x = bx - ax;
+        double e1y = by - ay;
+        double e1z = bz - az;
+        double e2x = cx - ax;
+        double e2y = cy - ay;
+        double e2z = cz - az;
+        double px = dy * e2z - dz * e2y;
+        double py = dz * e2x - dx * e2z;
+        double pz = dx * e2y - dy * e2x;
+        double det = e1x * px + e1y * py + e1z * pz;
+        if (det == 0.0) {
+            return -1.0;
+        }
+        double inv = 1.0 / det;
+        double tx = ox - ax;
+        double ty = oy - ay;
+        double tz = oz - az;
+        double u = (tx * px + ty * py + tz * pz) * inv;
+        if (u < 0.0 || u > 1.0) {
+            return -1.0;
+        }
+        double qx = ty * e1z - tz * e1y;
+        double qy = tz * e1x - tx * e1z;
+        double qz = tx * e1y - ty * e1x;
+        double v = (dx * qx + dy * qy + dz * qz) * inv;
+        if (v < 0.0 || u + v > 1.0) {
+            return -1.0;
+        }
+        double t = (e2x * qx + e2y * qy + e2z * qz) * inv;
+        return t >= 0.0 && t <= maxFraction ? t : -1.0;
+    }
+}
