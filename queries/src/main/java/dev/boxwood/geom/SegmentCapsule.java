@@ -42,6 +42,12 @@ public final class SegmentCapsule {
     public static double intersect(double ox, double oy, double oz, double dx, double dy, double dz,
                                    double maxFraction, double px, double py, double pz, double qx, double qy,
                                    double qz, double r) {
+        // a start inside an end sphere, decided from the same differences as the spheres' entries below (the
+        // clamped closest point of startsInside rounds otherwise near the q end, and an entry sees a start inside
+        // as a miss)
+        if (SphereSphere.test(ox, oy, oz, 0.0, px, py, pz, r) || SphereSphere.test(ox, oy, oz, 0.0, qx, qy, qz, r)) {
+            return 0.0;
+        }
         double mx = ox - px;
         double my = oy - py;
         double mz = oz - pz;

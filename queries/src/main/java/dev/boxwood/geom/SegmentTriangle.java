@@ -21,13 +21,20 @@ package dev.boxwood.geom;
  */
 public final class SegmentTriangle {
 
+    /**
+     * Relative bound on the rounding of the plain orientation determinant against its permanent: Shewchuk's
+     * {@code o3derrboundA = (7 + 56 eps) eps} with {@code eps = 2^-53}, rounded up.
+     */
+    private static final double ORIENT_BOUND = 8.0 * Geom.UNIT_ROUNDOFF;
+
     private SegmentTriangle() {
     }
 
     /**
      * Fraction at which the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, crosses or touches the
      * closed triangle {@code (a, b, c)}, either side, or {@link Geom#NO_HIT}. A zero-length segment (or
-     * {@code maxFraction = 0}) hits at 0 when its point lies on the triangle as computed.
+     * {@code maxFraction = 0}) hits at 0 when its point lies on the triangle: on its plane up to the rounding of the
+     * orientation determinant (a point within that bound of the plane counts as on it), and within its edges.
      *
      * @param ox origin x
      * @param oy origin y
@@ -62,22 +69,86 @@ public final class SegmentTriangle {
         double pcy = cy - oy;
         double pcz = cz - oz;
         if (maxFraction == 0.0 || (dx == 0.0 && dy == 0.0 && dz == 0.0)) {
-            // the point test: a cast from the point along the triangle's normal must cross at 0
-            double ux = pbx - pax;
-            double uy = pby - pay;
-            double uz = pbz - paz;
-            double vx = pcx - pax;
-            double vy = pcy - pay;
-            double vz = pcz - paz;
-            double nx = uy * vz - uz * vy;
-            double ny = uz * vx - ux * vz;
-            double nz = ux * vy - uy * vx;
-            if (nx == 0.0 && ny == 0.0 && nz == 0.0) {
-                return Geom.NO_HIT;
-            }
-            return relative(pax, pay, paz, pbx, pby, pbz, pcx, pcy, pcz, nx, ny, nz, 0.0) == 0.0 ? 0.0 : Geom.NO_HIT;
+            return pointOnTriangle(pax, pay, paz, pbx, pby, pbz, pcx, pcy, pcz) ? 0.0 : Geom.NO_HIT;
         }
         return relative(pax, pay, paz, pbx, pby, pbz, pcx, pcy, pcz, dx, dy, dz, maxFraction);
+    }
+
+    /**
+     * Whether the origin lies on the closed triangle of the vertices {@code a, b, c} relative to it: on its plane
+     * up to the rounding of the orientation determinant (Shewchuk's bound on the plain evaluation, Shewchuk 1997,
+     * so a point on the plane is never refused; one within that bound of it counts as on it), and inside the
+     * triangle's projection along the normal's longest axis, edges included.
+     */
+    private static boolean pointOnTriangle(double ax, double ay, double az, double bx, double by, double bz,
+                                           double cx, double cy, double cz) {
+        int ev = Geom.scaleExponent(Math.max(Math.max(Geom.maxMagnitude(ax, ay, az), Geom.maxMagnitude(bx, by, bz)),
+                Geom.maxMagnitude(cx, cy, cz)));
+        double s = Math.scalb(1.0, -ev);
+        ax *= s;
+        ay *= s;
+        az *= s;
+        bx *= s;
+        by *= s;
+        bz *= s;
+        cx *= s;
+        cy *= s;
+        cz *= s;
+        double bcx = by * cz - bz * cy;
+        double bcy = bz * cx - bx * cz;
+        double bcz = bx * cy - by * cx;
+        double det = ax * bcx + ay * bcy + az * bcz;
+        double permanent = Math.abs(ax) * (Math.abs(by * cz) + Math.abs(bz * cy))
+                + Math.abs(ay) * (Math.abs(bz * cx) + Math.abs(bx * cz))
+                + Math.abs(az) * (Math.abs(bx * cy) + Math.abs(by * cx));
+        if (Math.abs(det) > ORIENT_BOUND * permanent) {
+            return false; // off the plane
+        }
+        double ux = bx - ax;
+        double uy = by - ay;
+        double uz = bz - az;
+        double vx = cx - ax;
+        double vy = cy - ay;
+        double vz = cz - az;
+        double nx = Math.abs(uy * vz - uz * vy);
+        double ny = Math.abs(uz * vx - ux * vz);
+        double nz = Math.abs(ux * vy - uy * vx);
+        if (nx == 0.0 && ny == 0.0 && nz == 0.0) {
+            return false; // no area
+        }
+        // the 2D edge functions of the origin in the plane that drops the normal's longest axis
+        double pax;
+        double pay;
+        double pbx;
+        double pby;
+        double pcx;
+        double pcy;
+        if (nx >= ny && nx >= nz) {
+            pax = ay;
+            pay = az;
+            pbx = by;
+            pby = bz;
+            pcx = cy;
+            pcy = cz;
+        } else if (ny >= nz) {
+            pax = az;
+            pay = ax;
+            pbx = bz;
+            pby = bx;
+            pcx = cz;
+            pcy = cx;
+        } else {
+            pax = ax;
+            pay = ay;
+            pbx = bx;
+            pby = by;
+            pcx = cx;
+            pcy = cy;
+        }
+        double u = pcx * pby - pcy * pbx;
+        double v = pax * pcy - pay * pcx;
+        double w = pbx * pay - pby * pax;
+        return !((u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0));
     }
 
     /** The test with the vertices relative to the origin; {@code d} not zero. */

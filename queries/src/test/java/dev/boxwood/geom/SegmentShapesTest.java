@@ -304,6 +304,59 @@ class SegmentShapesTest {
         }
     }
 
+    @Test
+    void shouldFindPointsOnTrianglesAtEveryScale() {
+        // a zero-length segment is the point test: dyadic points strictly inside integer triangles lie exactly on
+        // them, tilted or not, and must be found (an exact-zero test of the rounded crossing missed most of them)
+        SplittableRandom random = new SplittableRandom(0x9017);
+        for (int i = 0; i < 20_000; i++) {
+            double[] v = new double[9];
+            for (int k = 0; k < 9; k++) {
+                v[k] = random.nextInt(-8, 9);
+            }
+            double u = random.nextInt(1, 8) / 16.0;
+            double w = random.nextInt(1, 8) / 16.0;
+            double[] p = new double[3];
+            for (int k = 0; k < 3; k++) {
+                p[k] = v[k] + u * (v[3 + k] - v[k]) + w * (v[6 + k] - v[k]);
+            }
+            double ux = v[3] - v[0];
+            double uy = v[4] - v[1];
+            double uz = v[5] - v[2];
+            double wx = v[6] - v[0];
+            double wy = v[7] - v[1];
+            double wz = v[8] - v[2];
+            double nx = uy * wz - uz * wy;
+            double ny = uz * wx - ux * wz;
+            double nz = ux * wy - uy * wx;
+            if (nx == 0 && ny == 0 && nz == 0) {
+                continue; // no area: never hit
+            }
+            String what = Arrays.toString(v) + " at " + Arrays.toString(p);
+            for (int e : new int[] {0, -600, 600}) {
+                double k = Math.scalb(1.0, e);
+                double[] scaled = v.clone();
+                for (int j = 0; j < 9; j++) {
+                    scaled[j] *= k;
+                }
+                assertEquals(0.0, tri(p[0] * k, p[1] * k, p[2] * k, 0, 0, 0, 1, scaled), what + " at 2^" + e);
+                assertEquals(0.0, tri(p[0] * k, p[1] * k, p[2] * k, 1, 2, 3, 0, scaled), what + ", maxFraction 0");
+            }
+            // and a point well off the plane is not on it
+            double norm = Math.sqrt(nx * nx + ny * ny + nz * nz);
+            assertEquals(Geom.NO_HIT, tri(p[0] + nx / norm * 1e-6, p[1] + ny / norm * 1e-6, p[2] + nz / norm * 1e-6,
+                    0, 0, 0, 1, v), what + " lifted off the plane");
+        }
+        assertEquals(0.0, tri(-0.25, 0.5, 0.75, 0, 0, 0, 1, new double[] {2, -2, 2, -1, 0, 1, -1, 2, 0}));
+        // a point far off the plane of a huge triangle (its normal once overflowed on one axis, which made every
+        // point lie on the plane)
+        double big = Math.scalb(1.0, 600);
+        assertEquals(Geom.NO_HIT, tri(-1e300, big / 4, big / 4, 0, 0, 0, 1, new double[] {0, 0, 0, 0, big, 0, 1, 0,
+            big}));
+        assertEquals(Geom.NO_HIT, tri(-1e300, big / 4, big / 4, 1, 0, 0, 0, new double[] {0, 0, 0, 0, big, 0, 1, 0,
+            big}));
+    }
+
     private static double tri(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction,
                               double[] v) {
         return SegmentTriangle.intersect(ox, oy, oz, dx, dy, dz, maxFraction, v[0], v[1], v[2], v[3], v[4], v[5],
@@ -451,6 +504,31 @@ class SegmentShapesTest {
             assertEquals(Math.scalb(cap(5, -5, 0, 0, 20, 0, 1, 1), -e), SegmentCapsule.intersect(5, -5, 0, 0, 20 * k,
                     0, 1 / k, 0, 0, 0, 10, 0, 0, 1), "translation at 2^" + e);
         }
+    }
+
+    @Test
+    void shouldStartInsideEitherEndSphereAlike() {
+        // starts inside the end spheres, beyond the axis's ends, crossing the axis: 0 whichever end is p (the
+        // clamped closest point of the q end once rounded away from what the sphere's entry saw, a miss)
+        SplittableRandom random = new SplittableRandom(0xCA95);
+        for (int i = 0; i < 50_000; i++) {
+            double[] p = point(random, 0, 2);
+            double[] q = point(random, 0, 2);
+            double r = random.nextDouble(0.1, 1);
+            double[] dir = point(random, 0, 1);
+            double len = Math.sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+            double f = random.nextDouble(0, 0.999);
+            double[] end = i % 2 == 0 ? q : p;
+            double[] o = {end[0] + dir[0] / len * r * f, end[1] + dir[1] / len * r * f, end[2] + dir[2] / len * r * f};
+            double[] d = point(random, 0, 2);
+            String what = Arrays.toString(o) + " " + Arrays.toString(p) + " " + Arrays.toString(q) + " " + r;
+            assertEquals(0.0, SegmentCapsule.intersect(o[0], o[1], o[2], d[0], d[1], d[2], 1, p[0], p[1], p[2], q[0],
+                    q[1], q[2], r), what);
+            assertEquals(0.0, SegmentCapsule.intersect(o[0], o[1], o[2], d[0], d[1], d[2], 1, q[0], q[1], q[2], p[0],
+                    p[1], p[2], r), what + " (ends swapped)");
+        }
+        assertEquals(0.0, SegmentCapsule.intersect(0.7093321294530878, 0.6456020253704678, 0, 0, -1.2912040507409357,
+                0, 1, -1.872239269785467, 0, 0, -0.040108023120291714, 0, 0, 0.9891726428948895));
     }
 
     private static double cap(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction,
