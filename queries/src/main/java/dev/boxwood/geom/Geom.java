@@ -96,7 +96,32 @@ public final class Geom {
      * @return the scale
      */
     static double unitScale(double max) {
-        return Math.scalb(1.0, -scaleExponent(max));
+        return powerOfTwo(-scaleExponent(max));
+    }
+
+    /**
+     * {@code 2^n}, exactly: {@link Math#scalb(double, int) Math.scalb(1.0, n)}, built from its bits where it is a
+     * normal double ({@code n} in {@code [-1022, 1023]}), which the scaled kernels need several times per test and
+     * {@code Math.scalb} takes a few branches for.
+     *
+     * @param n the exponent
+     * @return {@code 2^n}: 0 below {@code -1074}, infinity above 1023
+     */
+    public static double powerOfTwo(int n) {
+        return n >= Double.MIN_EXPONENT && n <= Double.MAX_EXPONENT
+                ? Double.longBitsToDouble((long) (n + 1023) << 52) : Math.scalb(1.0, n);
+    }
+
+    /**
+     * {@code value * 2^n} as {@link Math#scalb(double, int)} gives it (exact unless the result leaves the normal
+     * range), by one multiplication where {@code 2^n} is a normal double.
+     *
+     * @param value the value
+     * @param n the exponent
+     * @return {@code value * 2^n}
+     */
+    public static double scalb(double value, int n) {
+        return n >= Double.MIN_EXPONENT && n <= Double.MAX_EXPONENT ? value * powerOfTwo(n) : Math.scalb(value, n);
     }
 
     /**
@@ -119,6 +144,33 @@ public final class Geom {
      */
     static int scaleExponent(double x, double y, double z, double r) {
         return scaleExponent(Math.max(maxMagnitude(x, y, z), r));
+    }
+
+    /**
+     * Whether inputs whose magnitudes sum to {@code sum} need no scaling: products of up to four of them stay well
+     * inside the normal range (between {@code 2^-1000} and {@code 2^1000}), where scaling by a power of two would
+     * change no result, so the scaled kernels skip it (the common case) and take {@link #scaleExponent} otherwise.
+     *
+     * @param sum the sum of the inputs' magnitudes
+     * @return whether it lies in {@code [2^-250, 2^250]}
+     */
+    static boolean unitSafe(double sum) {
+        return sum >= 0x1p-250 && sum <= 0x1p250;
+    }
+
+    /**
+     * The exponent a scaled kernel divides three components and a radius by: 0 where they need no scaling
+     * ({@link #unitSafe}), else {@link #scaleExponent(double, double, double, double)}.
+     *
+     * @return the exponent
+     */
+    static int kernelExponent(double x, double y, double z, double r) {
+        return unitSafe(sumMagnitude(x, y, z) + r) ? 0 : scaleExponent(x, y, z, r);
+    }
+
+    /** @return the sum of the magnitudes of three components */
+    static double sumMagnitude(double x, double y, double z) {
+        return Math.abs(x) + Math.abs(y) + Math.abs(z);
     }
 
     /** @return the largest magnitude of three components */

@@ -55,11 +55,12 @@ public final class SegmentCapsule {
         double ey = qy - py;
         double ez = qz - pz;
         // start and radius (and the axis, which shares their frame) at their scale, the translation at its own
-        int em = Geom.scaleExponent(Math.max(Math.max(Geom.maxMagnitude(mx, my, mz), Geom.maxMagnitude(ex, ey, ez)),
+        int em = Geom.unitSafe(Geom.sumMagnitude(mx, my, mz) + Geom.sumMagnitude(ex, ey, ez) + r) ? 0
+                : Geom.scaleExponent(Math.max(Math.max(Geom.maxMagnitude(mx, my, mz), Geom.maxMagnitude(ex, ey, ez)),
                 r));
-        int ed = Geom.scaleExponent(dx, dy, dz, 0.0);
-        double sm = Math.scalb(1.0, -em);
-        double sd = Math.scalb(1.0, -ed);
+        int ed = Geom.kernelExponent(dx, dy, dz, 0.0);
+        double sm = Geom.powerOfTwo(-em);
+        double sd = Geom.powerOfTwo(-ed);
         mx *= sm;
         my *= sm;
         mz *= sm;

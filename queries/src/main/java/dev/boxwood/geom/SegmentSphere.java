@@ -56,10 +56,10 @@ public final class SegmentSphere {
         // the start and radius at their scale and the motion at its own (powers of two, so ordinary inputs give the
         // plain form's answer bit for bit): |d|^2 r^2 overflows beyond about 1e77 and underflows below 1e-77, and
         // one scale for both let the squares of a start far smaller than the motion underflow to a touching start
-        int em = Geom.scaleExponent(mx, my, mz, r);
-        int ed = Geom.scaleExponent(dx, dy, dz, 0.0);
-        double sm = Math.scalb(1.0, -em);
-        double sd = Math.scalb(1.0, -ed);
+        int em = Geom.kernelExponent(mx, my, mz, r);
+        int ed = Geom.kernelExponent(dx, dy, dz, 0.0);
+        double sm = Geom.powerOfTwo(-em);
+        double sd = Geom.powerOfTwo(-ed);
         mx *= sm;
         my *= sm;
         mz *= sm;
@@ -81,6 +81,6 @@ public final class SegmentSphere {
      * {@code m + t d = 2^em (m' + t 2^(ed - em) d')}, so {@code t = 2^(em - ed) t'}.
      */
     static double unscaled(double t, int em, int ed) {
-        return t < 0.0 ? Geom.NO_HIT : Math.scalb(t, em - ed);
+        return t < 0.0 ? Geom.NO_HIT : Geom.scalb(t, em - ed);
     }
 }

@@ -84,7 +84,7 @@ public final class SegmentTriangle {
                                            double cx, double cy, double cz) {
         int ev = Geom.scaleExponent(Math.max(Math.max(Geom.maxMagnitude(ax, ay, az), Geom.maxMagnitude(bx, by, bz)),
                 Geom.maxMagnitude(cx, cy, cz)));
-        double s = Math.scalb(1.0, -ev);
+        double s = Geom.powerOfTwo(-ev);
         ax *= s;
         ay *= s;
         az *= s;
@@ -157,11 +157,12 @@ public final class SegmentTriangle {
                                    double maxFraction) {
         // unit scale for the offsets and for the translation, each by a power of two: products of three offsets
         // overflow from about 1e102 and underflow below 1e-102 otherwise; t = 2^(ev - ed) t' (as in SegmentSphere)
-        int ev = Geom.scaleExponent(Math.max(Math.max(Geom.maxMagnitude(pax, pay, paz),
-                Geom.maxMagnitude(pbx, pby, pbz)), Geom.maxMagnitude(pcx, pcy, pcz)));
-        int ed = Geom.scaleExponent(dx, dy, dz, 0.0);
-        double sv = Math.scalb(1.0, -ev);
-        double sd = Math.scalb(1.0, -ed);
+        int ev = Geom.unitSafe(Geom.sumMagnitude(pax, pay, paz) + Geom.sumMagnitude(pbx, pby, pbz)
+                + Geom.sumMagnitude(pcx, pcy, pcz)) ? 0 : Geom.scaleExponent(Math.max(Math.max(
+                Geom.maxMagnitude(pax, pay, paz), Geom.maxMagnitude(pbx, pby, pbz)), Geom.maxMagnitude(pcx, pcy, pcz)));
+        int ed = Geom.kernelExponent(dx, dy, dz, 0.0);
+        double sv = Geom.powerOfTwo(-ev);
+        double sd = Geom.powerOfTwo(-ed);
         pax *= sv;
         pay *= sv;
         paz *= sv;
@@ -270,7 +271,7 @@ public final class SegmentTriangle {
         if (!(t >= 0.0)) {
             return Geom.NO_HIT;
         }
-        t = Math.scalb(t, ev - ed) + 0.0; // + 0.0 turns a -0.0 into 0
+        t = Geom.scalb(t, ev - ed) + 0.0; // + 0.0 turns a -0.0 into 0
         return t <= maxFraction ? t : Geom.NO_HIT;
     }
 }

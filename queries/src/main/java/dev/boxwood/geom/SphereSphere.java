@@ -32,7 +32,7 @@ public final class SphereSphere {
         double r = ra + rb;
         // at the inputs' scale (a power of two, so unit-scale answers are bit for bit those of the plain form):
         // squares of 1e160 overflow and of 1e-170 underflow, which made far spheres overlap and near ones touch
-        double k = Geom.unitScale(sx, sy, sz, 0, 0, 0, r);
+        double k = Geom.unitSafe(Geom.sumMagnitude(sx, sy, sz) + r) ? 1.0 : Geom.unitScale(sx, sy, sz, 0, 0, 0, r);
         sx *= k;
         sy *= k;
         sz *= k;
@@ -84,10 +84,10 @@ public final class SphereSphere {
         // sweeps take it (powers of two: ordinary inputs give the plain form's answer bit for bit): products of
         // 1e100-sized terms would overflow (NaN from inf - inf) or of 1e-100 underflow, and one scale for both let
         // the squares of an offset far smaller than the motion underflow to a touching start
-        int es = Geom.scaleExponent(sx, sy, sz, r);
-        int ev = Geom.scaleExponent(vx, vy, vz, 0.0);
-        double ks = Math.scalb(1.0, -es);
-        double kv = Math.scalb(1.0, -ev);
+        int es = Geom.kernelExponent(sx, sy, sz, r);
+        int ev = Geom.kernelExponent(vx, vy, vz, 0.0);
+        double ks = Geom.powerOfTwo(-es);
+        double kv = Geom.powerOfTwo(-ev);
         sx *= ks;
         sy *= ks;
         sz *= ks;
@@ -111,7 +111,7 @@ public final class SphereSphere {
         if (c <= 0.0) {
             // overlapping at the start: the later root is the separation time (the roots have opposite signs)
             double q = Quadratic.q(h, Math.max(discriminant, 0.0));
-            double separation = Math.scalb(h <= 0.0 ? q / a : c / q, toCaller);
+            double separation = Geom.scalb(h <= 0.0 ? q / a : c / q, toCaller);
             // clamped to [0, 1]; max also turns the -0.0 of a touching start (c = 0) into 0
             return dest.set(0.0, Math.min(Math.max(separation, 0.0), 1.0));
         }
@@ -120,10 +120,10 @@ public final class SphereSphere {
             return dest.miss();
         }
         double q = Quadratic.q(h, discriminant);
-        double first = Math.scalb(c / q, toCaller);
+        double first = Geom.scalb(c / q, toCaller);
         if (first > 1.0) {
             return dest.miss();
         }
-        return dest.set(first, Math.min(Math.scalb(q / a, toCaller), 1.0));
+        return dest.set(first, Math.min(Geom.scalb(q / a, toCaller), 1.0));
     }
 }

@@ -140,10 +140,10 @@ public final class SweepAabb {
     private static double cylinder(double mi, double mj, double di, double dj, double r,
                                    double s, double ds, double lo, double hi) {
         // as in SegmentSphere.entry: start and radius at their scale, motion at its own
-        int em = Geom.scaleExponent(mi, mj, 0.0, r);
-        int ed = Geom.scaleExponent(di, dj, 0.0, 0.0);
-        double sm = Math.scalb(1.0, -em);
-        double sd = Math.scalb(1.0, -ed);
+        int em = Geom.kernelExponent(mi, mj, 0.0, r);
+        int ed = Geom.kernelExponent(di, dj, 0.0, 0.0);
+        double sm = Geom.powerOfTwo(-em);
+        double sd = Geom.powerOfTwo(-ed);
         mi *= sm;
         mj *= sm;
         r *= sm;

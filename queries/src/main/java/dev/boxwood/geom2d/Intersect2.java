@@ -360,8 +360,8 @@ public final class Intersect2 {
         // underflow below 1e-77; t = 2^(em - ed) t' for the fraction t' of the scaled quadratic
         int em = Geom.scaleExponent(Math.max(Math.max(Math.abs(ox - cx), Math.abs(oy - cy)), r));
         int ed = Geom.scaleExponent(Math.max(Math.abs(dx), Math.abs(dy)));
-        double sm = Math.scalb(1.0, -em);
-        double sd = Math.scalb(1.0, -ed);
+        double sm = Geom.powerOfTwo(-em);
+        double sd = Geom.powerOfTwo(-ed);
         double mx = (ox - cx) * sm;
         double my = (oy - cy) * sm;
         double rr = (r * sm) * (r * sm);
@@ -404,8 +404,8 @@ public final class Intersect2 {
             entry = q / a;
             exit = c / q;
         }
-        entry = Math.scalb(entry, em - ed);
-        exit = Math.scalb(exit, em - ed);
+        entry = Geom.scalb(entry, em - ed);
+        exit = Geom.scalb(exit, em - ed);
         if (startsInside) {
             entry = 0;
         } else if (entry > maxFraction) {
