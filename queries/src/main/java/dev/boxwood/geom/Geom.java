@@ -154,7 +154,7 @@ public final class Geom {
      * @param sum the sum of the inputs' magnitudes
      * @return whether it lies in {@code [2^-250, 2^250]}
      */
-    static boolean unitSafe(double sum) {
+    public static boolean unitSafe(double sum) {
         return sum >= 0x1p-250 && sum <= 0x1p250;
     }
 

@@ -358,12 +358,16 @@ public final class Intersect2 {
         // the start and radius at their scale and the translation at its own (powers of two, so ordinary inputs
         // give the plain form's answer bit for bit): products of four lengths overflow beyond about 1e77 and
         // underflow below 1e-77; t = 2^(em - ed) t' for the fraction t' of the scaled quadratic
-        int em = Geom.scaleExponent(Math.max(Math.max(Math.abs(ox - cx), Math.abs(oy - cy)), r));
-        int ed = Geom.scaleExponent(Math.max(Math.abs(dx), Math.abs(dy)));
+        double mx0 = ox - cx;
+        double my0 = oy - cy;
+        int em = Geom.unitSafe(Math.abs(mx0) + Math.abs(my0) + r) ? 0
+                : Geom.scaleExponent(Math.max(Math.max(Math.abs(mx0), Math.abs(my0)), r));
+        int ed = Geom.unitSafe(Math.abs(dx) + Math.abs(dy)) ? 0 : Geom.scaleExponent(Math.max(Math.abs(dx),
+                Math.abs(dy)));
         double sm = Geom.powerOfTwo(-em);
         double sd = Geom.powerOfTwo(-ed);
-        double mx = (ox - cx) * sm;
-        double my = (oy - cy) * sm;
+        double mx = mx0 * sm;
+        double my = my0 * sm;
         double rr = (r * sm) * (r * sm);
         double c = Closest2.squaredLength(mx, my) - rr; // <= 0: the origin is in the disc
         double ux = dx * sd;
