@@ -87,19 +87,6 @@ public final class Geom {
     }
 
     /**
-     * A power of two that brings {@code max} into {@code [1, 2)} (1 for 0 or non-finite; a subnormal {@code max} ends
-     * in {@code [2^-52, 1)}). Scale-free computations (a contact time) multiply their inputs by it before squaring,
-     * so that squares and their products neither overflow nor underflow at extreme magnitudes; scaling by a power
-     * of two is exact, so results at ordinary magnitudes are unchanged bit for bit.
-     *
-     * @param max the largest magnitude among the inputs, {@code >= 0}
-     * @return the scale
-     */
-    static double unitScale(double max) {
-        return powerOfTwo(-scaleExponent(max));
-    }
-
-    /**
      * {@code 2^n}, exactly: {@link Math#scalb(double, int) Math.scalb(1.0, n)}, built from its bits where it is a
      * normal double ({@code n} in {@code [-1022, 1023]}), which the scaled kernels need several times per test and
      * {@code Math.scalb} takes a few branches for.
@@ -138,44 +125,68 @@ public final class Geom {
     }
 
     /**
-     * {@link #scaleExponent} of the largest magnitude among three components and an optional radius.
+     * {@link #scaleExponent(double)} of the largest magnitude among three components and a radius ({@code >= 0}),
+     * found on the magnitudes' bits (the bits of non-negative doubles order as the values do). The kernels scale by
+     * the cheaper {@link #sumExponent} and take this only where the sum of the magnitudes overflows.
      *
+     * @param x a component
+     * @param y a component
+     * @param z a component
+     * @param r a radius, or 0
      * @return the exponent
      */
-    static int scaleExponent(double x, double y, double z, double r) {
-        return scaleExponent(Math.max(maxMagnitude(x, y, z), r));
+    public static int scaleExponent(double x, double y, double z, double r) {
+        return scaleExponent(Double.longBitsToDouble(magnitudeBits(x, y, z, r)));
     }
 
     /**
-     * Whether inputs whose magnitudes sum to {@code sum} need no scaling: products of up to four of them stay well
-     * inside the normal range (between {@code 2^-1000} and {@code 2^1000}), where scaling by a power of two would
-     * change no result, so the scaled kernels skip it (the common case) and take {@link #scaleExponent} otherwise.
-     *
-     * @param sum the sum of the inputs' magnitudes
-     * @return whether it lies in {@code [2^-250, 2^250]}
-     */
-    public static boolean unitSafe(double sum) {
-        return sum >= 0x1p-250 && sum <= 0x1p250;
-    }
-
-    /**
-     * The exponent a scaled kernel divides three components and a radius by: 0 where they need no scaling
-     * ({@link #unitSafe}), else {@link #scaleExponent(double, double, double, double)}.
+     * The exponent a scaled kernel divides three components and a radius ({@code >= 0}) by: that of the sum of their
+     * magnitudes ({@link #sumExponent}).
      *
      * @return the exponent
      */
     static int kernelExponent(double x, double y, double z, double r) {
-        return unitSafe(sumMagnitude(x, y, z) + r) ? 0 : scaleExponent(x, y, z, r);
+        double sum = Math.abs(x) + Math.abs(y) + Math.abs(z) + r;
+        return sum < Double.POSITIVE_INFINITY ? sumExponent(sum) : scaleExponent(x, y, z, r);
     }
 
-    /** @return the sum of the magnitudes of three components */
-    static double sumMagnitude(double x, double y, double z) {
-        return Math.abs(x) + Math.abs(y) + Math.abs(z);
+    /**
+     * The exponent a scaled kernel divides its inputs by, from the sum of their magnitudes: the sum lies between
+     * the largest magnitude and a few times it, so its power of two brings the largest input into
+     * {@code [1/16, 2)} (for up to 16 inputs), where no product of four inputs overflows or underflows for inputs of
+     * comparable size. It needs no branch, where the largest magnitude's exponent (a maximum over the inputs) costs
+     * mispredicted branches on every call; a power of two is exact either way, and the sum scales exactly with the
+     * inputs, so answers do not depend on the scale. The caller takes {@link #scaleExponent} of the largest input
+     * instead when the sum overflows.
+     *
+     * @param sum the sum of the inputs' magnitudes, finite
+     * @return its exponent, 0 for 0
+     */
+    static int sumExponent(double sum) {
+        return sum > 0.0 ? Math.getExponent(sum) : 0;
     }
 
-    /** @return the largest magnitude of three components */
-    static double maxMagnitude(double x, double y, double z) {
-        return Math.max(Math.max(Math.abs(x), Math.abs(y)), Math.abs(z));
+    /**
+     * The largest magnitude among four values, as the bits of a non-negative double (NaN above infinity).
+     *
+     * @return the bits
+     */
+    static long magnitudeBits(double x, double y, double z, double w) {
+        return Math.max(Math.max(Double.doubleToRawLongBits(x) & Long.MAX_VALUE,
+                Double.doubleToRawLongBits(y) & Long.MAX_VALUE), Math.max(
+                Double.doubleToRawLongBits(z) & Long.MAX_VALUE, Double.doubleToRawLongBits(w) & Long.MAX_VALUE));
+    }
+
+    /**
+     * {@link #scaleExponent(double)} of the largest magnitude among nine values (three points).
+     *
+     * @return the exponent
+     */
+    static int scaleExponent(double ax, double ay, double az, double bx, double by, double bz, double cx, double cy,
+                             double cz) {
+        long bits = Math.max(Math.max(magnitudeBits(ax, ay, az, bx), magnitudeBits(by, bz, cx, cy)),
+                Double.doubleToRawLongBits(cz) & Long.MAX_VALUE);
+        return scaleExponent(Double.longBitsToDouble(bits));
     }
 
     /**
@@ -205,15 +216,6 @@ public final class Geom {
         double bv = s - a;
         double error = (a - (s - bv)) + (b - bv);
         return error > 0.0 ? Math.nextUp(s) : s;
-    }
-
-    /**
-     * {@link #unitScale} of the largest magnitude among a relative position, a motion and a radius: the scale of a
-     * moving sphere's contact quadratic, whose times do not depend on it.
-     */
-    static double unitScale(double mx, double my, double mz, double dx, double dy, double dz, double r) {
-        return unitScale(Math.max(Math.max(Math.max(Math.abs(mx), Math.abs(my)), Math.max(Math.abs(mz), r)),
-                Math.max(Math.max(Math.abs(dx), Math.abs(dy)), Math.abs(dz))));
     }
 
     /**

@@ -55,9 +55,9 @@ public final class SegmentCapsule {
         double ey = qy - py;
         double ez = qz - pz;
         // start and radius (and the axis, which shares their frame) at their scale, the translation at its own
-        int em = Geom.unitSafe(Geom.sumMagnitude(mx, my, mz) + Geom.sumMagnitude(ex, ey, ez) + r) ? 0
-                : Geom.scaleExponent(Math.max(Math.max(Geom.maxMagnitude(mx, my, mz), Geom.maxMagnitude(ex, ey, ez)),
-                r));
+        double sum = Math.abs(mx) + Math.abs(my) + Math.abs(mz) + Math.abs(ex) + Math.abs(ey) + Math.abs(ez) + r;
+        int em = sum < Double.POSITIVE_INFINITY ? Geom.sumExponent(sum) : Geom.scaleExponent(Double.longBitsToDouble(
+                Math.max(Geom.magnitudeBits(mx, my, mz, r), Geom.magnitudeBits(ex, ey, ez, 0.0))));
         int ed = Geom.kernelExponent(dx, dy, dz, 0.0);
         double sm = Geom.powerOfTwo(-em);
         double sd = Geom.powerOfTwo(-ed);

@@ -82,8 +82,7 @@ public final class SegmentTriangle {
      */
     private static boolean pointOnTriangle(double ax, double ay, double az, double bx, double by, double bz,
                                            double cx, double cy, double cz) {
-        int ev = Geom.scaleExponent(Math.max(Math.max(Geom.maxMagnitude(ax, ay, az), Geom.maxMagnitude(bx, by, bz)),
-                Geom.maxMagnitude(cx, cy, cz)));
+        int ev = Geom.scaleExponent(ax, ay, az, bx, by, bz, cx, cy, cz);
         double s = Geom.powerOfTwo(-ev);
         ax *= s;
         ay *= s;
@@ -157,9 +156,10 @@ public final class SegmentTriangle {
                                    double maxFraction) {
         // unit scale for the offsets and for the translation, each by a power of two: products of three offsets
         // overflow from about 1e102 and underflow below 1e-102 otherwise; t = 2^(ev - ed) t' (as in SegmentSphere)
-        int ev = Geom.unitSafe(Geom.sumMagnitude(pax, pay, paz) + Geom.sumMagnitude(pbx, pby, pbz)
-                + Geom.sumMagnitude(pcx, pcy, pcz)) ? 0 : Geom.scaleExponent(Math.max(Math.max(
-                Geom.maxMagnitude(pax, pay, paz), Geom.maxMagnitude(pbx, pby, pbz)), Geom.maxMagnitude(pcx, pcy, pcz)));
+        double sum = Math.abs(pax) + Math.abs(pay) + Math.abs(paz) + Math.abs(pbx) + Math.abs(pby) + Math.abs(pbz)
+                + Math.abs(pcx) + Math.abs(pcy) + Math.abs(pcz);
+        int ev = sum < Double.POSITIVE_INFINITY ? Geom.sumExponent(sum)
+                : Geom.scaleExponent(pax, pay, paz, pbx, pby, pbz, pcx, pcy, pcz);
         int ed = Geom.kernelExponent(dx, dy, dz, 0.0);
         double sv = Geom.powerOfTwo(-ev);
         double sd = Geom.powerOfTwo(-ed);

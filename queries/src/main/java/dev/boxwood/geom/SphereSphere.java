@@ -32,7 +32,7 @@ public final class SphereSphere {
         double r = ra + rb;
         // at the inputs' scale (a power of two, so unit-scale answers are bit for bit those of the plain form):
         // squares of 1e160 overflow and of 1e-170 underflow, which made far spheres overlap and near ones touch
-        double k = Geom.unitSafe(Geom.sumMagnitude(sx, sy, sz) + r) ? 1.0 : Geom.unitScale(sx, sy, sz, 0, 0, 0, r);
+        double k = Geom.powerOfTwo(-Geom.kernelExponent(sx, sy, sz, r));
         sx *= k;
         sy *= k;
         sz *= k;

@@ -360,10 +360,8 @@ public final class Intersect2 {
         // underflow below 1e-77; t = 2^(em - ed) t' for the fraction t' of the scaled quadratic
         double mx0 = ox - cx;
         double my0 = oy - cy;
-        int em = Geom.unitSafe(Math.abs(mx0) + Math.abs(my0) + r) ? 0
-                : Geom.scaleExponent(Math.max(Math.max(Math.abs(mx0), Math.abs(my0)), r));
-        int ed = Geom.unitSafe(Math.abs(dx) + Math.abs(dy)) ? 0 : Geom.scaleExponent(Math.max(Math.abs(dx),
-                Math.abs(dy)));
+        int em = Geom.scaleExponent(mx0, my0, 0.0, r);
+        int ed = Geom.scaleExponent(dx, dy, 0.0, 0.0);
         double sm = Geom.powerOfTwo(-em);
         double sd = Geom.powerOfTwo(-ed);
         double mx = mx0 * sm;

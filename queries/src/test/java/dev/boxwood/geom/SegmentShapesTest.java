@@ -115,6 +115,31 @@ class SegmentShapesTest {
         }
     }
 
+    @Test
+    void shouldKeepASmallSphereFarAwayAMissAtEveryScale() {
+        // a sphere of radius 2^-50 passed at 1024 radii: the tangency discriminant multiplies four lengths, one of
+        // them far shorter than the others, and must not underflow into a hit at any scale (a shortcut that skipped
+        // the scaling for sums of magnitudes down to 2^-250 made it a hit there)
+        double r = 0x1p-50;
+        SweepResult sweep = new SweepResult();
+        for (int e : new int[] {0, -230, -250, -260, -400, 100, 240, 600}) {
+            double k = Math.scalb(1.0, e);
+            String at = "at 2^" + e;
+            assertEquals(Geom.NO_HIT, SegmentSphere.intersect(-k, 0x1p-40 * k, 0, 2 * k, 0, 0, 1, 0, 0, 0, r * k), at);
+            assertEquals(Geom.NO_HIT, SegmentCapsule.intersect(-k, 0x1p-40 * k, 0, 2 * k, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+                    r * k), at);
+            if (e < 500) {
+                // (its start test, SphereAabb.test, squares distances unscaled: beyond about 1e154 they overflow, a
+                // documented limit of the sphere-box tests)
+                assertEquals(Geom.NO_HIT, SweepAabb.intersectMovingSphere(-k, 0x1p-40 * k, 0, r * k, 2 * k, 0, 0, 1, 0,
+                        0, 0, 0, 0, 0), at);
+            }
+            assertTrue(!SphereSphere.sweep(-k, 0x1p-40 * k, 0, r * k, 2 * k, 0, 0, 0, 0, 0, 0, 0, 0, 0, sweep), at);
+            // and a hit just inside the tangent stays one
+            assertEquals(0.5, SegmentSphere.intersect(-k, 0x1p-51 * k, 0, 2 * k, 0, 0, 1, 0, 0, 0, r * k), 1e-12, at);
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------------------------
     // triangle
 
