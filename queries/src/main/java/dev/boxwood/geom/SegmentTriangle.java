@@ -154,35 +154,67 @@ public final class SegmentTriangle {
     private static double relative(double pax, double pay, double paz, double pbx, double pby, double pbz,
                                    double pcx, double pcy, double pcz, double dx, double dy, double dz,
                                    double maxFraction) {
-        // unit scale for the offsets and for the translation, each by a power of two: products of three offsets
-        // overflow from about 1e102 and underflow below 1e-102 otherwise; t = 2^(ev - ed) t' (as in SegmentSphere)
+        int ed = Geom.kernelExponent(dx, dy, dz, 0.0);
+        double sd = Geom.powerOfTwo(-ed);
+        dx *= sd;
+        dy *= sd;
+        dz *= sd;
+        int frame = frame(dx, dy, dz);
+        double kz = along(frame, dx, dy, dz);
+        return crossing(pax, pay, paz, pbx, pby, pbz, pcx, pcy, pcz, frame, across(frame, dx, dy, dz) / kz,
+                up(frame, dx, dy, dz) / kz, 1.0 / kz, ed, maxFraction);
+    }
+
+    /**
+     * The sheared frame of a translation: the axis along which it is longest becomes z (code 0, 1, 2 for x, y, z),
+     * x and y following cyclically, swapped (code + 4) when that component is negative so that the winding (the sign
+     * of the determinant) is kept.
+     */
+    private static int frame(double dx, double dy, double dz) {
+        double adx = Math.abs(dx);
+        double ady = Math.abs(dy);
+        double adz = Math.abs(dz);
+        int axis = adx >= ady && adx >= adz ? 0 : ady >= adz ? 1 : 2;
+        return along(axis, dx, dy, dz) < 0.0 ? axis + 4 : axis;
+    }
+
+    /** The component of a vector along the frame's z axis. */
+    private static double along(int frame, double x, double y, double z) {
+        int axis = frame & 3;
+        return axis == 0 ? x : axis == 1 ? y : z;
+    }
+
+    /** The component along the frame's x axis (the cyclic successor of z, or its successor's successor if swapped). */
+    private static double across(int frame, double x, double y, double z) {
+        int axis = (frame & 3) + ((frame & 4) == 0 ? 1 : 2);
+        axis = axis >= 3 ? axis - 3 : axis;
+        return axis == 0 ? x : axis == 1 ? y : z;
+    }
+
+    /** The component along the frame's y axis. */
+    private static double up(int frame, double x, double y, double z) {
+        int axis = (frame & 3) + ((frame & 4) == 0 ? 2 : 1);
+        axis = axis >= 3 ? axis - 3 : axis;
+        return axis == 0 ? x : axis == 1 ? y : z;
+    }
+
+    /**
+     * The crossing of a translation, prepared as its frame and shear (of the translation scaled by {@code 2^-ed}),
+     * with the triangle of the vertices relative to the origin.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static double crossing(double pax, double pay, double paz, double pbx, double pby, double pbz,
+                                   double pcx, double pcy, double pcz, int frame, double shearX, double shearY,
+                                   double shearZ, int ed, double maxFraction) {
+        // unit scale for the offsets, by a power of two: products of three offsets overflow from about 1e102 and
+        // underflow below 1e-102 otherwise; t = 2^(ev - ed) t' (as in SegmentSphere)
         double sum = Math.abs(pax) + Math.abs(pay) + Math.abs(paz) + Math.abs(pbx) + Math.abs(pby) + Math.abs(pbz)
                 + Math.abs(pcx) + Math.abs(pcy) + Math.abs(pcz);
         int ev = sum < Double.POSITIVE_INFINITY ? Geom.sumExponent(sum)
                 : Geom.scaleExponent(pax, pay, paz, pbx, pby, pbz, pcx, pcy, pcz);
-        int ed = Geom.kernelExponent(dx, dy, dz, 0.0);
         double sv = Geom.powerOfTwo(-ev);
-        double sd = Geom.powerOfTwo(-ed);
-        pax *= sv;
-        pay *= sv;
-        paz *= sv;
-        pbx *= sv;
-        pby *= sv;
-        pbz *= sv;
-        pcx *= sv;
-        pcy *= sv;
-        pcz *= sv;
-        dx *= sd;
-        dy *= sd;
-        dz *= sd;
-        // the axis along which the translation is longest becomes z; x and y follow cyclically, swapped when that
-        // component is negative so that the winding (the sign of the determinant) is kept
-        double adx = Math.abs(dx);
-        double ady = Math.abs(dy);
-        double adz = Math.abs(dz);
-        double kx;
-        double ky;
-        double kz;
+        // the vertices in the frame (one switch for all nine components: the frame is the same for every triangle
+        // of a cast, so the branch predicts)
         double ax;
         double ay;
         double az;
@@ -192,69 +224,84 @@ public final class SegmentTriangle {
         double cx;
         double cy;
         double cz;
-        if (adx >= ady && adx >= adz) {
-            kz = dx;
-            kx = dy;
-            ky = dz;
-            ax = pay;
-            ay = paz;
-            az = pax;
-            bx = pby;
-            by = pbz;
-            bz = pbx;
-            cx = pcy;
-            cy = pcz;
-            cz = pcx;
-        } else if (ady >= adz) {
-            kz = dy;
-            kx = dz;
-            ky = dx;
-            ax = paz;
-            ay = pax;
-            az = pay;
-            bx = pbz;
-            by = pbx;
-            bz = pby;
-            cx = pcz;
-            cy = pcx;
-            cz = pcy;
-        } else {
-            kz = dz;
-            kx = dx;
-            ky = dy;
-            ax = pax;
-            ay = pay;
-            az = paz;
-            bx = pbx;
-            by = pby;
-            bz = pbz;
-            cx = pcx;
-            cy = pcy;
-            cz = pcz;
+        switch (frame) {
+            case 0:
+                ax = pay;
+                ay = paz;
+                az = pax;
+                bx = pby;
+                by = pbz;
+                bz = pbx;
+                cx = pcy;
+                cy = pcz;
+                cz = pcx;
+                break;
+            case 4:
+                ax = paz;
+                ay = pay;
+                az = pax;
+                bx = pbz;
+                by = pby;
+                bz = pbx;
+                cx = pcz;
+                cy = pcy;
+                cz = pcx;
+                break;
+            case 1:
+                ax = paz;
+                ay = pax;
+                az = pay;
+                bx = pbz;
+                by = pbx;
+                bz = pby;
+                cx = pcz;
+                cy = pcx;
+                cz = pcy;
+                break;
+            case 5:
+                ax = pax;
+                ay = paz;
+                az = pay;
+                bx = pbx;
+                by = pbz;
+                bz = pby;
+                cx = pcx;
+                cy = pcz;
+                cz = pcy;
+                break;
+            case 2:
+                ax = pax;
+                ay = pay;
+                az = paz;
+                bx = pbx;
+                by = pby;
+                bz = pbz;
+                cx = pcx;
+                cy = pcy;
+                cz = pcz;
+                break;
+            default:
+                ax = pay;
+                ay = pax;
+                az = paz;
+                bx = pby;
+                by = pbx;
+                bz = pbz;
+                cx = pcy;
+                cy = pcx;
+                cz = pcz;
+                break;
         }
-        if (kz < 0.0) {
-            double swap = kx;
-            kx = ky;
-            ky = swap;
-            swap = ax;
-            ax = ay;
-            ay = swap;
-            swap = bx;
-            bx = by;
-            by = swap;
-            swap = cx;
-            cx = cy;
-            cy = swap;
-        }
-        double shearX = kx / kz;
-        double shearY = ky / kz;
-        double shearZ = 1.0 / kz;
-        double sax = ax - shearX * az;
-        double say = ay - shearY * az;
-        double sbx = bx - shearX * bz;
-        double sby = by - shearY * bz;
-        double scx = cx - shearX * cz;
-        double scy = cy - shearY * cz;
+        az *= sv;
+        bz *= sv;
+        cz *= sv;
+        double sax = ax * sv - shearX * az;
+        double say = ay * sv - shearY * az;
+        double sbx = bx * sv - shearX * bz;
+        double sby = by * sv - shearY * bz;
+        double scx = cx * sv - shearX * cz;
+        double scy = cy * sv - shearY * cz;
+
         // the edge functions: twice the signed areas of the sheared triangles (origin, b, c), (origin, c, a) and
         // (origin, a, b), each from the same two vertices a neighbour sharing the edge uses
         double u = scx * sby - scy * sbx;
@@ -273,5 +320,87 @@ public final class SegmentTriangle {
         }
         t = Geom.scalb(t, ev - ed) + 0.0; // + 0.0 turns a -0.0 into 0
         return t <= maxFraction ? t : Geom.NO_HIT;
+    }
+
+    /**
+     * A segment prepared for many triangles (a mesh under a pick ray): the frame and shear that
+     * {@link SegmentTriangle#intersect} computes on every call are computed once by {@link #set}, so each
+     * {@link #intersect} does the per-triangle part only, with the same answers. Reusable; not thread-safe (one per
+     * thread, like the query scratch).
+     */
+    public static final class Cast {
+        private double ox;
+        private double oy;
+        private double oz;
+        private double dx;
+        private double dy;
+        private double dz;
+        private double maxFraction;
+        private boolean point;
+        private int frame;
+        private double shearX;
+        private double shearY;
+        private double shearZ;
+        private int ed;
+
+        /**
+         * Prepares the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}.
+         *
+         * @param ox origin x
+         * @param oy origin y
+         * @param oz origin z
+         * @param dx translation x
+         * @param dy translation y
+         * @param dz translation z
+         * @param maxFraction largest fraction, finite and {@code >= 0}
+         * @return this
+         */
+        public Cast set(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction) {
+            this.ox = ox;
+            this.oy = oy;
+            this.oz = oz;
+            this.dx = dx;
+            this.dy = dy;
+            this.dz = dz;
+            this.maxFraction = maxFraction;
+            point = maxFraction == 0.0 || (dx == 0.0 && dy == 0.0 && dz == 0.0);
+            if (!point) {
+                ed = Geom.kernelExponent(dx, dy, dz, 0.0);
+                double sd = Geom.powerOfTwo(-ed);
+                double x = dx * sd;
+                double y = dy * sd;
+                double z = dz * sd;
+                frame = frame(x, y, z);
+                double kz = along(frame, x, y, z);
+                shearX = across(frame, x, y, z) / kz;
+                shearY = up(frame, x, y, z) / kz;
+                shearZ = 1.0 / kz;
+            }
+            return this;
+        }
+
+        /**
+         * {@link SegmentTriangle#intersect} of the prepared segment and the triangle {@code (a, b, c)}.
+         *
+         * @param ax vertex a, x
+         * @param ay vertex a, y
+         * @param az vertex a, z
+         * @param bx vertex b, x
+         * @param by vertex b, y
+         * @param bz vertex b, z
+         * @param cx vertex c, x
+         * @param cy vertex c, y
+         * @param cz vertex c, z
+         * @return the fraction in {@code [0, maxFraction]}, or {@link Geom#NO_HIT}
+         */
+        public double intersect(double ax, double ay, double az, double bx, double by, double bz, double cx,
+                                double cy, double cz) {
+            if (point) {
+                return SegmentTriangle.intersect(ox, oy, oz, dx, dy, dz, maxFraction, ax, ay, az, bx, by, bz, cx, cy,
+                        cz);
+            }
+            return crossing(ax - ox, ay - oy, az - oz, bx - ox, by - oy, bz - oz, cx - ox, cy - oy, cz - oz, frame,
+                    shearX, shearY, shearZ, ed, maxFraction);
+        }
     }
 }

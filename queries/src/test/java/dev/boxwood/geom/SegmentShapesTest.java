@@ -382,6 +382,36 @@ class SegmentShapesTest {
             big}));
     }
 
+    @Test
+    void shouldAnswerAPreparedCastAsTheSingleCallDoes() {
+        // one segment against many triangles, prepared once: the same fractions, bit for bit, in every frame (each
+        // axis longest, either sign), for zero-length segments and at extreme scales
+        SplittableRandom random = new SplittableRandom(0xCA57);
+        SegmentTriangle.Cast cast = new SegmentTriangle.Cast();
+        int hits = 0;
+        for (int i = 0; i < 2_000; i++) {
+            double k = Math.scalb(1.0, random.nextInt(-600, 600));
+            double[] o = point(random, 0, 4 * k);
+            double[] d = i % 50 == 0 ? new double[3] : point(random, 0, 8 * k);
+            double maxFraction = i % 37 == 0 ? 0 : random.nextDouble(0.2, 1.5);
+            cast.set(o[0], o[1], o[2], d[0], d[1], d[2], maxFraction);
+            for (int j = 0; j < 20; j++) {
+                double[] v = new double[9];
+                for (int a = 0; a < 9; a++) {
+                    v[a] = random.nextDouble(-3, 3) * k;
+                }
+                if (j == 0) {
+                    System.arraycopy(o, 0, v, 0, 3); // a triangle with the origin as a vertex
+                }
+                double single = tri(o[0], o[1], o[2], d[0], d[1], d[2], maxFraction, v);
+                hits += single >= 0 ? 1 : 0;
+                assertEquals(single, cast.intersect(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]),
+                        "segment " + i + ", triangle " + j);
+            }
+        }
+        assertTrue(hits > 2_000, hits + " hits");
+    }
+
     private static double tri(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction,
                               double[] v) {
         return SegmentTriangle.intersect(ox, oy, oz, dx, dy, dz, maxFraction, v[0], v[1], v[2], v[3], v[4], v[5],

@@ -82,6 +82,56 @@ public class SegmentShapesBenchmark {
         return sum;
     }
 
+    /** Triangles per segment in the mesh benchmarks: a segment tested against a run of the data's triangles. */
+    private static final int MESH = 16;
+
+    private final SegmentTriangle.Cast cast = new SegmentTriangle.Cast();
+
+    /** @return sum of fractions: each of 64 segments against 16 triangles, one call each */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double meshWatertight() {
+        double sum = 0;
+        for (int s = 0; s < KernelData.COUNT; s += MESH) {
+            for (int i = s; i < s + MESH; i++) {
+                sum += SegmentTriangle.intersect(d.px[s], d.py[s], d.pz[s], d.dx[s], d.dy[s], d.dz[s], 1.0,
+                        d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.minY[i], d.maxZ[i], d.minX[i], d.maxY[i],
+                        d.maxZ[i]);
+            }
+        }
+        return sum;
+    }
+
+    /** @return sum of fractions: the same, each segment prepared once ({@link SegmentTriangle.Cast}) */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double meshWatertightPrepared() {
+        double sum = 0;
+        for (int s = 0; s < KernelData.COUNT; s += MESH) {
+            SegmentTriangle.Cast c = cast.set(d.px[s], d.py[s], d.pz[s], d.dx[s], d.dy[s], d.dz[s], 1.0);
+            for (int i = s; i < s + MESH; i++) {
+                sum += c.intersect(d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.minY[i], d.maxZ[i], d.minX[i],
+                        d.maxY[i], d.maxZ[i]);
+            }
+        }
+        return sum;
+    }
+
+    /** @return sum of fractions: the same with Möller–Trumbore */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double meshMollerTrumbore() {
+        double sum = 0;
+        for (int s = 0; s < KernelData.COUNT; s += MESH) {
+            for (int i = s; i < s + MESH; i++) {
+                sum += mollerTrumbore(d.px[s], d.py[s], d.pz[s], d.dx[s], d.dy[s], d.dz[s], 1.0,
+                        d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.minY[i], d.maxZ[i], d.minX[i], d.maxY[i],
+                        d.maxZ[i]);
+            }
+        }
+        return sum;
+    }
+
     @SuppressWarnings("checkstyle:ParameterNumber")
     private static double mollerTrumbore(double ox, double oy, double oz, double dx, double dy, double dz,
                                          double maxFraction, double ax, double ay, double az, double bx, double by,
