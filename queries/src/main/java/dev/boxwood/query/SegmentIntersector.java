@@ -14,7 +14,8 @@ package dev.boxwood.query;
  * {@link dev.boxwood.geom.SegmentCapsule}, {@link dev.boxwood.geom.SegmentTriangle} (watertight, two-sided; a mesh
  * is the smallest answer over its triangles, with the segment prepared once by {@code SegmentTriangle.Cast}),
  * {@link dev.boxwood.geom.SegmentAabb}, {@link dev.boxwood.geom.SegmentConvex} (a convex hull as planes) and, for a
- * yes/no answer, {@link dev.boxwood.geom.SegmentObb}. For example, for objects that are spheres held by the application:
+ * yes/no answer, {@link dev.boxwood.geom.SegmentObb}. For example, for objects that are spheres held by the
+ * application:
  * <pre>{@code
  * SegmentIntersector spheres = (handle, userValue, ox, oy, oz, dx, dy, dz, maxFraction) -> {
  *     Ball ball = balls.get((int) userValue);
