@@ -86,13 +86,8 @@ public final class SegmentCapsule {
             double vx = ux - ku * ex;
             double vy = uy - ku * ey;
             double vz = uz - ku * ez;
-            double a = vx * vx + vy * vy + vz * vz;
-            double h = nx * vx + ny * vy + nz * vz;
-            double c = nx * nx + ny * ny + nz * nz - rs * rs;
-            double wx = vy * nz - vz * ny;
-            double wy = vz * nx - vx * nz;
-            double wz = vx * ny - vy * nx;
-            double t = Quadratic.entry(a, h, c, a * rs * rs - (wx * wx + wy * wy + wz * wz));
+            // the entry into the infinite cylinder: into the ball of radius r, across the axis
+            double t = SegmentSphere.entry(nx, ny, nz, vx, vy, vz, rs);
             if (t >= 0.0) {
                 // where along the axis the entry point projects: on the axis segment for the cylinder's surface
                 double along = km + t * ku;

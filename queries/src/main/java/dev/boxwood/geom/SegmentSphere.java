@@ -50,7 +50,9 @@ public final class SegmentSphere {
     /**
      * Entry time of the point {@code m + t d} ({@code m} relative to the centre, outside the sphere: the caller has
      * tested the start) into the sphere of radius {@code r}, for any {@code t >= 0}, or {@link Geom#NO_HIT} when it
-     * does not move, moves away or passes by.
+     * does not move, moves away or passes by. Given the components of the start and motion across an axis, it is
+     * the entry into the infinite cylinder of radius {@code r} around that axis (a box edge of the sphere sweep, a
+     * capsule's side).
      */
     static double entry(double mx, double my, double mz, double dx, double dy, double dz, double r) {
         // the start and radius at their scale and the motion at its own (powers of two, so ordinary inputs give the

@@ -139,21 +139,8 @@ public final class SweepAabb {
      */
     private static double cylinder(double mi, double mj, double di, double dj, double r,
                                    double s, double ds, double lo, double hi) {
-        // as in SegmentSphere.entry: start and radius at their scale, motion at its own
-        int em = Geom.kernelExponent(mi, mj, 0.0, r);
-        int ed = Geom.kernelExponent(di, dj, 0.0, 0.0);
-        double sm = Geom.powerOfTwo(-em);
-        double sd = Geom.powerOfTwo(-ed);
-        mi *= sm;
-        mj *= sm;
-        r *= sm;
-        di *= sd;
-        dj *= sd;
-        double a = di * di + dj * dj;
-        double b = mi * di + mj * dj;
-        double c = mi * mi + mj * mj - r * r;
-        double cross = mi * dj - mj * di;
-        double t = SegmentSphere.unscaled(Quadratic.entry(a, b, c, a * r * r - cross * cross), em, ed);
+        // the entry into the circle of radius r in the plane across the edge (SegmentSphere.entry, z = 0)
+        double t = SegmentSphere.entry(mi, mj, 0.0, di, dj, 0.0, r);
         if (t < 0.0) {
             return Geom.NO_HIT;
         }
