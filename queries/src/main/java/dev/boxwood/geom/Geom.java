@@ -87,6 +87,21 @@ public final class Geom {
     }
 
     /**
+     * Whether the vector {@code m} is strictly shorter than {@code r > 0}, scaled by a power of two first so that
+     * no square overflows or underflows (the interior test of a start in a ball, a capsule).
+     *
+     * @return {@code |m| < r}
+     */
+    static boolean within(double mx, double my, double mz, double r) {
+        double s = powerOfTwo(-scaleExponent(mx, my, mz, r));
+        mx *= s;
+        my *= s;
+        mz *= s;
+        r *= s;
+        return mx * mx + my * my + mz * mz < r * r;
+    }
+
+    /**
      * {@code 2^n}, exactly: {@link Math#scalb(double, int) Math.scalb(1.0, n)}, built from its bits where it is a
      * normal double ({@code n} in {@code [-1022, 1023]}), which the scaled kernels need several times per test and
      * {@code Math.scalb} takes a few branches for.

@@ -113,6 +113,121 @@ public final class SegmentAabb {
     }
 
     /**
+     * The point and outward normal of the hit at {@code fraction} of the segment {@code o + t d} on the closed box,
+     * with the conventions of {@link SurfaceHit}: typically the entry fraction of {@link #intersect}, or the
+     * fraction a cast reported for this box (recomputed here, the face does not depend on the cast's frame or
+     * rounding beyond ties). The face is the one the segment enters through, the near face of the slab it enters
+     * last (the largest entry distance of the slab method); where several slabs are entered at the same distance (an
+     * edge or corner) the lowest axis, x before y before z. At fraction 0 with the start on the boundary it is the
+     * face the start lies on; on several (an edge, a corner, a flat box), the one facing the translation most, then
+     * the lowest axis and the low side. The point lies on that face and within the box, exactly.
+     *
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param dx translation x
+     * @param dy translation y
+     * @param dz translation z
+     * @param fraction the hit fraction, {@code >= 0}; negative for a miss
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @param dest receives the hit
+     * @return whether it is a hit ({@code fraction >= 0})
+     */
+    public static boolean surface(double ox, double oy, double oz, double dx, double dy, double dz, double fraction,
+                                  double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                                  SurfaceHit dest) {
+        if (!(fraction >= 0.0)) {
+            return dest.miss();
+        }
+        if (fraction == 0.0 && ox > minX && ox < maxX && oy > minY && oy < maxY && oz > minZ && oz < maxZ) {
+            return dest.inside(ox, oy, oz, dx, dy, dz);
+        }
+        int face = fraction > 0.0 ? enteredFace(ox, oy, oz, dx, dy, dz, minX, minY, minZ, maxX, maxY, maxZ) : -1;
+        if (face < 0) {
+            face = nearestFace(ox, oy, oz, dx, dy, dz, minX, minY, minZ, maxX, maxY, maxZ);
+        }
+        dest.at(ox, oy, oz, dx, dy, dz, fraction);
+        // onto the boundary: across the face its own coordinate, along it clamped (rounding of o + t d may step out)
+        dest.x = Math.min(Math.max(dest.x, minX), maxX);
+        dest.y = Math.min(Math.max(dest.y, minY), maxY);
+        dest.z = Math.min(Math.max(dest.z, minZ), maxZ);
+        switch (face) {
+            case 0 -> dest.x = minX;
+            case 1 -> dest.x = maxX;
+            case 2 -> dest.y = minY;
+            case 3 -> dest.y = maxY;
+            case 4 -> dest.z = minZ;
+            default -> dest.z = maxZ;
+        }
+        double sign = (face & 1) == 0 ? -1.0 : 1.0;
+        dest.normalX = face >> 1 == 0 ? sign : 0.0;
+        dest.normalY = face >> 1 == 1 ? sign : 0.0;
+        dest.normalZ = face >> 1 == 2 ? sign : 0.0;
+        return true;
+    }
+
+    /**
+     * The face (2 axis + side, side 1 the max face) through which the segment enters: the near face of the slab with
+     * the largest entry distance, the first axis on ties; -1 for a zero translation.
+     */
+    private static int enteredFace(double ox, double oy, double oz, double dx, double dy, double dz,
+                                   double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        int face = -1;
+        double latest = Double.NEGATIVE_INFINITY;
+        for (int axis = 0; axis < 3; axis++) {
+            double d = axis == 0 ? dx : axis == 1 ? dy : dz;
+            if (d == 0.0) {
+                continue; // never entered: the origin is within this slab for the whole segment
+            }
+            double o = axis == 0 ? ox : axis == 1 ? oy : oz;
+            double bound = d > 0.0 ? (axis == 0 ? minX : axis == 1 ? minY : minZ)
+                    : (axis == 0 ? maxX : axis == 1 ? maxY : maxZ);
+            double entry = (bound - o) / d;
+            if (face < 0 || entry > latest) {
+                latest = entry;
+                face = 2 * axis + (d > 0.0 ? 0 : 1);
+            }
+        }
+        return face;
+    }
+
+    /**
+     * The face the start is nearest to from inside (distance {@code o - min} or {@code max - o}, negative outside),
+     * then the one whose outward normal is most against the translation, then the lower face index.
+     */
+    private static int nearestFace(double ox, double oy, double oz, double dx, double dy, double dz,
+                                   double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        int face = 0;
+        double nearest = Double.POSITIVE_INFINITY;
+        double facing = Double.POSITIVE_INFINITY;
+        for (int f = 0; f < 6; f++) {
+            int axis = f >> 1;
+            double o = axis == 0 ? ox : axis == 1 ? oy : oz;
+            double d = axis == 0 ? dx : axis == 1 ? dy : dz;
+            double distance;
+            double along;
+            if ((f & 1) == 0) {
+                distance = o - (axis == 0 ? minX : axis == 1 ? minY : minZ);
+                along = -d;
+            } else {
+                distance = (axis == 0 ? maxX : axis == 1 ? maxY : maxZ) - o;
+                along = d;
+            }
+            if (distance < nearest || distance == nearest && along < facing) {
+                nearest = distance;
+                facing = along;
+                face = f;
+            }
+        }
+        return face;
+    }
+
+    /**
      * Whether the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, meets the closed box, without any
      * division. The segment-AABB article replaces the slab division by a multiplication inside the comparisons; taken
      * to its end, every entry distance {@code e_i / |d_i|} and exit distance {@code x_i / |d_i|} stays a fraction and

@@ -101,6 +101,65 @@ public final class SegmentCapsule {
         return best <= maxFraction ? best : Geom.NO_HIT;
     }
 
+    /**
+     * The point and outward normal of the hit at {@code fraction} of the segment {@code o + t d} on the closed
+     * capsule (conventions of {@link SurfaceHit}), typically the entry fraction of {@link #intersect}: the normal is
+     * the direction to the point from its closest point on the axis segment (clamped to {@code [p, q]}: on an end
+     * sphere, from that end). A start strictly inside ({@code fraction} 0, nearer the axis segment than {@code r}) is
+     * {@link SurfaceHit#startInside}; a point on the axis (a radius of 0) takes the reversed translation as its
+     * normal.
+     *
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param dx translation x
+     * @param dy translation y
+     * @param dz translation z
+     * @param fraction the hit fraction, {@code >= 0}; negative for a miss
+     * @param px axis start x
+     * @param py axis start y
+     * @param pz axis start z
+     * @param qx axis end x
+     * @param qy axis end y
+     * @param qz axis end z
+     * @param r radius, finite and {@code >= 0}
+     * @param dest receives the hit
+     * @return whether it is a hit ({@code fraction >= 0})
+     */
+    public static boolean surface(double ox, double oy, double oz, double dx, double dy, double dz, double fraction,
+                                  double px, double py, double pz, double qx, double qy, double qz, double r,
+                                  SurfaceHit dest) {
+        if (!(fraction >= 0.0)) {
+            return dest.miss();
+        }
+        // the point relative to the axis start, differences first, and the axis, at one scale (a power of two)
+        double wx = (ox - px) + fraction * dx;
+        double wy = (oy - py) + fraction * dy;
+        double wz = (oz - pz) + fraction * dz;
+        double ex = qx - px;
+        double ey = qy - py;
+        double ez = qz - pz;
+        double scale = Geom.powerOfTwo(-Geom.scaleExponent(Double.longBitsToDouble(
+                Math.max(Geom.magnitudeBits(wx, wy, wz, r), Geom.magnitudeBits(ex, ey, ez, 0.0)))));
+        wx *= scale;
+        wy *= scale;
+        wz *= scale;
+        ex *= scale;
+        ey *= scale;
+        ez *= scale;
+        double ee = ex * ex + ey * ey + ez * ez;
+        double s = ee > 0.0 ? Math.min(Math.max((wx * ex + wy * ey + wz * ez) / ee, 0.0), 1.0) : 0.0;
+        double nx = wx - s * ex;
+        double ny = wy - s * ey;
+        double nz = wz - s * ez;
+        double rs = r * scale;
+        if (fraction == 0.0 && nx * nx + ny * ny + nz * nz < rs * rs) {
+            return dest.inside(ox, oy, oz, dx, dy, dz);
+        }
+        dest.at(ox, oy, oz, dx, dy, dz, fraction);
+        return dest.normal(nx, ny, nz, -dx, -dy, -dz);
+    }
+
     /** Whether the (scaled) start lies within {@code r} of the axis segment: its closest point, clamped. */
     private static boolean startsInside(double mx, double my, double mz, double ex, double ey, double ez, double ee,
                                         double r) {

@@ -55,4 +55,75 @@ public final class SegmentConvex {
         }
         return near;
     }
+
+    /**
+     * The point and outward normal of the hit at {@code fraction} of the segment {@code o + t dir} on the closed
+     * convex polyhedron (conventions of {@link SurfaceHit}), typically the entry fraction of {@link #intersect}: the
+     * normal is the unit normal of the plane the segment enters last (the largest entry fraction among the planes it
+     * enters, {@code n · dir < 0}; on ties the first such plane). At fraction 0 a start strictly inside every plane
+     * is {@link SurfaceHit#startInside} (so is any start when there are no planes); a start on the boundary takes
+     * the plane it is nearest to from inside (on it, or beyond it by rounding), then the one facing the translation
+     * most, then the first.
+     *
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param dx translation x
+     * @param dy translation y
+     * @param dz translation z
+     * @param fraction the hit fraction, {@code >= 0}; negative for a miss
+     * @param planes flat planes {@code (nx, ny, nz, d)}, positive side outside, normals not zero
+     * @param planeCount number of planes
+     * @param dest receives the hit
+     * @return whether it is a hit ({@code fraction >= 0})
+     */
+    public static boolean surface(double ox, double oy, double oz, double dx, double dy, double dz, double fraction,
+                                  double[] planes, int planeCount, SurfaceHit dest) {
+        if (!(fraction >= 0.0)) {
+            return dest.miss();
+        }
+        final int stride = FrustumAabb.PLANE_STRIDE;
+        final int end = planeCount * stride;
+        int chosen = -1;
+        if (fraction > 0.0) {
+            double latest = Double.NEGATIVE_INFINITY;
+            for (int at = 0; at < end; at += stride) {
+                double denominator = planes[at] * dx + planes[at + 1] * dy + planes[at + 2] * dz;
+                if (denominator < 0.0) {
+                    double entry = (planes[at + 3] - (planes[at] * ox + planes[at + 1] * oy + planes[at + 2] * oz))
+                            / denominator;
+                    if (chosen < 0 || entry > latest) {
+                        latest = entry;
+                        chosen = at;
+                    }
+                }
+            }
+        } else {
+            boolean inside = true;
+            double nearest = Double.POSITIVE_INFINITY;
+            double facing = Double.POSITIVE_INFINITY;
+            for (int at = 0; at < end; at += stride) {
+                double nx = planes[at];
+                double ny = planes[at + 1];
+                double nz = planes[at + 2];
+                double numerator = planes[at + 3] - (nx * ox + ny * oy + nz * oz);
+                inside &= numerator > 0.0;
+                // distances and slopes per unit normal, so planes given at different scales compare
+                double length = Math.hypot(Math.hypot(nx, ny), nz); // no overflow of the squares
+                double distance = numerator / length;
+                double along = (nx * dx + ny * dy + nz * dz) / length;
+                if (chosen < 0 || distance < nearest || distance == nearest && along < facing) {
+                    nearest = distance;
+                    facing = along;
+                    chosen = at;
+                }
+            }
+            if (inside) {
+                return dest.inside(ox, oy, oz, dx, dy, dz);
+            }
+        }
+        dest.at(ox, oy, oz, dx, dy, dz, fraction);
+        return chosen < 0 ? dest.normal(0.0, 0.0, 0.0, -dx, -dy, -dz)
+                : dest.normal(planes[chosen], planes[chosen + 1], planes[chosen + 2], -dx, -dy, -dz);
+    }
 }

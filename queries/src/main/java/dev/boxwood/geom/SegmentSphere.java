@@ -48,6 +48,43 @@ public final class SegmentSphere {
     }
 
     /**
+     * The point and outward normal of the hit at {@code fraction} of the segment {@code o + t d} on the closed ball
+     * (conventions of {@link SurfaceHit}), typically the entry fraction of {@link #intersect}: the normal is the
+     * direction from the centre to the point, computed from the start's offset to the centre plus
+     * {@code fraction * d} (differences first), so it is as accurate as the point relative to the sphere's size. A
+     * start strictly inside ({@code fraction} 0, nearer the centre than {@code r}) is {@link SurfaceHit#startInside};
+     * a point at the centre (a radius of 0) takes the reversed translation as its normal.
+     *
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param dx translation x
+     * @param dy translation y
+     * @param dz translation z
+     * @param fraction the hit fraction, {@code >= 0}; negative for a miss
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param r radius, finite and {@code >= 0}
+     * @param dest receives the hit
+     * @return whether it is a hit ({@code fraction >= 0})
+     */
+    public static boolean surface(double ox, double oy, double oz, double dx, double dy, double dz, double fraction,
+                                  double cx, double cy, double cz, double r, SurfaceHit dest) {
+        if (!(fraction >= 0.0)) {
+            return dest.miss();
+        }
+        double mx = ox - cx;
+        double my = oy - cy;
+        double mz = oz - cz;
+        if (fraction == 0.0 && r > 0.0 && Geom.within(mx, my, mz, r)) {
+            return dest.inside(ox, oy, oz, dx, dy, dz);
+        }
+        dest.at(ox, oy, oz, dx, dy, dz, fraction);
+        return dest.normal(mx + fraction * dx, my + fraction * dy, mz + fraction * dz, -dx, -dy, -dz);
+    }
+
+    /**
      * Entry time of the point {@code m + t d} ({@code m} relative to the centre, outside the sphere: the caller has
      * tested the start) into the sphere of radius {@code r}, for any {@code t >= 0}, or {@link Geom#NO_HIT} when it
      * does not move, moves away or passes by. Given the components of the start and motion across an axis, it is

@@ -150,6 +150,68 @@ public final class SegmentTriangle {
         return !((u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0));
     }
 
+    /**
+     * The point and normal of the hit at {@code fraction} of the segment {@code o + t d} on the triangle
+     * {@code (a, b, c)} (conventions of {@link SurfaceHit}), typically the fraction of {@link #intersect}: the unit
+     * normal of the triangle's plane on the side the segment comes from ({@code normal · d < 0}); for a zero-length
+     * segment the side of the counter-clockwise winding, {@code (b - a) × (c - a)}. A triangle has no inside, so
+     * {@link SurfaceHit#startInside} is always false; a triangle of zero area (no plane) takes the reversed
+     * translation as its normal. The edges are scaled by a power of two before the cross product, so the normal of a
+     * tiny or huge triangle neither underflows nor overflows.
+     *
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param dx translation x
+     * @param dy translation y
+     * @param dz translation z
+     * @param fraction the hit fraction, {@code >= 0}; negative for a miss
+     * @param ax vertex a, x
+     * @param ay vertex a, y
+     * @param az vertex a, z
+     * @param bx vertex b, x
+     * @param by vertex b, y
+     * @param bz vertex b, z
+     * @param cx vertex c, x
+     * @param cy vertex c, y
+     * @param cz vertex c, z
+     * @param dest receives the hit
+     * @return whether it is a hit ({@code fraction >= 0})
+     */
+    public static boolean surface(double ox, double oy, double oz, double dx, double dy, double dz, double fraction,
+                                  double ax, double ay, double az, double bx, double by, double bz, double cx,
+                                  double cy, double cz, SurfaceHit dest) {
+        if (!(fraction >= 0.0)) {
+            return dest.miss();
+        }
+        double ux = bx - ax;
+        double uy = by - ay;
+        double uz = bz - az;
+        double vx = cx - ax;
+        double vy = cy - ay;
+        double vz = cz - az;
+        double scale = Geom.powerOfTwo(-Geom.scaleExponent(Double.longBitsToDouble(
+                Math.max(Geom.magnitudeBits(ux, uy, uz, 0.0), Geom.magnitudeBits(vx, vy, vz, 0.0)))));
+        ux *= scale;
+        uy *= scale;
+        uz *= scale;
+        vx *= scale;
+        vy *= scale;
+        vz *= scale;
+        double nx = uy * vz - uz * vy;
+        double ny = uz * vx - ux * vz;
+        double nz = ux * vy - uy * vx;
+        // the side facing the start: against the translation, brought to unit size (only the sign is used)
+        double sd = Geom.powerOfTwo(-Geom.scaleExponent(dx, dy, dz, 0.0));
+        if (nx * (dx * sd) + ny * (dy * sd) + nz * (dz * sd) > 0.0) {
+            nx = -nx;
+            ny = -ny;
+            nz = -nz;
+        }
+        dest.at(ox, oy, oz, dx, dy, dz, fraction);
+        return dest.normal(nx, ny, nz, -dx, -dy, -dz);
+    }
+
     /** The test with the vertices relative to the origin; {@code d} not zero. */
     private static double relative(double pax, double pay, double paz, double pbx, double pby, double pbz,
                                    double pcx, double pcy, double pcz, double dx, double dy, double dz,

@@ -14,14 +14,21 @@ package dev.boxwood.query;
  * {@link dev.boxwood.geom.SegmentCapsule}, {@link dev.boxwood.geom.SegmentTriangle} (watertight, two-sided; a mesh
  * is the smallest answer over its triangles, with the segment prepared once by {@code SegmentTriangle.Cast}),
  * {@link dev.boxwood.geom.SegmentAabb}, {@link dev.boxwood.geom.SegmentConvex} (a convex hull as planes) and, for a
- * yes/no answer, {@link dev.boxwood.geom.SegmentObb}. For example, for objects that are spheres held by the
- * application:
+ * yes/no answer, {@link dev.boxwood.geom.SegmentObb}. Each fraction kernel also describes a hit it found (point
+ * and surface normal, {@link dev.boxwood.geom.SurfaceHit}): call it once for the hit the collector kept. For example,
+ * for objects that are spheres held by the application:
  * <pre>{@code
  * SegmentIntersector spheres = (handle, userValue, ox, oy, oz, dx, dy, dz, maxFraction) -> {
  *     Ball ball = balls.get((int) userValue);
  *     return SegmentSphere.intersect(ox, oy, oz, dx, dy, dz, maxFraction, ball.x, ball.y, ball.z, ball.radius);
  * };
  * closestHit.setExactTest(spheres);
+ * tree.rayCast(ox, oy, oz, dx, dy, dz, 1.0, -1L, closestHit, stack);
+ * if (closestHit.hasHit()) { // where the ray meets the ball, and the normal there (SurfaceHit surface, reused)
+ *     Ball ball = balls.get((int) closestHit.userValue());
+ *     SegmentSphere.surface(ox, oy, oz, dx, dy, dz, closestHit.fraction(), ball.x, ball.y, ball.z, ball.radius,
+ *             surface);
+ * }
  * }</pre>
  */
 @FunctionalInterface

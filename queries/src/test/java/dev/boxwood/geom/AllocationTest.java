@@ -21,6 +21,7 @@ class AllocationTest {
     private final double[] planes = {1, 0, 0, 1, -1, 0, 0, 1, 0, 1, 0, 1, 0, -1, 0, 1, 0, 0, 1, 1, 0, 0, -1, 1};
     private final double[] bounds = new double[6];
     private final SweepResult result = new SweepResult();
+    private final SurfaceHit surface = new SurfaceHit();
 
     @Test
     void shouldNotAllocateInAnyKernel() {
@@ -107,6 +108,18 @@ class AllocationTest {
             ObbAabb.enclose(obbs, ObbLayout.STRIDE, bounds, 0);
             sum += bounds[0];
             sum += SegmentObb.test(ox, oy, oz, dx, dy, dz, 1, obbs, 0) ? 1 : 0;
+            double t = Math.abs(r);
+            SegmentAabb.surface(ox, oy, oz, dx, dy, dz, t, minX, minY, minZ, maxX, maxY, maxZ, surface);
+            sum += surface.normalX + surface.x;
+            SegmentSphere.surface(ox, oy, oz, dx, dy, dz, t, minX, minY, minZ, r, surface);
+            sum += surface.normalY;
+            SegmentCapsule.surface(ox, oy, oz, dx, dy, dz, t, minX, minY, minZ, maxX, maxY, maxZ, r, surface);
+            sum += surface.normalZ;
+            SegmentTriangle.surface(ox, oy, oz, dx, dy, dz, t, minX, minY, minZ, maxX, minY, minZ, minX, maxY, maxZ,
+                    surface);
+            sum += surface.normalX;
+            SegmentConvex.surface(ox, oy, oz, dx, dy, dz, t * (i & 1), planes, 6, surface);
+            sum += surface.normalY + (surface.startInside ? 1 : 0);
         }
         return sum;
     }

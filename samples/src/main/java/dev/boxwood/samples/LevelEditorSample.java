@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import dev.boxwood.geom.SurfaceHit;
 import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.RegionQueries;
 import dev.boxwood.index.TreeConfig;
@@ -67,6 +68,8 @@ public final class LevelEditorSample {
     static final double[] CROSSING = {0.58, 0.45, 0.8, 0.7};
 
     private static final int WINDOW_COLOR = 0x33d6ff;
+    /** Colour of the surface normals drawn at the picks. */
+    private static final int NORMAL_COLOR = 0xffdd22;
 
     /**
      * A level with the editor camera placed on it.
@@ -89,8 +92,10 @@ public final class LevelEditorSample {
      * @param object the picked object, or -1
      * @param fraction the hit fraction along the pick ray, or NaN
      * @param ray the pick ray: origin and translation
+     * @param surface where the ray meets the picked object and the surface's normal there (x, y, z, nx, ny, nz),
+     *     where an editor would place what the user drops on the object; null without a pick
      */
-    public record Pick(int x, int y, int object, double fraction, double[] ray) {
+    public record Pick(int x, int y, int object, double fraction, double[] ray, double[] surface) {
     }
 
     /**
@@ -177,7 +182,8 @@ public final class LevelEditorSample {
     }
 
     private static PerspectiveCamera camera(double[] eye, double[] target) {
-        double distance = Math.sqrt(square(target[0] - eye[0]) + square(target[1] - eye[1]) + square(target[2] - eye[2]));
+        double distance = Math.sqrt(square(target[0] - eye[0]) + square(target[1] - eye[1])
+                + square(target[2] - eye[2]));
         return PerspectiveCamera.lookAt(eye[0], eye[1], eye[2], target[0], target[1], target[2], 0, 1, 0,
                 Math.toRadians(FOV), (double) WIDTH / HEIGHT, 0.1, 4 * distance);
     }
@@ -199,6 +205,8 @@ public final class LevelEditorSample {
         ClosestHit closest = new ClosestHit();
         closest.setExactTest((handle, object, ox, oy, oz, dx, dy, dz, maxFraction) ->
                 scene.intersectSegment((int) object, ox, oy, oz, dx, dy, dz, maxFraction));
+        // The point and normal of the one hit kept, not of every candidate the cast tried.
+        SurfaceHit surface = new SurfaceHit();
         List<Pick> picks = new ArrayList<>();
         for (int[] click : clicks(level)) {
             int px = click[0];
@@ -206,8 +214,14 @@ public final class LevelEditorSample {
             double[] ray = new double[6];
             level.camera().pickRay(u(px + 0.5), v(py + 0.5), ray);
             tree.rayCast(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], 1.0, -1L, closest, stack);
+            double[] at = null;
+            if (closest.hasHit() && scene.surface((int) closest.userValue(), ray[0], ray[1], ray[2], ray[3], ray[4],
+                    ray[5], closest.fraction(), surface)) {
+                at = new double[] {surface.x, surface.y, surface.z, surface.normalX, surface.normalY,
+                    surface.normalZ};
+            }
             picks.add(new Pick(px, py, closest.hasHit() ? (int) closest.userValue() : -1,
-                    closest.hasHit() ? closest.fraction() : Double.NaN, ray));
+                    closest.hasHit() ? closest.fraction() : Double.NaN, ray, at));
         }
 
         // Marquees: the frustum behind each screen rectangle.
@@ -398,6 +412,15 @@ public final class LevelEditorSample {
             picture.line(eye[0], eye[1], eye[2], r[0] + t * r[3], r[1] + t * r[4], r[2] + t * r[5],
                     p.object() >= 0 ? Palette.PICKED : 0xffffff, 3);
         }
+        // normals a twentieth of the camera's distance long, whatever the level's units
+        double length = 0.05 * Math.sqrt(square(back[0]) + square(back[1]) + square(back[2]));
+        for (Pick p : picks) {
+            double[] s = p.surface();
+            if (s != null) {
+                picture.line(s[0], s[1], s[2], s[0] + length * s[3], s[1] + length * s[4], s[2] + length * s[5],
+                        NORMAL_COLOR, 3);
+            }
+        }
         double[] at = new double[3];
         picture.project(eye[0], eye[1], eye[2], at);
         Graphics2D g = picture.overlay();
@@ -409,7 +432,8 @@ public final class LevelEditorSample {
             g.drawString("editor camera", (int) at[0] + 12, (int) at[1] + 5);
         }
         PerspectivePicture.caption(g, "Level editor overview: " + level.name(),
-                "pink lines: pick rays from the editor camera to the nearest exact hit (white: no hit)",
+                "pink lines: pick rays from the editor camera to the nearest exact hit (white: no hit);"
+                        + " yellow: the surface normal there",
                 "orange: crossing selection, cyan: window selection");
         g.dispose();
         picture.save(file);

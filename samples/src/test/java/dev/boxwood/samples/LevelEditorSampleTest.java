@@ -53,6 +53,11 @@ class LevelEditorSampleTest {
                 }
                 assertEquals(best, pick.object(), level.name() + " pick at " + pick.x() + ", " + pick.y());
                 assertEquals(bestFraction, pick.fraction(), 0.0, level.name() + " pick fraction");
+                if (best >= 0) {
+                    assertSurface(scene, best, r, pick, level.name());
+                } else {
+                    assertEquals(null, pick.surface(), level.name() + " no surface without a pick");
+                }
                 picked += best >= 0 ? 1 : 0;
             }
             assertTrue(picked > 0, level.name() + ": some click picks something");
@@ -63,6 +68,35 @@ class LevelEditorSampleTest {
                     level.name() + " window selection");
             assertTrue(result.crossing().length > 0 && result.window().length > 0, level.name() + " selects");
         }
+    }
+
+    /** The pick's point lies on a face of one of the object's parts, on the ray, and its normal is that face's. */
+    private static void assertSurface(Scene scene, int object, double[] r, Pick pick, String level) {
+        double[] s = pick.surface();
+        double t = pick.fraction();
+        for (int k = 0; k < 3; k++) {
+            assertEquals(r[k] + t * r[k + 3], s[k], 1e-9 * (1 + Math.abs(s[k])), level + " point on the ray");
+        }
+        double[] normal = {s[3], s[4], s[5]};
+        int axis = -1;
+        for (int k = 0; k < 3; k++) {
+            if (normal[k] != 0) {
+                assertEquals(-1, axis, level + " an axis-aligned normal");
+                assertEquals(1.0, Math.abs(normal[k]), level + " a unit normal");
+                axis = k;
+            }
+        }
+        assertTrue(axis >= 0 && normal[axis] * r[axis + 3] < 0, level + " the normal faces the camera");
+        boolean onFace = false;
+        for (int p = scene.firstPart(object); p < scene.endPart(object); p++) {
+            boolean inside = true;
+            for (int k = 0; k < 3; k++) {
+                inside &= s[k] >= scene.partBound(p, k) && s[k] <= scene.partBound(p, k + 3);
+            }
+            double face = scene.partBound(p, normal[axis] < 0 ? axis : axis + 3);
+            onFace |= inside && s[axis] == face;
+        }
+        assertTrue(onFace, level + " the point on the face of a part");
     }
 
     /** Every object, tested directly: inside the marquee's frustum (window) or touching it with a part (crossing). */

@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import dev.boxwood.geom.Geom;
 import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.geom.SurfaceHit;
 import dev.boxwood.testkit.scenes.BoxSet;
 
 /**
@@ -215,5 +216,35 @@ public final class Scene {
             }
         }
         return best;
+    }
+
+    /**
+     * Where a hit found by {@link #intersectSegment} lies and which way the surface faces there: the part the
+     * segment enters first (the lowest part on ties), described by {@link SegmentAabb#surface}.
+     *
+     * @param object the object
+     * @param ox origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param dx translation x
+     * @param dy translation y
+     * @param dz translation z
+     * @param fraction the hit fraction {@link #intersectSegment} gave
+     * @param dest receives the point and normal
+     * @return whether a part is entered at that fraction
+     */
+    public boolean surface(int object, double ox, double oy, double oz, double dx, double dy, double dz,
+                           double fraction, SurfaceHit dest) {
+        for (int p = firstPart[object], end = firstPart[object + 1]; p < end; p++) {
+            int o = 6 * p;
+            double t = SegmentAabb.intersect(ox, oy, oz, dx, dy, dz, fraction,
+                    parts[o], parts[o + 1], parts[o + 2], parts[o + 3], parts[o + 4], parts[o + 5]);
+            if (t >= 0 && t == fraction) {
+                return SegmentAabb.surface(ox, oy, oz, dx, dy, dz, t,
+                        parts[o], parts[o + 1], parts[o + 2], parts[o + 3], parts[o + 4], parts[o + 5], dest);
+            }
+        }
+        dest.reset();
+        return false;
     }
 }
