@@ -72,12 +72,13 @@ public final class TreeConfig {
      * @param y origin y
      * @param z origin z
      * @return a copy with this origin
-     * @throws IllegalArgumentException if a coordinate is not finite
+     * @throws IllegalArgumentException if a coordinate is not finite or beyond
+     *     {@link dev.boxwood.query.OutwardFloat#MAX_ORIGIN} (1e300) in magnitude
      */
     public TreeConfig withOrigin(double x, double y, double z) {
-        Arguments.requireFinite("x", x);
-        Arguments.requireFinite("y", y);
-        Arguments.requireFinite("z", z);
+        Arguments.requireOrigin("x", x);
+        Arguments.requireOrigin("y", y);
+        Arguments.requireOrigin("z", z);
         return new TreeConfig(x, y, z, marginCap, marginFraction, prediction, rotations, addsPerOptimization,
                 initialCapacity, addRenumbering, deferredAdds);
     }

@@ -32,6 +32,20 @@ public final class Arguments {
     }
 
     /**
+     * Requires an index's origin coordinate: finite and at most {@link OutwardFloat#MAX_ORIGIN} in magnitude.
+     *
+     * @param name the argument's name, for the message
+     * @param value the coordinate
+     * @throws IllegalArgumentException if NaN, infinite or beyond {@link OutwardFloat#MAX_ORIGIN}
+     */
+    public static void requireOrigin(String name, double value) {
+        if (!(Math.abs(value) <= OutwardFloat.MAX_ORIGIN)) {
+            throw new IllegalArgumentException(name + " must be finite and within " + OutwardFloat.MAX_ORIGIN
+                    + " of zero: " + value);
+        }
+    }
+
+    /**
      * Requires an array that can receive a box: non-null, at least 6 long (minX, minY, minZ, maxX, maxY, maxZ).
      *
      * @param dest the destination

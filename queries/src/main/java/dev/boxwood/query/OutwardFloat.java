@@ -25,6 +25,14 @@ public final class OutwardFloat {
      */
     public static final double MAX_OFFSET = 1e18;
 
+    /**
+     * The largest magnitude of an index's origin on each axis, 1e300: far beyond any world, and near enough to zero
+     * that moving a query into the index's frame stays finite (a plane's distance {@code d - n · origin}, a box
+     * coordinate minus the origin, a stored coordinate plus it). Every index and the world file reader refuse an
+     * origin beyond it ({@link Arguments#requireOrigin}).
+     */
+    public static final double MAX_ORIGIN = 1e300;
+
     /** The largest magnitude a stored coordinate can have: {@link #MAX_OFFSET} rounded outward to a float. */
     public static final float MAX_STORED = up(MAX_OFFSET);
 

@@ -24,6 +24,7 @@ import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.DistanceFunction;
 import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.NearestVisitor;
+import dev.boxwood.query.OutwardFloat;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RayCastVisitor;
@@ -2087,8 +2088,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
             for (int a = 0; a < 3; a++) {
                 origin[a] = h.getDouble(WorldLayout.ORIGIN_OFFSET + 8 * a);
-                if (!Double.isFinite(origin[a])) {
-                    throw fail(file, "origin coordinate " + a + " is not finite: " + origin[a]);
+                // the writers' limit (OutwardFloat.MAX_ORIGIN): beyond it a query moved into the frame overflows
+                if (!(Math.abs(origin[a]) <= OutwardFloat.MAX_ORIGIN)) {
+                    throw fail(file, "origin coordinate " + a + " is not finite or beyond " + OutwardFloat.MAX_ORIGIN
+                            + ": " + origin[a]);
                 }
             }
             for (int a = 0; a < 6; a++) {

@@ -205,6 +205,9 @@ class CorruptionTest {
         assertMessage(mutated(b -> b.putInt(WorldLayout.ROOT_REF_OFFSET, 3), true), "root reference");
         assertMessage(mutated(b -> b.putInt(WorldLayout.HEIGHT_OFFSET, 100_000), true), "height");
         assertMessage(mutated(b -> b.putDouble(WorldLayout.ORIGIN_OFFSET, Double.NaN), true), "origin");
+        // finite, but so far out that a query moved into the frame would overflow
+        assertMessage(mutated(b -> b.putDouble(WorldLayout.ORIGIN_OFFSET + 16, -1e308), true), "origin");
+        assertMessage(mutated(b -> b.putDouble(WorldLayout.ORIGIN_OFFSET + 8, Math.nextUp(1e300)), true), "origin");
         assertMessage(mutated(b -> b.putFloat(WorldLayout.ROOT_BOUNDS_OFFSET, Float.POSITIVE_INFINITY), true),
                 "root bounds");
     }

@@ -5,6 +5,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.boxwood.query.Arguments;
 import dev.boxwood.query.OutwardFloat;
 
 /**
@@ -225,6 +226,8 @@ public final class BinnedSahBuilder {
      *
      * @param bounds bounds from {@link #emptyBounds} grown by {@link #growBounds}
      * @return the origin, {@code x, y, z}
+     * @throws IllegalArgumentException if the centre lies beyond {@link OutwardFloat#MAX_ORIGIN} on an axis (boxes
+     *     near the end of the double range, which no index can take)
      */
     public static double[] originOf(double[] bounds) {
         double[] origin = new double[3];
@@ -232,6 +235,10 @@ public final class BinnedSahBuilder {
             double min = bounds[a];
             double max = bounds[3 + a];
             origin[a] = min > max ? 0.0 : gridOrigin(min * 0.5 + max * 0.5, max * 0.5 - min * 0.5);
+            if (!(Math.abs(origin[a]) <= OutwardFloat.MAX_ORIGIN)) {
+                throw new IllegalArgumentException("boxes centred at " + origin[a] + " on axis " + "xyz".charAt(a)
+                        + ": an origin must lie within " + OutwardFloat.MAX_ORIGIN + " of zero");
+            }
         }
         return origin;
     }
@@ -252,9 +259,9 @@ public final class BinnedSahBuilder {
      * double, then round min coordinates down and max coordinates up ({@link OutwardFloat}).
      *
      * @param boxes   absolute boxes, stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max
-     * @param originX origin x (finite)
-     * @param originY origin y (finite)
-     * @param originZ origin z (finite)
+     * @param originX origin x (finite, at most {@link OutwardFloat#MAX_ORIGIN} in magnitude)
+     * @param originY origin y (as x)
+     * @param originZ origin z (as x)
      * @return a new float array of the same length
      * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, a box reaching more than
      *                                  {@link OutwardFloat#MAX_OFFSET} from the origin, or a non-finite origin
@@ -299,9 +306,9 @@ public final class BinnedSahBuilder {
      * @param chunk       boxes, stride 6; the first {@code 6 * count} values are checked
      * @param count       boxes in the chunk, at least 0
      * @param firstObject index of the chunk's first box in the whole input, at least 0
-     * @param originX     origin x (finite)
-     * @param originY     origin y (finite)
-     * @param originZ     origin z (finite)
+     * @param originX     origin x (finite, at most {@link OutwardFloat#MAX_ORIGIN} in magnitude)
+     * @param originY     origin y (as x)
+     * @param originZ     origin z (as x)
      * @throws IllegalArgumentException as {@link #checkBoxes(double[], int, int)}, on a non-finite origin, or for a
      *                                  box beyond the storage range (the message names it)
      */
@@ -321,9 +328,9 @@ public final class BinnedSahBuilder {
      * @param chunk       absolute boxes, stride 6; the first {@code 6 * count} values are converted
      * @param count       boxes in the chunk, at least 0
      * @param firstObject index of the chunk's first box in the whole input, at least 0
-     * @param originX     origin x (finite)
-     * @param originY     origin y (finite)
-     * @param originZ     origin z (finite)
+     * @param originX     origin x (finite, at most {@link OutwardFloat#MAX_ORIGIN} in magnitude)
+     * @param originY     origin y (as x)
+     * @param originZ     origin z (as x)
      * @param dest        the whole input's float boxes, stride 6
      * @throws IllegalArgumentException as {@link #checkBoxes(double[], int, int, double, double, double)}, or if
      *                                  {@code dest} is null or shorter than {@code 6 * (firstObject + count)}
@@ -338,9 +345,9 @@ public final class BinnedSahBuilder {
     }
 
     private static void checkOrigin(double originX, double originY, double originZ) {
-        BoxValidation.checkFinite(originX, "originX");
-        BoxValidation.checkFinite(originY, "originY");
-        BoxValidation.checkFinite(originZ, "originZ");
+        Arguments.requireOrigin("originX", originX);
+        Arguments.requireOrigin("originY", originY);
+        Arguments.requireOrigin("originZ", originZ);
     }
 
     private static void storeBoxes(double[] chunk, int count, int firstObject, double originX, double originY,
@@ -357,9 +364,9 @@ public final class BinnedSahBuilder {
      *
      * @param boxes   stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}) relative to the origin, finite,
      *                min &lt;= max; object {@code i} is the box at {@code 6 i}
-     * @param originX origin x (finite)
-     * @param originY origin y (finite)
-     * @param originZ origin z (finite)
+     * @param originX origin x (finite, at most {@link OutwardFloat#MAX_ORIGIN} in magnitude)
+     * @param originY origin y (as x)
+     * @param originZ origin z (as x)
      * @return the tree, its boxes relative to the same origin
      * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects
      */
@@ -374,9 +381,9 @@ public final class BinnedSahBuilder {
      * same boxes in an unspecified order.
      *
      * @param boxes   stride 6, relative to the origin, finite, min &lt;= max; reordered by the call
-     * @param originX origin x (finite)
-     * @param originY origin y (finite)
-     * @param originZ origin z (finite)
+     * @param originX origin x (finite, at most {@link OutwardFloat#MAX_ORIGIN} in magnitude)
+     * @param originY origin y (as x)
+     * @param originZ origin z (as x)
      * @return the tree, its boxes relative to the same origin
      * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects (the
      *                                  array is then unchanged)
@@ -387,9 +394,9 @@ public final class BinnedSahBuilder {
 
     private FlatBvh build(float[] boxes, double originX, double originY, double originZ, boolean copy) {
         checkInput(boxes);
-        BoxValidation.checkFinite(originX, "originX");
-        BoxValidation.checkFinite(originY, "originY");
-        BoxValidation.checkFinite(originZ, "originZ");
+        Arguments.requireOrigin("originX", originX);
+        Arguments.requireOrigin("originY", originY);
+        Arguments.requireOrigin("originZ", originZ);
         int n = boxes.length / 6;
         float[] childBounds = new float[12 * Math.max(0, n - 1)];
         int[] childRefs = new int[2 * Math.max(0, n - 1)];

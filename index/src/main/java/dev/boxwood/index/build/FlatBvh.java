@@ -1,5 +1,8 @@
 package dev.boxwood.index.build;
 
+import dev.boxwood.query.Arguments;
+import dev.boxwood.query.OutwardFloat;
+
 /**
  * A binary BVH in flat primitive arrays, node-pair layout, depth-first (pre-order) node order.
  *
@@ -55,9 +58,9 @@ public final class FlatBvh {
      * checked. The arrays are not copied.
      *
      * @param objectCount the number of objects, {@code 0 .. BinnedSahBuilder.MAX_OBJECTS}
-     * @param originX     origin x (finite)
-     * @param originY     origin y (finite)
-     * @param originZ     origin z (finite)
+     * @param originX     origin x (finite, at most {@link OutwardFloat#MAX_ORIGIN} in magnitude)
+     * @param originY     origin y (as x)
+     * @param originZ     origin z (as x)
      * @param childBounds 12 floats per internal node
      * @param childRefs   2 references per internal node
      * @param rootBounds  6 floats
@@ -69,9 +72,9 @@ public final class FlatBvh {
         if (objectCount < 0 || objectCount > BinnedSahBuilder.MAX_OBJECTS) {
             throw new IllegalArgumentException("objectCount out of range: " + objectCount);
         }
-        BoxValidation.checkFinite(originX, "originX");
-        BoxValidation.checkFinite(originY, "originY");
-        BoxValidation.checkFinite(originZ, "originZ");
+        Arguments.requireOrigin("originX", originX);
+        Arguments.requireOrigin("originY", originY);
+        Arguments.requireOrigin("originZ", originZ);
         int nodes = objectCount <= 1 ? 0 : objectCount - 1;
         if (childBounds == null || childBounds.length != 12L * nodes) {
             throw new IllegalArgumentException("childBounds must hold 12 * " + nodes + " floats");

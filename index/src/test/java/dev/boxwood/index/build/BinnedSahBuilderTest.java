@@ -582,11 +582,19 @@ class BinnedSahBuilderTest {
         assertArrayEquals(new double[] {0, 0, 0}, BinnedSahBuilder.originOf(BinnedSahBuilder.emptyBounds()));
         assertArrayEquals(new double[] {0.1, -3e-300, 7},
                 BinnedSahBuilder.originOf(new double[] {0.1, -3e-300, 7, 0.1, -3e-300, 7}));
-        double big = Double.MAX_VALUE / 2;
-        double lo = big - 1e300;
-        double hi = big + 1e300;
+        double big = 0.5e300;
+        double lo = big - 1e290;
+        double hi = big + 1e290;
         assertEquals(lo * 0.5 + hi * 0.5, BinnedSahBuilder.originOf(new double[] {lo, 0, 0, hi, 0, 0})[0]);
         assertEquals(big, BinnedSahBuilder.originOf(new double[] {big, 0, 0, big, 0, 0})[0]);
+        assertEquals(0.0, BinnedSahBuilder.originOf(new double[] {-Double.MAX_VALUE, 0, 0, Double.MAX_VALUE, 0, 0})[0]);
+        // a centre beyond the farthest origin any index takes (OutwardFloat.MAX_ORIGIN): refused, naming the axis
+        double far = Double.MAX_VALUE / 2;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BinnedSahBuilder.originOf(new double[] {0, far, 0, 0, far, 0}));
+        assertTrue(e.getMessage().contains("axis y"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> FlatBvh.of(0, 0, 0, -2e300, new float[0], new int[0],
+                new float[6]));
     }
 
     /** The boxes of a stride-6 array as sortable strings, in order. */
