@@ -2153,17 +2153,17 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         return 16L + (long) length * elementBytes;
     }
 
-    /** @return the origin x of the float storage */
+    @Override
     public double originX() {
         return originX;
     }
 
-    /** @return the origin y of the float storage */
+    @Override
     public double originY() {
         return originY;
     }
 
-    /** @return the origin z of the float storage */
+    @Override
     public double originZ() {
         return originZ;
     }

@@ -70,6 +70,21 @@ public final class ReadView extends ReadableTree implements AutoCloseable {
     }
 
     @Override
+    public double originX() {
+        return frozen.originX();
+    }
+
+    @Override
+    public double originY() {
+        return frozen.originY();
+    }
+
+    @Override
+    public double originZ() {
+        return frozen.originZ();
+    }
+
+    @Override
     public int size() {
         return frozen.size();
     }

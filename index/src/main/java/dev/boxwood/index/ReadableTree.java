@@ -30,6 +30,51 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
      */
     abstract DynamicAabbTree frame();
 
+    /**
+     * The x coordinate of the double origin the tree stores its boxes relative to ({@link TreeConfig#withOrigin}).
+     *
+     * @return the origin x of the float storage
+     */
+    public abstract double originX();
+
+    /**
+     * The y coordinate of the storage origin ({@link #originX()}).
+     *
+     * @return the origin y of the float storage
+     */
+    public abstract double originY();
+
+    /**
+     * The z coordinate of the storage origin ({@link #originX()}).
+     *
+     * @return the origin z of the float storage
+     */
+    public abstract double originZ();
+
+    /**
+     * Copies the object's tight box as the tree stores it: six floats relative to the tree's origin
+     * ({@link #originX()}), rounded outward from the box given to {@code add} or {@code move}, as
+     * {@code minX, minY, minZ, maxX, maxY, maxZ}. {@link #getTightBox} is this box plus the origin; the floats
+     * themselves let a query of another index decide in its own frame by the frame rule of {@link PairQueries}
+     * ({@code f + (originTree - originOther)} in double) instead of through world coordinates, which round once
+     * more. Reads the handle table and the boxes only (an object pending under deferred adds has its box already).
+     *
+     * @param handle a live handle
+     * @param dest an array of length {@code >= 6}
+     * @throws IllegalArgumentException for a stale handle, a null {@code dest} or one shorter than 6 (nothing
+     *                                  written)
+     */
+    public final void getStoredTightBox(int handle, float[] dest) {
+        DynamicAabbTree t = frame();
+        int s = t.handles.slotOf(handle, "handle") * DynamicAabbTree.BOX;
+        Arguments.requireNonNull("dest", dest);
+        if (dest.length < DynamicAabbTree.BOX) {
+            throw new IllegalArgumentException("dest must hold 6 floats (minX, minY, minZ, maxX, maxY, maxZ), has "
+                    + dest.length);
+        }
+        System.arraycopy(t.tight, s, dest, 0, DynamicAabbTree.BOX);
+    }
+
     /** {@inheritDoc} As {@link RegionQueries#querySphere}. */
     @Override
     public final void querySphere(double centerX, double centerY, double centerZ, double radius, RegionMode mode,

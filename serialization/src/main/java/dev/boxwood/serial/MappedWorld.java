@@ -1953,12 +1953,13 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     /**
      * Enters as a reader of the mapping, for the length of a query or of any other read of the file: the mapping
-     * stays until every reader has left ({@link ReaderCount}).
+     * stays until every reader has left ({@link ReaderCount}). {@link WorldPairs} enters once around all the walks
+     * of one call, so a close meanwhile lets the call finish.
      *
      * @return what to pass to {@link #exit}, in a {@code finally}
      * @throws IllegalStateException if the world is closed
      */
-    private int enter() {
+    int enter() {
         int reader = readers.enter();
         if (reader < 0) {
             throw closedException();
@@ -1967,7 +1968,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /** Leaves as a reader (unmapping the file if it was closed meanwhile and this was the last reader). */
-    private void exit(int reader) {
+    void exit(int reader) {
         readers.exit(reader);
     }
 

@@ -8,6 +8,8 @@
  * {@link dev.boxwood.serial.CorruptWorldFileException} and never read outside their mapping. Worlds bigger than
  * memory are cut into tile files ({@link dev.boxwood.serial.TileSetWriter}) and streamed under a byte budget
  * ({@link dev.boxwood.serial.TiledWorld}, with ray batches in {@link dev.boxwood.serial.TiledBatchQueries}).
+ * {@link dev.boxwood.serial.WorldPairs} gives the overlapping pairs between a dynamic tree's entities and a mapped
+ * world, read in place.
  *
  * <p>Memory mapping goes through Chronicle Bytes, which needs JVM flags on JDK 17 and later (listed in
  * {@code docs/format.md}, section "JVM flags").

@@ -7,11 +7,14 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 
+import dev.boxwood.index.DynamicAabbTree;
+import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.NearestNeighbours;
+import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.TraversalStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,6 +68,56 @@ class MappedWorldAllocationTest {
         }
     }
 
+    @Test
+    void shouldAllocateNothingPerWorldPairCallAfterWarmUp() throws IOException {
+        TestWorld world = TestWorld.clustered(5000, 94);
+        Path file = dir.resolve("pairs.bxw");
+        world = world.writeStored(file);
+        double[] entities = world.boxQueries(256, 95);
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            // another origin than the world's, so the calls move every box into the world's frame
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(mapped.originX() + 10.5,
+                    mapped.originY() - 3, mapped.originZ()));
+            int[] handles = new int[entities.length / 6 + 8];
+            for (int e = 0; e < entities.length; e += 6) {
+                handles[e / 6] = tree.add(entities[e], entities[e + 1], entities[e + 2], entities[e + 3],
+                        entities[e + 4], entities[e + 5], e, 1L << (e % 64));
+            }
+            // some handles listed twice
+            System.arraycopy(handles, 0, handles, entities.length / 6, 8);
+            WorldPairs worldPairs = new WorldPairs();
+            PairBuffer pairs = new PairBuffer(1);
+            Runnable calls = () -> {
+                worldPairs.treePairs(tree, -1L, mapped, -1L, pairs, stack);
+                sink += pairs.size();
+                worldPairs.listedPairs(tree, handles, handles.length, 0x0F0FL, mapped, 0xFF00L, pairs, stack);
+                sink += pairs.size();
+            };
+            long allocated = allocatedAfterWarmUp(calls);
+            assertTrue(sink != 0);
+            assertEquals(0, allocated, "bytes allocated by " + 20 * 2 + " pair calls");
+        }
+    }
+
+    /**
+     * The bytes {@code round} allocates in 20 runs after 200 of warm-up, over up to three windows: a one-off
+     * runtime allocation does not repeat, an allocation per query does.
+     */
+    private static long allocatedAfterWarmUp(Runnable round) {
+        for (int i = 0; i < 200; i++) {
+            round.run();
+        }
+        long allocated = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+            long before = allocatedBytes();
+            for (int i = 0; i < 20; i++) {
+                round.run();
+            }
+            allocated = allocatedBytes() - before;
+        }
+        return allocated;
+    }
+
     private static long allocatedBytes() {
         return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
     }
@@ -77,18 +130,7 @@ class MappedWorldAllocationTest {
         double[] queries = world.boxQueries(128, 92);
         double[] segments = world.segments(128, 93);
         try (MappedWorld mapped = MappedWorld.open(file)) {
-            for (int round = 0; round < 200; round++) {
-                runQueries(mapped, queries, segments);
-            }
-            // up to three windows: a one-off runtime allocation does not repeat, an allocation per query does
-            long allocated = Long.MAX_VALUE;
-            for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
-                long before = allocatedBytes();
-                for (int round = 0; round < 20; round++) {
-                    runQueries(mapped, queries, segments);
-                }
-                allocated = allocatedBytes() - before;
-            }
+            long allocated = allocatedAfterWarmUp(() -> runQueries(mapped, queries, segments));
             assertTrue(sink != 0);
             assertEquals(0, allocated, "bytes allocated by " + 20 * 8 * 128 + " queries");
         }
