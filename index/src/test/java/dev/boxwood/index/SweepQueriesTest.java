@@ -200,19 +200,20 @@ class SweepQueriesTest {
 
     @Test
     void shouldGiveTheExactTestTheBoxCentreAtTheEdgeOfTheDoubleRange() {
-        // 0.5 * (minX + maxX) overflowed for boxes whose coordinates sum beyond Double.MAX_VALUE
-        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(1.5e308, 0, 0));
-        int handle = tree.add(1.5e308, 0, 0, 1.5e308, 1, 1, 7, -1L);
+        // 0.5 * (minX + maxX) overflowed for boxes whose coordinates sum beyond Double.MAX_VALUE: a swept box out
+        // there, coming back to an object at the origin (no index takes an origin out there, OutwardFloat.MAX_ORIGIN)
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults());
+        int handle = tree.add(0, 0, 0, 0, 1, 1, 7, -1L);
         double[] begun = new double[3];
         ClosestHit closest = new ClosestHit();
         closest.setExactTest((h, userValue, ox, oy, oz, tx, ty, tz, maxFraction) -> {
             begun[0] = ox;
             begun[1] = oy;
             begun[2] = oz;
-            return dev.boxwood.geom.SegmentAabb.intersect(ox, oy, oz, tx, ty, tz, maxFraction, 1.5e308, 0, 0, 1.5e308,
-                    1, 1);
+            return dev.boxwood.geom.SegmentAabb.intersect(ox, oy, oz, tx, ty, tz, maxFraction, 0, 0, 0, 0, 1, 1);
         });
-        SweepQueries.sweepBox(tree, 1.4e308, 0, 0, 1.6e308, 1, 1, 0, 0, 0, -1L, closest, new TraversalStack());
+        SweepQueries.sweepBox(tree, 1.4e308, 0, 0, 1.6e308, 1, 1, -1.5e308, 0, 0, -1L, closest,
+                new TraversalStack());
         assertEquals(1.5e308, begun[0]);
         assertEquals(0.5, begun[1]);
         assertTrue(closest.hasHit(), "the centre lies in the object's box");
