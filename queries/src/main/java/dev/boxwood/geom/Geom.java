@@ -87,18 +87,21 @@ public final class Geom {
     }
 
     /**
-     * Whether the vector {@code m} is strictly shorter than {@code r > 0}, scaled by a power of two first so that
-     * no square overflows or underflows (the interior test of a start in a ball, a capsule).
+     * Whether the vector {@code m} is shorter than {@code r >= 0} (or as long, if {@code closed}), scaled by a power
+     * of two first so that no square overflows or underflows: the tests of a start in a capsule, and of a hit
+     * point in the interior of a ball or capsule.
      *
-     * @return {@code |m| < r}
+     * @return {@code |m| < r}, or {@code |m| <= r} if {@code closed}
      */
-    static boolean within(double mx, double my, double mz, double r) {
+    static boolean within(double mx, double my, double mz, double r, boolean closed) {
         double s = powerOfTwo(-scaleExponent(mx, my, mz, r));
         mx *= s;
         my *= s;
         mz *= s;
         r *= s;
-        return mx * mx + my * my + mz * mz < r * r;
+        double mm = mx * mx + my * my + mz * mz;
+        double rr = r * r;
+        return mm < rr || closed && mm == rr;
     }
 
     /**

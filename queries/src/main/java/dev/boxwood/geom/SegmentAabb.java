@@ -115,10 +115,11 @@ public final class SegmentAabb {
     /**
      * The point and outward normal of the hit at {@code fraction} of the segment {@code o + t d} on the closed box,
      * with the conventions of {@link SurfaceHit}: typically the entry fraction of {@link #intersect}, or the
-     * fraction a cast reported for this box (recomputed here, the face does not depend on the cast's frame or
-     * rounding beyond ties). The face is the one the segment enters through, the near face of the slab it enters
-     * last (the largest entry distance of the slab method); where several slabs are entered at the same distance (an
-     * edge or corner) the lowest axis, x before y before z. At fraction 0 with the start on the boundary it is the
+     * fraction a cast reported for this box (the face is decided here from the segment and the box, whatever frame
+     * the cast worked in). The face is the one the segment enters through, the near face of the slab it enters
+     * last (the largest entry distance of the slab method, as computed: slabs entered within a few ulps of each
+     * other may go either way); where several slabs are entered at the same computed distance (an edge or corner)
+     * the lowest axis, x before y before z. At fraction 0 with the start on the boundary it is the
      * face the start lies on; on several (an edge, a corner, a flat box), the one facing the translation most, then
      * the lowest axis and the low side. The point lies on that face and within the box, exactly.
      *

@@ -72,7 +72,8 @@ public final class SegmentCapsule {
         double uy = dy * sd;
         double uz = dz * sd;
         double ee = ex * ex + ey * ey + ez * ez;
-        if (startsInside(mx, my, mz, ex, ey, ez, ee, rs)) {
+        if (ee > 0.0 && startsInside(mx, my, mz, (ox - qx) * sm, (oy - qy) * sm, (oz - qz) * sm, ex, ey, ez, ee,
+                rs)) {
             return 0.0;
         }
         double best = Double.POSITIVE_INFINITY;
@@ -132,42 +133,70 @@ public final class SegmentCapsule {
         if (!(fraction >= 0.0)) {
             return dest.miss();
         }
-        // the point relative to the axis start, differences first, and the axis, at one scale (a power of two)
+        // the point relative to both axis ends, differences first, and the axis, at one scale (a power of two)
         double wx = (ox - px) + fraction * dx;
         double wy = (oy - py) + fraction * dy;
         double wz = (oz - pz) + fraction * dz;
+        double vx = (ox - qx) + fraction * dx;
+        double vy = (oy - qy) + fraction * dy;
+        double vz = (oz - qz) + fraction * dz;
         double ex = qx - px;
         double ey = qy - py;
         double ez = qz - pz;
-        double scale = Geom.powerOfTwo(-Geom.scaleExponent(Double.longBitsToDouble(
-                Math.max(Geom.magnitudeBits(wx, wy, wz, r), Geom.magnitudeBits(ex, ey, ez, 0.0)))));
+        double scale = Geom.powerOfTwo(-Geom.scaleExponent(Double.longBitsToDouble(Math.max(Math.max(
+                Geom.magnitudeBits(wx, wy, wz, r), Geom.magnitudeBits(ex, ey, ez, 0.0)),
+                Geom.magnitudeBits(vx, vy, vz, 0.0)))));
         wx *= scale;
         wy *= scale;
         wz *= scale;
+        vx *= scale;
+        vy *= scale;
+        vz *= scale;
         ex *= scale;
         ey *= scale;
         ez *= scale;
         double ee = ex * ex + ey * ey + ez * ez;
-        double s = ee > 0.0 ? Math.min(Math.max((wx * ex + wy * ey + wz * ez) / ee, 0.0), 1.0) : 0.0;
-        double nx = wx - s * ex;
-        double ny = wy - s * ey;
-        double nz = wz - s * ez;
-        double rs = r * scale;
-        if (fraction == 0.0 && nx * nx + ny * ny + nz * nz < rs * rs) {
+        double s = ee > 0.0 ? (wx * ex + wy * ey + wz * ez) / ee : 0.0;
+        // the offset from the closest axis point, from the nearer end (rounding relative to its distance)
+        double nx;
+        double ny;
+        double nz;
+        if (!(s > 0.5)) {
+            s = Math.max(s, 0.0);
+            nx = wx - s * ex;
+            ny = wy - s * ey;
+            nz = wz - s * ez;
+        } else {
+            double u = Math.min((vx * ex + vy * ey + vz * ez) / ee, 0.0);
+            nx = vx - u * ex;
+            ny = vy - u * ey;
+            nz = vz - u * ez;
+        }
+        if (fraction == 0.0 && Geom.within(nx, ny, nz, r * scale, false)) {
             return dest.inside(ox, oy, oz, dx, dy, dz);
         }
         dest.at(ox, oy, oz, dx, dy, dz, fraction);
         return dest.normal(nx, ny, nz, -dx, -dy, -dz);
     }
 
-    /** Whether the (scaled) start lies within {@code r} of the axis segment: its closest point, clamped. */
-    private static boolean startsInside(double mx, double my, double mz, double ex, double ey, double ez, double ee,
-                                        double r) {
-        double s = ee > 0.0 ? Math.min(Math.max((mx * ex + my * ey + mz * ez) / ee, 0.0), 1.0) : 0.0;
-        double fx = mx - s * ex;
-        double fy = my - s * ey;
-        double fz = mz - s * ez;
-        return fx * fx + fy * fy + fz * fz <= r * r;
+    /**
+     * Whether the (scaled) start, {@code m} from {@code p} and {@code mq} from {@code q}, lies within {@code r} of
+     * the axis segment where its closest point is inside the segment (beyond an end, the end sphere's test, from
+     * that end's own differences, has decided). The offset from the axis is taken from the nearer end, so its
+     * rounding is relative to that end's distance, not to the axis length; squares are compared by
+     * {@link Geom#within}, which does not underflow for a thin capsule.
+     */
+    private static boolean startsInside(double mx, double my, double mz, double mqx, double mqy, double mqz,
+                                        double ex, double ey, double ez, double ee, double r) {
+        double s = (mx * ex + my * ey + mz * ez) / ee;
+        if (!(s > 0.0 && s < 1.0)) {
+            return false;
+        }
+        if (s <= 0.5) {
+            return Geom.within(mx - s * ex, my - s * ey, mz - s * ez, r, true);
+        }
+        double u = (mqx * ex + mqy * ey + mqz * ez) / ee;
+        return u < 0.0 && Geom.within(mqx - u * ex, mqy - u * ey, mqz - u * ez, r, true);
     }
 
     private static double earliest(double best, double t) {

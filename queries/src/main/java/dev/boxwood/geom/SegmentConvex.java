@@ -60,7 +60,9 @@ public final class SegmentConvex {
      * The point and outward normal of the hit at {@code fraction} of the segment {@code o + t dir} on the closed
      * convex polyhedron (conventions of {@link SurfaceHit}), typically the entry fraction of {@link #intersect}: the
      * normal is the unit normal of the plane the segment enters last (the largest entry fraction among the planes it
-     * enters, {@code n · dir < 0}; on ties the first such plane). At fraction 0 a start strictly inside every plane
+     * enters, {@code n · dir < 0}; on ties the first such plane; the entry fractions are compared as computed, so
+     * at an edge or corner planes whose normals are not of power-of-two lengths may break a tie either way). At
+     * fraction 0 a start strictly inside every plane
      * is {@link SurfaceHit#startInside} (so is any start when there are no planes); a start on the boundary takes
      * the plane it is nearest to from inside (on it, or beyond it by rounding), then the one facing the translation
      * most, then the first.

@@ -77,7 +77,7 @@ public final class SegmentSphere {
         double mx = ox - cx;
         double my = oy - cy;
         double mz = oz - cz;
-        if (fraction == 0.0 && r > 0.0 && Geom.within(mx, my, mz, r)) {
+        if (fraction == 0.0 && r > 0.0 && Geom.within(mx, my, mz, r, false)) {
             return dest.inside(ox, oy, oz, dx, dy, dz);
         }
         dest.at(ox, oy, oz, dx, dy, dz, fraction);

@@ -153,8 +153,10 @@ public final class SegmentTriangle {
     /**
      * The point and normal of the hit at {@code fraction} of the segment {@code o + t d} on the triangle
      * {@code (a, b, c)} (conventions of {@link SurfaceHit}), typically the fraction of {@link #intersect}: the unit
-     * normal of the triangle's plane on the side the segment comes from ({@code normal · d < 0}); for a zero-length
-     * segment the side of the counter-clockwise winding, {@code (b - a) × (c - a)}. A triangle has no inside, so
+     * normal of the triangle's plane on the side the segment comes from ({@code normal · d < 0}, its sign as
+     * computed: a segment grazing the plane within a few ulps, at an angle below about {@code 2^-50}, may get either
+     * side); for a zero-length segment the side of the counter-clockwise winding, {@code (b - a) × (c - a)}. A
+     * triangle has no inside, so
      * {@link SurfaceHit#startInside} is always false; a triangle of zero area (no plane) takes the reversed
      * translation as its normal. The edges are scaled by a power of two before the cross product, so the normal of a
      * tiny or huge triangle neither underflows nor overflows.

@@ -89,7 +89,7 @@ public final class SurfaceHit {
     /** Records a hit at {@code o + t d}, not inside; the caller sets the normal. */
     void at(double ox, double oy, double oz, double dx, double dy, double dz, double t) {
         hit = true;
-        fraction = t;
+        fraction = t + 0.0; // a fraction of -0.0 reads as the documented 0
         startInside = false;
         // t = 0 gives the start exactly (0 * d is 0 for finite d)
         x = ox + t * dx;
@@ -118,7 +118,8 @@ public final class SurfaceHit {
         n[0] = nx;
         n[1] = ny;
         n[2] = nz;
-        if (!(Math.abs(nx) + Math.abs(ny) + Math.abs(nz) < Double.POSITIVE_INFINITY && Geom.normalize(n, 0, 3))) {
+        double largest = Math.max(Math.abs(nx), Math.max(Math.abs(ny), Math.abs(nz)));
+        if (!(largest < Double.POSITIVE_INFINITY && Geom.normalize(n, 0, 3))) {
             n[0] = fallbackX;
             n[1] = fallbackY;
             n[2] = fallbackZ;
@@ -128,9 +129,10 @@ public final class SurfaceHit {
                 n[2] = 0.0;
             }
         }
-        normalX = n[0];
-        normalY = n[1];
-        normalZ = n[2];
+        // + 0.0: no negative zeros (IEEE 754: -0 + 0 = +0)
+        normalX = n[0] + 0.0;
+        normalY = n[1] + 0.0;
+        normalZ = n[2] + 0.0;
         return true;
     }
 

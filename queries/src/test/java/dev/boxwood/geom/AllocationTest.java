@@ -120,6 +120,12 @@ class AllocationTest {
             sum += surface.normalX;
             SegmentConvex.surface(ox, oy, oz, dx, dy, dz, t * (i & 1), planes, 6, surface);
             sum += surface.normalY + (surface.startInside ? 1 : 0);
+            // starts (fraction 0: inside, or on the surface) and misses
+            double start = (i & 3) == 0 ? Geom.NO_HIT : 0;
+            SegmentAabb.surface(ox, oy, oz, dx, dy, dz, start, minX, minY, minZ, maxX, maxY, maxZ, surface);
+            SegmentSphere.surface(ox, oy, oz, dx, dy, dz, start, minX, minY, minZ, r, surface);
+            SegmentCapsule.surface(ox, oy, oz, dx, dy, dz, start, minX, minY, minZ, maxX, maxY, maxZ, r, surface);
+            sum += surface.normalX + (surface.startInside ? 1 : 0);
         }
         return sum;
     }

@@ -290,15 +290,15 @@ class SurfaceHitTest {
                     + Arrays.toString(q) + " " + r;
             SegmentCapsule.surface(o[0], o[1], o[2], d[0], d[1], d[2], t, p[0], p[1], p[2], q[0], q[1], q[2], r, hit);
             assertFalse(hit.startInside, what);
-            double[] closest = closestOnSegment(new double[] {hit.x, hit.y, hit.z}, p, q);
-            if (closest[3] == 0 || closest[3] == 1) {
+            double[] m = offsetFromAxis(new double[] {hit.x, hit.y, hit.z}, p, q);
+            if (m[3] <= 0 || m[3] >= 1) {
                 ends++;
             }
-            double[] m = {hit.x - closest[0], hit.y - closest[1], hit.z - closest[2]};
             double length = norm(m);
             assertEquals(r, length, 1e-9 * (r + norm(d) + Math.abs(base) * 1e-3), "point on the capsule: " + what);
             assertUnit();
-            double nt = 1e-9 + 1e-15 * (Math.abs(base) + 10 * scale) / r;
+            // the point's rounding, relative to the radius, is the normal's (the reference is exact for the point)
+            double nt = 1e-14 + 4e-16 * (Math.abs(base) + 10 * scale) / r;
             assertEquals(m[0] / length, hit.normalX, nt, what);
             assertEquals(m[1] / length, hit.normalY, nt, what);
             assertEquals(m[2] / length, hit.normalZ, nt, what);
@@ -315,16 +315,98 @@ class SurfaceHitTest {
         assertNormal(0, -1, 0);
     }
 
-    /** The closest point of the segment [p, q] to x, and its parameter in [0, 1]. */
-    private static double[] closestOnSegment(double[] x, double[] p, double[] q) {
-        double ee = 0;
-        double we = 0;
-        for (int k = 0; k < 3; k++) {
-            ee += (q[k] - p[k]) * (q[k] - p[k]);
-            we += (x[k] - p[k]) * (q[k] - p[k]);
+    @Test
+    void shouldDecideCapsulesNearTheFarEndOfALongAxisAsNearItsStart() {
+        // an axis a million long, its q end near the origin: a start just outside the q end sphere (by 1.1e-10) is
+        // outside, and the normal there is as exact as at the p end (the offsets are taken from the nearer end)
+        double[] o = {-0.9132076536364614, -0.24385603231935227, 0.61188397471825};
+        double[] p = {75451.53789696273, 806519.4388969801, -586372.7539222991};
+        double[] q = {-0.9048396031767736, 0.2559635767788635, 0.6223879836465427};
+        assertEquals(Geom.NO_HIT, SegmentCapsule.intersect(o[0], o[1], o[2], 0, -1, 0, 1, p[0], p[1], p[2], q[0], q[1],
+                q[2], 0.5), "moving away from the q end");
+        SegmentCapsule.surface(o[0], o[1], o[2], 0, 1, 0, 0, p[0], p[1], p[2], q[0], q[1], q[2], 0.5, hit);
+        assertFalse(hit.startInside, hit.toString());
+        double[] m = offsetFromAxis(o, p, q);
+        double length = norm(m);
+        assertEquals(m[0] / length, hit.normalX, 1e-14);
+        assertEquals(m[1] / length, hit.normalY, 1e-14);
+        assertEquals(m[2] / length, hit.normalZ, 1e-14);
+        // a hit on the side near q: the same normal whichever way the axis is given
+        double[] o2 = {-0.7425582830452523, -0.7645831108421386, -0.4376037042826232};
+        double[] d2 = {-0.025333810908985455, 0.015304099044891994, 0.03927184056086577};
+        double[] p2 = {795487.0917614747, 598645.3893128054, 93924.41673439232};
+        double[] q2 = {-0.7626003118566969, -0.7513195583365655, -0.40356810912987284};
+        double t2 = 0.6460124589192333;
+        SurfaceHit reversed = new SurfaceHit();
+        SegmentCapsule.surface(o2[0], o2[1], o2[2], d2[0], d2[1], d2[2], t2, p2[0], p2[1], p2[2], q2[0], q2[1], q2[2],
+                0.01, hit);
+        SegmentCapsule.surface(o2[0], o2[1], o2[2], d2[0], d2[1], d2[2], t2, q2[0], q2[1], q2[2], p2[0], p2[1], p2[2],
+                0.01, reversed);
+        double[] m2 = offsetFromAxis(new double[] {hit.x, hit.y, hit.z}, p2, q2);
+        double length2 = norm(m2);
+        for (SurfaceHit h : new SurfaceHit[] {hit, reversed}) {
+            assertEquals(m2[0] / length2, h.normalX, 1e-13, h.toString());
+            assertEquals(m2[1] / length2, h.normalY, 1e-13, h.toString());
+            assertEquals(m2[2] / length2, h.normalZ, 1e-13, h.toString());
         }
-        double s = ee > 0 ? Math.min(Math.max(we / ee, 0), 1) : 0;
-        return new double[] {p[0] + s * (q[0] - p[0]), p[1] + s * (q[1] - p[1]), p[2] + s * (q[2] - p[2]), s};
+    }
+
+    @Test
+    void shouldFindStartsInsideThinCapsules() {
+        // squares of 1e-200 underflow: the comparisons are scaled first
+        SegmentCapsule.surface(0.5, 5e-201, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1e-200, hit);
+        assertTrue(hit.startInside, hit.toString());
+        assertNormal(0, -1, 0);
+        assertEquals(0.0, SegmentCapsule.intersect(0.5, 5e-201, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1e-200));
+        assertEquals(Geom.NO_HIT, SegmentCapsule.intersect(0.5, 5e-200, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1e-200),
+                "outside, moving away");
+    }
+
+    @Test
+    void shouldNormalizeVectorsNearTheEndOfTheDoubleRange() {
+        // a centre-to-point vector whose components sum beyond Double.MAX_VALUE
+        double t = SegmentSphere.intersect(-0.9e308, -1.7e308, 0, 0, 0.5e308, 0, 1, 0, 0, 0, 1.5e308);
+        assertTrue(t > 0.99 && t <= 1, "t = " + t);
+        SegmentSphere.surface(-0.9e308, -1.7e308, 0, 0, 0.5e308, 0, t, 0, 0, 0, 1.5e308, hit);
+        assertEquals(-0.6, hit.normalX, 1e-9);
+        assertEquals(-0.8, hit.normalY, 1e-9);
+        // a start inside with a translation that large
+        SegmentAabb.surface(0.5, 0.5, 0.5, 1e308, 1e308, 0, 0, 0, 0, 0, 1, 1, 1, hit);
+        assertTrue(hit.startInside);
+        assertNormal(-Math.sqrt(0.5), -Math.sqrt(0.5), 0);
+        // a plane whose normal's components sum beyond the double range, entered at 0.625 (given: the fraction
+        // kernel's own products overflow there)
+        double[] planes = {1e308, 1e308, 0, 0, -1, 0, 0, 10, 0, -1, 0, 10, 0, 0, 1, 10, 0, 0, -1, 10};
+        SegmentConvex.surface(0.5, 0, 0, -1, 0.2, 0, 0.625, planes, 5, hit);
+        assertNormal(Math.sqrt(0.5), Math.sqrt(0.5), 0);
+        // no negative zeros, in the fraction or the normal
+        SegmentSphere.surface(-2, 0, 0, 4, 0, 0, -0.0, 0, 0, 0, 0, hit);
+        assertEquals(0.0, hit.fraction);
+        assertEquals(0.0, hit.normalY);
+        assertEquals(0.0, hit.normalZ);
+    }
+
+    /**
+     * {@code x} minus its closest point on the segment [p, q], exactly (BigDecimal) then rounded, and the closest
+     * point's parameter (unclamped) as the fourth entry.
+     */
+    private static double[] offsetFromAxis(double[] x, double[] p, double[] q) {
+        BigDecimal ee = BigDecimal.ZERO;
+        BigDecimal we = BigDecimal.ZERO;
+        for (int k = 0; k < 3; k++) {
+            BigDecimal e = b(q[k]).subtract(b(p[k]));
+            ee = ee.add(e.multiply(e));
+            we = we.add(b(x[k]).subtract(b(p[k])).multiply(e));
+        }
+        BigDecimal s = ee.signum() > 0 ? we.divide(ee, MC) : BigDecimal.ZERO;
+        BigDecimal clamped = s.max(BigDecimal.ZERO).min(BigDecimal.ONE);
+        double[] out = new double[4];
+        for (int k = 0; k < 3; k++) {
+            BigDecimal closest = b(p[k]).add(clamped.multiply(b(q[k]).subtract(b(p[k]))));
+            out[k] = b(x[k]).subtract(closest).doubleValue();
+        }
+        out[3] = s.doubleValue();
+        return out;
     }
 
     // ---------------------------------------------------------------------------------------------------------------

@@ -216,7 +216,7 @@ public final class LevelEditorSample {
             tree.rayCast(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], 1.0, -1L, closest, stack);
             double[] at = null;
             if (closest.hasHit() && scene.surface((int) closest.userValue(), ray[0], ray[1], ray[2], ray[3], ray[4],
-                    ray[5], closest.fraction(), surface)) {
+                    ray[5], 1.0, closest.fraction(), surface)) {
                 at = new double[] {surface.x, surface.y, surface.z, surface.normalX, surface.normalY,
                     surface.normalZ};
             }

@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.samples.LevelEditorSample.Level;
 import dev.boxwood.samples.LevelEditorSample.LevelResult;
@@ -87,16 +88,21 @@ class LevelEditorSampleTest {
             }
         }
         assertTrue(axis >= 0 && normal[axis] * r[axis + 3] < 0, level + " the normal faces the camera");
-        boolean onFace = false;
-        for (int p = scene.firstPart(object); p < scene.endPart(object); p++) {
-            boolean inside = true;
-            for (int k = 0; k < 3; k++) {
-                inside &= s[k] >= scene.partBound(p, k) && s[k] <= scene.partBound(p, k + 3);
-            }
-            double face = scene.partBound(p, normal[axis] < 0 ? axis : axis + 3);
-            onFace |= inside && s[axis] == face;
+        // the part entered first (the lowest on ties), found by scanning the parts with the pick's maxFraction
+        int first = -1;
+        for (int p = scene.firstPart(object); p < scene.endPart(object) && first < 0; p++) {
+            double pt = SegmentAabb.intersect(r[0], r[1], r[2], r[3], r[4], r[5], 1.0, scene.partBound(p, 0),
+                    scene.partBound(p, 1), scene.partBound(p, 2), scene.partBound(p, 3), scene.partBound(p, 4),
+                    scene.partBound(p, 5));
+            first = pt == t ? p : -1;
         }
-        assertTrue(onFace, level + " the point on the face of a part");
+        assertTrue(first >= 0, level + " a part entered at the pick's fraction");
+        for (int k = 0; k < 3; k++) {
+            assertTrue(s[k] >= scene.partBound(first, k) && s[k] <= scene.partBound(first, k + 3),
+                    level + " the point on that part");
+        }
+        assertEquals(scene.partBound(first, normal[axis] < 0 ? axis : axis + 3), s[axis],
+                level + " the point on the face of the normal");
     }
 
     /** Every object, tested directly: inside the marquee's frustum (window) or touching it with a part (crossing). */

@@ -229,15 +229,17 @@ public final class Scene {
      * @param dx translation x
      * @param dy translation y
      * @param dz translation z
+     * @param maxFraction the largest fraction given to {@link #intersectSegment}
      * @param fraction the hit fraction {@link #intersectSegment} gave
      * @param dest receives the point and normal
      * @return whether a part is entered at that fraction
      */
     public boolean surface(int object, double ox, double oy, double oz, double dx, double dy, double dz,
-                           double fraction, SurfaceHit dest) {
+                           double maxFraction, double fraction, SurfaceHit dest) {
         for (int p = firstPart[object], end = firstPart[object + 1]; p < end; p++) {
             int o = 6 * p;
-            double t = SegmentAabb.intersect(ox, oy, oz, dx, dy, dz, fraction,
+            // the cast's own maxFraction: clamped to the hit's fraction, a part entered an ulp later would tie
+            double t = SegmentAabb.intersect(ox, oy, oz, dx, dy, dz, maxFraction,
                     parts[o], parts[o + 1], parts[o + 2], parts[o + 3], parts[o + 4], parts[o + 5]);
             if (t >= 0 && t == fraction) {
                 return SegmentAabb.surface(ox, oy, oz, dx, dy, dz, t,
