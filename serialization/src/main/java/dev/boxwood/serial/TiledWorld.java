@@ -1032,6 +1032,32 @@ public final class TiledWorld implements AutoCloseable {
         return tiles[tile];
     }
 
+    /** For {@link WorldPairs}: a tile's origin on an axis (0, 1, 2), from its header; the index checked. */
+    double tileOrigin(int tile, int axis) {
+        Tile t = tile(tile);
+        return axis == 0 ? t.originX : axis == 1 ? t.originY : t.originZ;
+    }
+
+    /** For {@link WorldPairs}: a tile's stored root bounds, from its header (shared: read only). */
+    float[] tileBounds(int tile) {
+        return tile(tile).bounds;
+    }
+
+    /**
+     * For {@link WorldPairs}: maps the tile if it is not (under the budget) and holds it mapped for the caller, who
+     * holds {@code scratch} and must call {@link #leaveTile}; {@link Scratch#tile()} names it meanwhile.
+     */
+    MappedWorld enterTile(int tile, Scratch scratch) {
+        MappedWorld world = acquire(tile(tile));
+        scratch.tile = tile;
+        return world;
+    }
+
+    /** For {@link WorldPairs}: ends {@link #enterTile}. */
+    void leaveTile(int tile, Scratch scratch) {
+        leave(tile, scratch);
+    }
+
     /** @throws IllegalStateException if closed */
     void checkOpen() {
         synchronized (lock) {

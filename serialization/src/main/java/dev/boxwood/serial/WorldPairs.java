@@ -18,7 +18,8 @@ import dev.boxwood.query.TraversalStack;
 /**
  * Overlapping pairs between a dynamic tree and a memory-mapped static world, read in place: the broad phase of
  * moving entities ({@link dev.boxwood.index.DynamicAabbTree} or a {@link ReadView} of one) against static geometry
- * ({@link MappedWorld}), without copying the world into a tree. {@link PairQueries} gives the pairs between trees.
+ * ({@link MappedWorld}, or one tile of a {@link TiledWorld}), without copying the world into a tree.
+ * {@link PairQueries} gives the pairs between trees.
  *
  * <p>Conventions, as {@link PairQueries#treePairs}: every pair {@code (first, second)}, {@code first} a handle of
  * the tree and {@code second} a handle of the world, whose stored tight boxes overlap (closed boxes: touching
@@ -122,7 +123,8 @@ public final class WorldPairs {
                 dest.clear();
                 candidateCount = 0;
                 if (world.size() > 0) {
-                    collectCandidates(tree, treeMask, world, stack);
+                    collectCandidates(tree, treeMask, world.originX(), world.originY(), world.originZ(),
+                            world.storedRootBounds(), stack);
                 }
                 lookUp(tree, -1L, candidates, candidateCount, false, world, worldMask, dest, stack);
                 dest.sort();
@@ -199,6 +201,66 @@ public final class WorldPairs {
         }
     }
 
+    /**
+     * The pairs {@code (object of tree, object of one tile)} of a tiled world whose stored tight boxes overlap: as
+     * {@link #treePairs} against that tile's {@link MappedWorld}, {@code second} a handle within the tile and the
+     * tile's frame deciding. For worlds streamed in tiles, where the entities near a tile (a tile's own tree, as
+     * servers keep them, or one tree of all) meet the static objects of that tile and, near its edges, of its
+     * neighbours: call it once per tile of interest. The tile is mapped only if some entity can meet its header
+     * bounds (under the tiled world's budget, as its queries map tiles), and held mapped for the call; a close of
+     * the tiled world meanwhile lets the call finish.
+     *
+     * @param tree      the tree or a {@link ReadView}
+     * @param treeMask  categories of the tree taking part ({@code -1L}: all)
+     * @param tiled     the tiled world, open
+     * @param tile      the tile, in {@code [0, tiled.tileCount())}
+     * @param worldMask categories of the tile's objects taking part ({@code -1L}: all)
+     * @param dest      receives the pairs (cleared first)
+     * @param scratch   the calling thread's scratch of the tiled world (its stack serves the walks)
+     * @throws IllegalArgumentException for null arguments or a tile index out of range (nothing written to
+     *                                  {@code dest})
+     * @throws IllegalStateException    if the tiled world is closed (nothing written to {@code dest}), or if this
+     *                                  {@code WorldPairs} or {@code scratch} is in use by another call
+     * @throws java.io.UncheckedIOException if the tile cannot be mapped, has changed on disk or is corrupt
+     *                                  ({@code dest} then holds part of the pairs, or none)
+     */
+    public void tilePairs(ReadableTree tree, long treeMask, TiledWorld tiled, int tile, long worldMask,
+                          PairBuffer dest, TiledWorld.Scratch scratch) {
+        Arguments.requireNonNull("tree", tree);
+        Arguments.requireNonNull("tiled", tiled);
+        Arguments.requireNonNull("dest", dest);
+        Arguments.requireNonNull("scratch", scratch);
+        double originX = tiled.tileOrigin(tile, 0);
+        double originY = tiled.tileOrigin(tile, 1);
+        double originZ = tiled.tileOrigin(tile, 2);
+        tiled.checkOpen();
+        claim();
+        try {
+            scratch.claim();
+            try {
+                dest.clear();
+                candidateCount = 0;
+                TraversalStack stack = scratch.stack();
+                if (tiled.tileSize(tile) > 0) {
+                    collectCandidates(tree, treeMask, originX, originY, originZ, tiled.tileBounds(tile), stack);
+                }
+                if (candidateCount > 0) {
+                    MappedWorld world = tiled.enterTile(tile, scratch);
+                    try {
+                        lookUp(tree, -1L, candidates, candidateCount, false, world, worldMask, dest, stack);
+                    } finally {
+                        tiled.leaveTile(tile, scratch);
+                    }
+                }
+                dest.sort();
+            } finally {
+                scratch.free();
+            }
+        } finally {
+            free();
+        }
+    }
+
     private static void requireCommon(MappedWorld world, PairBuffer dest, TraversalStack stack) {
         Arguments.requireNonNull("world", world);
         Arguments.requireNonNull("dest", dest);
@@ -218,20 +280,21 @@ public final class WorldPairs {
     }
 
     /**
-     * The tree objects of {@code treeMask} whose stored boxes can meet the world's root bounds, into
-     * {@link #candidates}: one box query of the tree by the world's bounds, which culls the tree's subtrees as any
+     * The tree objects of {@code treeMask} whose stored boxes can meet a world's root bounds {@code b} (stored,
+     * relative to the world's origin), into {@link #candidates}: one box query of the tree by the world's bounds,
+     * which culls the tree's subtrees as any
      * query does. That query decides in the tree's frame, not the world's, so its box is widened by
      * {@link #CANDIDATE_SLACK} of the magnitudes involved and never drops an object the world's frame would pair;
      * the lookup decides each candidate exactly.
      */
-    private void collectCandidates(ReadableTree tree, long treeMask, MappedWorld world, TraversalStack stack) {
-        float[] b = world.storedRootBounds();
-        double minX = candidateBound(world.originX(), b[0], tree.originX(), -1);
-        double minY = candidateBound(world.originY(), b[1], tree.originY(), -1);
-        double minZ = candidateBound(world.originZ(), b[2], tree.originZ(), -1);
-        double maxX = candidateBound(world.originX(), b[3], tree.originX(), 1);
-        double maxY = candidateBound(world.originY(), b[4], tree.originY(), 1);
-        double maxZ = candidateBound(world.originZ(), b[5], tree.originZ(), 1);
+    private void collectCandidates(ReadableTree tree, long treeMask, double originX, double originY, double originZ,
+                                   float[] b, TraversalStack stack) {
+        double minX = candidateBound(originX, b[0], tree.originX(), -1);
+        double minY = candidateBound(originY, b[1], tree.originY(), -1);
+        double minZ = candidateBound(originZ, b[2], tree.originZ(), -1);
+        double maxX = candidateBound(originX, b[3], tree.originX(), 1);
+        double maxY = candidateBound(originY, b[4], tree.originY(), 1);
+        double maxZ = candidateBound(originZ, b[5], tree.originZ(), 1);
         RegionQueries.queryBox(tree, minX, minY, minZ, maxX, maxY, maxZ, RegionMode.CROSSING, treeMask, null,
                 addCandidate, stack);
     }

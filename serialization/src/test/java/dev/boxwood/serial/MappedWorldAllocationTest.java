@@ -96,6 +96,34 @@ class MappedWorldAllocationTest {
             long allocated = allocatedAfterWarmUp(calls);
             assertTrue(sink != 0);
             assertEquals(0, allocated, "bytes allocated by " + 20 * 2 + " pair calls");
+            // the same entities against the world cut into tiles, each tile's pairs in turn, under a budget that
+            // keeps every tile mapped once reached (mapping a tile allocates; a call on a mapped tile must not)
+            Path tileDir = dir.resolve("pair-tiles");
+            java.nio.file.Files.createDirectories(tileDir);
+            double extent = 0;
+            for (int a = 0; a < 3; a++) {
+                double lo = Double.POSITIVE_INFINITY;
+                double hi = Double.NEGATIVE_INFINITY;
+                for (int b = 0; b < world.boxes.length; b += 6) {
+                    lo = Math.min(lo, world.boxes[b + a]);
+                    hi = Math.max(hi, world.boxes[b + 3 + a]);
+                }
+                extent = Math.max(extent, hi - lo);
+            }
+            // a few cells along the widest axis: a handful of tiles
+            java.util.List<Path> tiles = TileSetWriter.writeGrid(tileDir, "t", world.boxes, null, null, extent / 3);
+            TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+            try (TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+                Runnable tileCalls = () -> {
+                    for (int t = 0; t < tiled.tileCount(); t++) {
+                        worldPairs.tilePairs(tree, -1L, tiled, t, -1L, pairs, scratch);
+                        sink += pairs.size();
+                    }
+                };
+                long tileAllocated = allocatedAfterWarmUp(tileCalls);
+                assertTrue(tiles.size() > 1, tiles.size() + " tiles");
+                assertEquals(0, tileAllocated, "bytes allocated by tile pair calls over " + tiles.size() + " tiles");
+            }
         }
     }
 

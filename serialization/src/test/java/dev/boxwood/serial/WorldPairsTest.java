@@ -509,4 +509,101 @@ class WorldPairsTest {
         assertEquals(456, pairs.second(0));
         return thrown;
     }
+
+    // -----------------------------------------------------------------------------------------------------------
+    // tiles
+
+    /** The scene cut into tiles of 12 units (at least 8 for the scenes here), in a directory of their own. */
+    private List<Path> writeTiles(String name, Scene scene) throws IOException {
+        Path tileDir = dir.resolve(name);
+        java.nio.file.Files.createDirectories(tileDir);
+        return TileSetWriter.writeGrid(tileDir, "t", scene.boxes, scene.categories, null, 12.0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("frames")
+    void shouldPairEachTileAsItsOwnWorld(Frames frames) throws IOException {
+        Scene scene = writeWorld(frames + "-whole", frames.centre, 2000, 7);
+        List<Path> tiles = writeTiles(frames + "-tiles", scene);
+        assertTrue(tiles.size() >= 8, tiles.size() + " tiles");
+        long largest = 0;
+        for (Path t : tiles) {
+            largest = Math.max(largest, java.nio.file.Files.size(t));
+        }
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        // a budget of two tiles: the calls map and unmap as they go
+        try (TiledWorld tiled = TiledWorld.open(tiles, 2 * largest);
+             MappedWorld whole = MappedWorld.open(dir.resolve(frames + "-whole.bxw"))) {
+            SplittableRandom r = new SplittableRandom(77);
+            Entities entities = new Entities(frames.config(whole), entityBoxes(r, scene, frames.centre, 500), r);
+            int reported = 0;
+            for (int tile = 0; tile < tiles.size(); tile++) {
+                try (MappedWorld alone = MappedWorld.open(tiles.get(tile))) {
+                    for (long[] masks : new long[][] {{-1L, -1L}, {MASKS[1], MASKS[2]}}) {
+                        String where = frames + " tile " + tile + " masks " + masks[0] + ", " + masks[1];
+                        worldPairs.tilePairs(entities.tree, masks[0], tiled, tile, masks[1], pairs, scratch);
+                        assertPairs(brutePairs(entities.brute, entities.handles, masks[0], alone, masks[1]), pairs,
+                                where);
+                        reported += pairs.size();
+                    }
+                }
+            }
+            assertTrue(reported > 300, frames + ": pairs reported " + reported);
+            assertTrue(tiled.unmapCount() > 0, "the budget unmapped tiles between calls");
+            assertEquals(-1, scratch.tile(), "the scratch is left outside any tile");
+        }
+    }
+
+    @Test
+    void shouldNotMapATileNoEntityCanMeet() throws IOException {
+        Scene scene = writeWorld("unmet", 0, 500, 8);
+        List<Path> tiles = writeTiles("unmet-tiles", scene);
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        try (TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+            DynamicAabbTree far = new DynamicAabbTree();
+            far.add(1e4, 1e4, 1e4, 1e4 + 1, 1e4 + 1, 1e4 + 1, 0, -1L);
+            DynamicAabbTree empty = new DynamicAabbTree();
+            for (int tile = 0; tile < tiles.size(); tile++) {
+                worldPairs.tilePairs(far, -1L, tiled, tile, -1L, pairs, scratch);
+                assertEquals(0, pairs.size());
+                worldPairs.tilePairs(empty, -1L, tiled, tile, -1L, pairs, scratch);
+                assertEquals(0, pairs.size());
+            }
+            assertEquals(0, tiled.mapCount(), "no tile mapped");
+        }
+    }
+
+    @Test
+    void shouldRejectBadTileArgumentsAndLeaveTheDestinationAlone() throws IOException {
+        Scene scene = writeWorld("bad-tiles", 0, 300, 9);
+        List<Path> tiles = writeTiles("bad-tiles", scene);
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        DynamicAabbTree tree = new DynamicAabbTree();
+        tree.add(0, 0, 0, 40, 40, 40, 0, -1L);
+        TiledWorld tiled = TiledWorld.open(tiles, Long.MAX_VALUE);
+        worldPairs.tilePairs(tree, -1L, tiled, 0, -1L, pairs, scratch);
+        int before = pairs.size();
+        assertTrue(before > 0);
+        Executable[] bad = {
+            () -> worldPairs.tilePairs(tree, -1L, tiled, -1, -1L, pairs, scratch),
+            () -> worldPairs.tilePairs(tree, -1L, tiled, tiles.size(), -1L, pairs, scratch),
+            () -> worldPairs.tilePairs(null, -1L, tiled, 0, -1L, pairs, scratch),
+            () -> worldPairs.tilePairs(tree, -1L, null, 0, -1L, pairs, scratch),
+            () -> worldPairs.tilePairs(tree, -1L, tiled, 0, -1L, null, scratch),
+            () -> worldPairs.tilePairs(tree, -1L, tiled, 0, -1L, pairs, null),
+        };
+        for (Executable call : bad) {
+            assertThrows(IllegalArgumentException.class, call);
+            assertEquals(before, pairs.size(), "dest untouched");
+        }
+        tiled.close();
+        assertThrows(IllegalStateException.class, () -> worldPairs.tilePairs(tree, -1L, tiled, 0, -1L, pairs,
+                scratch));
+        assertEquals(before, pairs.size(), "dest untouched by a closed tiled world");
+        // still usable afterwards
+        try (TiledWorld again = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+            worldPairs.tilePairs(tree, -1L, again, 0, -1L, pairs, scratch);
+            assertEquals(before, pairs.size());
+        }
+    }
 }
