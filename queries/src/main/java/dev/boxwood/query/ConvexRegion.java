@@ -386,7 +386,11 @@ public final class ConvexRegion {
         }
         double[] shifted = planes.clone();
         for (int at = 0; at < shifted.length; at += FrustumAabb.PLANE_STRIDE) {
-            shifted[at + 3] -= shifted[at] * ox + shifted[at + 1] * oy + shifted[at + 2] * oz;
+            // clamped to the double range: a plane near its end (x <= Double.MAX_VALUE, all of space) moved by a far
+            // origin would overflow; stored coordinates lie within OutwardFloat.MAX_OFFSET of the origin, so the
+            // clamped plane decides every stored box as the exact one does
+            double d = shifted[at + 3] - (shifted[at] * ox + shifted[at + 1] * oy + shifted[at + 2] * oz);
+            shifted[at + 3] = Math.max(-Double.MAX_VALUE, Math.min(Double.MAX_VALUE, d));
         }
         ConvexRegion copy = new ConvexRegion(shifted, planeCount);
         copy.shiftX = ox;

@@ -27,9 +27,10 @@ public final class OutwardFloat {
 
     /**
      * The largest magnitude of an index's origin on each axis, 1e300: far beyond any world, and near enough to zero
-     * that moving a query into the index's frame stays finite (a plane's distance {@code d - n · origin}, a box
-     * coordinate minus the origin, a stored coordinate plus it). Every index and the world file reader refuse an
-     * origin beyond it ({@link Arguments#requireOrigin}).
+     * that moving a query into the index's frame stays finite (a stored coordinate plus the origin, a query point
+     * minus it, a plane's distance {@code d - n · origin} for any plane not itself near the end of the double
+     * range; {@link ConvexRegion#translated} clamps those). Every index and the world file reader refuse an origin
+     * beyond it ({@link Arguments#requireOrigin}).
      */
     public static final double MAX_ORIGIN = 1e300;
 

@@ -81,7 +81,8 @@ public final class StaticWorldWriter {
      * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
      *                                  directory does not exist (checked before any work)
-     * @throws IllegalArgumentException on invalid boxes or array lengths that do not match the box count
+     * @throws IllegalArgumentException on invalid boxes (also boxes centred beyond {@code OutwardFloat.MAX_ORIGIN},
+     *                                  which no index takes) or array lengths that do not match the box count
      */
     public static WrittenWorld write(Path file, double[] boxes, long[] categoryBits, long[] userValues,
                                      byte[] payload) throws IOException {
@@ -100,7 +101,8 @@ public final class StaticWorldWriter {
      * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
      *                                  directory does not exist (checked before any work)
-     * @throws IllegalArgumentException on invalid boxes or array lengths that do not match the box count
+     * @throws IllegalArgumentException on invalid boxes (also boxes centred beyond {@code OutwardFloat.MAX_ORIGIN},
+     *                                  which no index takes) or array lengths that do not match the box count
      */
     public static WrittenWorld write(Path file, double[] boxes, long[] categoryBits, long[] userValues,
                                      byte[] payload, Progress progress) throws IOException {

@@ -106,7 +106,13 @@ public final class TileSetWriter {
                 System.arraycopy(boxes, 6 * order[k], one, 0, 6);
                 BinnedSahBuilder.growBounds(one, 1, bounds);
             }
-            double[] origin = BinnedSahBuilder.originOf(bounds);
+            double[] origin;
+            try {
+                origin = BinnedSahBuilder.originOf(bounds);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("tile " + tileFile(dir, baseName, cells[order[start]], firstCell)
+                        .getFileName() + ": " + e.getMessage(), e);
+            }
             for (int k = start; k < end; k++) {
                 System.arraycopy(boxes, 6 * order[k], one, 0, 6);
                 BinnedSahBuilder.checkBoxes(one, 1, order[k], origin[0], origin[1], origin[2]);

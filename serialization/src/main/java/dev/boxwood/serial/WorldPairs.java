@@ -45,8 +45,9 @@ import dev.boxwood.query.TraversalStack;
  * from the world cost nothing beyond the tree's own culling.
  *
  * <p>Threads: the calls only read the tree and the world. Any number of threads may run them at once on the same
- * tree and world while nothing mutates the tree (a live tree's pending deferred adds are taken in safely, as by
- * any query), each thread with its own {@code WorldPairs}, {@link TraversalStack} and {@link PairBuffer}. A close
+ * tree and world while nothing mutates the tree ({@link #treePairs} takes a live tree's pending deferred adds in
+ * safely, as any query does; {@link #listedPairs} reads the listed objects' stored boxes, which pending objects have
+ * too), each thread with its own {@code WorldPairs}, {@link TraversalStack} and {@link PairBuffer}. A close
  * of the world during a call lets the call finish (it counts itself in as a reader of the mapping once for all its
  * walks); a call on a closed world throws.
  *
@@ -108,7 +109,7 @@ public final class WorldPairs {
      * @throws IllegalArgumentException for null arguments (nothing written to {@code dest})
      * @throws IllegalStateException    if the world is closed (nothing written to {@code dest}), if this
      *                                  {@code WorldPairs} is in use by another call, or if another query ran on
-     *                                  {@code stack} meanwhile
+     *                                  {@code stack} meanwhile ({@code dest} then holds part of the pairs)
      * @throws java.io.UncheckedIOException wrapping a {@link CorruptWorldFileException} if a walk meets a corrupt
      *                                  reference in the world file ({@code dest} then holds part of the pairs)
      */
@@ -156,7 +157,7 @@ public final class WorldPairs {
      *                                  {@code dest}
      * @throws IllegalStateException    if the world is closed (nothing written to {@code dest}), if this
      *                                  {@code WorldPairs} is in use by another call, or if another query ran on
-     *                                  {@code stack} meanwhile
+     *                                  {@code stack} meanwhile ({@code dest} then holds part of the pairs)
      * @throws java.io.UncheckedIOException wrapping a {@link CorruptWorldFileException} if a walk meets a corrupt
      *                                  reference in the world file ({@code dest} then holds part of the pairs)
      */

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ConvexRegion;
@@ -84,6 +85,21 @@ class FarOriginTest {
             assertEquals(2, nearest.count());
             assertEquals(0, nearest.handle(0));
             assertEquals(0.0, nearest.distance(0));
+            // a plane at the end of the double range (-x <= MAX_VALUE: all of space), whose distance moved into
+            // the frame (MAX_VALUE + 1e300) overflows: clamped, it still takes everything
+            ConvexRegion everything = new ConvexRegion(new double[] {-1, 0, 0, Double.MAX_VALUE}, 1);
+            found.reset();
+            world.queryConvex(everything, RegionMode.CROSSING_CONSERVATIVE, -1L, null, found, stack);
+            assertEquals(3, found.count());
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(x, y, z));
+            tree.add(x, y, z, x, y, z, 0, -1L);
+            found.reset();
+            tree.queryConvex(everything, RegionMode.CROSSING_CONSERVATIVE, -1L, null, found, stack);
+            assertEquals(1, found.count());
+            ConvexRegion nothing = new ConvexRegion(new double[] {1, 0, 0, -Double.MAX_VALUE}, 1);
+            found.reset();
+            world.queryConvex(nothing, RegionMode.CROSSING_CONSERVATIVE, -1L, null, found, stack);
+            assertEquals(0, found.count());
         }
         List<Path> tiles = TileSetWriter.writeGrid(dir, "limit", boxes, null, null, 1e290);
         TiledWorld.Scratch scratch = new TiledWorld.Scratch();

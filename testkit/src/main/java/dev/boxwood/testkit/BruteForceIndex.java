@@ -57,11 +57,13 @@ public final class BruteForceIndex implements SpatialIndex {
      * @param originX origin x
      * @param originY origin y
      * @param originZ origin z
+     * @throws IllegalArgumentException for an origin coordinate not finite or beyond
+     *     {@link OutwardFloat#MAX_ORIGIN}, as every index
      */
     public BruteForceIndex(double originX, double originY, double originZ) {
-        Arguments.requireFinite("originX", originX);
-        Arguments.requireFinite("originY", originY);
-        Arguments.requireFinite("originZ", originZ);
+        Arguments.requireOrigin("originX", originX);
+        Arguments.requireOrigin("originY", originY);
+        Arguments.requireOrigin("originZ", originZ);
         this.originX = originX;
         this.originY = originY;
         this.originZ = originZ;

@@ -179,7 +179,8 @@ public final class BinnedSahBuilder {
      * @param boxes stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max; object {@code i}
      *              is the box at {@code 6 i}
      * @return the tree
-     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, too many objects, or boxes
+     *                                  centred beyond {@link OutwardFloat#MAX_ORIGIN} ({@link #originOf})
      */
     public FlatBvh build(double[] boxes) {
         BoxValidation.checkDoubleBoxes(boxes, "boxes");
@@ -264,7 +265,8 @@ public final class BinnedSahBuilder {
      * @param originZ origin z (as x)
      * @return a new float array of the same length
      * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, a box reaching more than
-     *                                  {@link OutwardFloat#MAX_OFFSET} from the origin, or a non-finite origin
+     *                                  {@link OutwardFloat#MAX_OFFSET} from the origin, or an origin beyond
+     *                                  {@link OutwardFloat#MAX_ORIGIN}
      */
     public static float[] toFloatBoxes(double[] boxes, double originX, double originY, double originZ) {
         BoxValidation.checkDoubleBoxes(boxes, "boxes");
@@ -309,7 +311,8 @@ public final class BinnedSahBuilder {
      * @param originX     origin x (finite, at most {@link OutwardFloat#MAX_ORIGIN} in magnitude)
      * @param originY     origin y (as x)
      * @param originZ     origin z (as x)
-     * @throws IllegalArgumentException as {@link #checkBoxes(double[], int, int)}, on a non-finite origin, or for a
+     * @throws IllegalArgumentException as {@link #checkBoxes(double[], int, int)}, on an origin beyond
+     *                                  {@link OutwardFloat#MAX_ORIGIN}, or for a
      *                                  box beyond the storage range (the message names it)
      */
     public static void checkBoxes(double[] chunk, int count, int firstObject, double originX, double originY,
@@ -368,7 +371,8 @@ public final class BinnedSahBuilder {
      * @param originY origin y (as x)
      * @param originZ origin z (as x)
      * @return the tree, its boxes relative to the same origin
-     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects, or an
+     *                                  origin beyond {@link OutwardFloat#MAX_ORIGIN}
      */
     public FlatBvh build(float[] boxes, double originX, double originY, double originZ) {
         return build(boxes, originX, originY, originZ, true);
@@ -385,8 +389,8 @@ public final class BinnedSahBuilder {
      * @param originY origin y (as x)
      * @param originZ origin z (as x)
      * @return the tree, its boxes relative to the same origin
-     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects (the
-     *                                  array is then unchanged)
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, too many objects, or an
+     *                                  origin beyond {@link OutwardFloat#MAX_ORIGIN} (the array is then unchanged)
      */
     public FlatBvh buildInPlace(float[] boxes, double originX, double originY, double originZ) {
         return build(boxes, originX, originY, originZ, false);
