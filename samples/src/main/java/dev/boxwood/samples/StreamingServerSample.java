@@ -16,6 +16,7 @@ import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.OverlapVisitor;
+import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.samples.support.City;
 import dev.boxwood.samples.support.Palette;
@@ -28,6 +29,8 @@ import dev.boxwood.serial.MappedWorld;
 import dev.boxwood.serial.TileSetWriter;
 import dev.boxwood.serial.TiledBatchQueries;
 import dev.boxwood.serial.TiledWorld;
+import dev.boxwood.serial.WorldPairs;
+import org.eclipse.collections.impl.list.mutable.primitive.LongArrayList;
 
 /**
  * A large-world server: a city split into square tiles, each one static world file on disk, with players riding
@@ -44,7 +47,9 @@ import dev.boxwood.serial.TiledWorld;
  *       tile (with its origin at the tile's centre, so the float storage keeps centimetre precision however large
  *       the world). When a tile wakes up, the people standing in it go into its tree as one batch
  *       ({@link DynamicAabbTree#addAll}). A person walking into another active tile is handed over: removed from
- *       one tree, added to the other. People in tiles no player is near are frozen.</li>
+ *       one tree, added to the other. People in tiles no player is near are frozen. Each tick, each active tile's
+ *       people meet the static objects of their tile and its neighbours in place
+ *       ({@link dev.boxwood.serial.WorldPairs#tilePairs}: the broad phase of their collisions).</li>
  *   <li><b>Queries per tick</b>, for each player: the people in its area-of-interest box (the people trees of
  *       the tiles it overlaps), the static objects in that box and a look ray (closest hit) through the tiled
  *       world; the ray walks the tiles it crosses in order and stops at the first that cannot hold a nearer
@@ -136,6 +141,8 @@ public final class StreamingServerSample {
      * @param lookZ per player, the look ray's translation z at the last tick
      * @param peopleBoxes people's boxes at the last tick, stride 6
      * @param peopleTile per person, the tile whose tree holds it at the last tick, or -1 if frozen
+     * @param bumps the people touching static objects at the last tick, as triples (person, tile of the static
+     *     object, its handle within the tile), from {@code WorldPairs.tilePairs}
      * @param worldFolder the folder of the tile files
      * @param picture the map of the last tick
      */
@@ -143,8 +150,8 @@ public final class StreamingServerSample {
                          int mostMappedTiles, long mostMappedBytes, long activations, long handovers, long queries,
                          double[] playerX, double[] playerZ, int[] interest, int[] staticInterest, long[] lookObject,
                          double[] lookFraction, long[] nearestObject, int[] nearestTile, double[] nearestDistance,
-                         double[] lookX, double[] lookZ, double[] peopleBoxes, int[] peopleTile, Path worldFolder,
-                         Path picture) {
+                         double[] lookX, double[] lookZ, double[] peopleBoxes, int[] peopleTile, long[] bumps,
+                         Path worldFolder, Path picture) {
     }
 
     private StreamingServerSample() {
@@ -233,6 +240,9 @@ public final class StreamingServerSample {
         double[] lookZ = new double[players0];
         TraversalStack stack = new TraversalStack();
         TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        WorldPairs worldPairs = new WorldPairs();
+        PairBuffer pairs = new PairBuffer();
+        LongArrayList bumps = new LongArrayList();
         // every player's look ray of a tick in one batch, on two threads
         double[] eyes = new double[3 * players0];
         double[] looks = new double[3 * players0];
@@ -291,6 +301,25 @@ public final class StreamingServerSample {
                         people.z[i] = oldZ;
                         people.velocityX[i] = -people.velocityX[i];
                         people.velocityZ[i] = -people.velocityZ[i];
+                    }
+                }
+
+                // The broad phase of people against the static world, in place: each active tile's people
+                // against the static objects of their tile and of its neighbours (a body near an edge reaches into
+                // the next tile); a tile is mapped only if one of them can touch its objects.
+                bumps.clear();
+                for (int tile = 0; tile < tileCount; tile++) {
+                    if (!active.isActive(tile)) {
+                        continue;
+                    }
+                    DynamicAabbTree tree = active.people[tile];
+                    for (int neighbour : active.neighbourhood(tile)) {
+                        worldPairs.tilePairs(tree, -1L, world, neighbour, -1L, pairs, scratch);
+                        for (int k = 0; k < pairs.size(); k++) {
+                            bumps.add(tree.userValue(pairs.first(k)));
+                            bumps.add(neighbour);
+                            bumps.add(pairs.second(k));
+                        }
                     }
                 }
 
@@ -356,10 +385,10 @@ public final class StreamingServerSample {
                 mostMappedTiles = Math.max(mostMappedTiles, mappedTiles);
                 mostMappedBytes = Math.max(mostMappedBytes, mappedBytes);
                 System.out.printf(Locale.ROOT, "  tick %2d: %3d tiles mapped (%4.2f MiB), %3d active (+%d),"
-                                + " %5d people awake, %4d people and %5d static objects seen, %2d/%d look rays hit,"
-                                + " %6.1f ms%n", tick, mappedTiles, mappedBytes / MIB, active.count(),
-                        active.activations - activationsBefore, countAwake(peopleTile), seen, seenStatic, hits,
-                        players0, nanos / 1e6);
+                                + " %5d people awake (%3d contacts with static objects), %4d people and"
+                                + " %5d static objects seen, %2d/%d look rays hit, %6.1f ms%n", tick, mappedTiles,
+                        mappedBytes / MIB, active.count(), active.activations - activationsBefore,
+                        countAwake(peopleTile), bumps.size() / 3, seen, seenStatic, hits, players0, nanos / 1e6);
             }
             double[] peopleBoxes = new double[6 * people.size()];
             for (int i = 0; i < people.size(); i++) {
@@ -375,7 +404,7 @@ public final class StreamingServerSample {
             return new Result(settings, baked, objects[0], List.copyOf(tileFiles), mostMappedTiles, mostMappedBytes,
                     active.activations, handovers, queries, players.x.clone(), players.z.clone(), interest,
                     staticInterest, lookObject, lookFraction, nearestObject, nearestTile, nearestDistance, lookX, lookZ,
-                    peopleBoxes, peopleTile.clone(), folder, picture);
+                    peopleBoxes, peopleTile.clone(), bumps.toArray(), folder, picture);
         }
     }
 
@@ -516,6 +545,14 @@ public final class StreamingServerSample {
 
         boolean isActive(int tile) {
             return people[tile] != null;
+        }
+
+        /** The tile and the tiles around it (those of the grid). */
+        int[] neighbourhood(int tile) {
+            double size = settings.tileSize();
+            double x0 = tile / settings.tiles() * size;
+            double z0 = tile % settings.tiles() * size;
+            return overlapping(x0 - size / 2, z0 - size / 2, x0 + 1.5 * size, z0 + 1.5 * size);
         }
 
         int count() {

@@ -122,6 +122,58 @@ class StreamingServerSampleTest {
         assertTrue(hits > 0, "some look ray hits something");
         assertTrue(nearby > 0, "some player has a static object within reach");
 
+        // People against the static world (WorldPairs.tilePairs per active tile and its neighbours): every contact
+        // reported touches, once, within a millimetre (the stored floats are rounded outward), and every awake
+        // person overlapping a static object by more than a millimetre is reported with it.
+        double[] person = new double[6];
+        double[] object = new double[6];
+        java.util.Set<String> contacts = new java.util.HashSet<>();
+        long[] bumps = result.bumps();
+        MappedWorld[] tileWorlds = new MappedWorld[tiles];
+        try {
+            for (int tile = 0; tile < tiles; tile++) {
+                tileWorlds[tile] = MappedWorld.open(result.tileFiles().get(tile));
+            }
+            for (int k = 0; k < bumps.length; k += 3) {
+                int i = (int) bumps[k];
+                int tile = (int) bumps[k + 1];
+                int h = (int) bumps[k + 2];
+                assertTrue(result.peopleTile()[i] >= 0, "person " + i + " is awake");
+                String contact = i + " " + tile + " " + h;
+                assertTrue(contacts.add(contact), "contact reported once: " + contact);
+                grown(p, i, 1e-3, person);
+                tileWorlds[tile].getTightBox(h, object);
+                assertTrue(AabbAabb.test(person[0], person[1], person[2], person[3], person[4], person[5], object[0],
+                        object[1], object[2], object[3], object[4], object[5]), "person " + i + " touches " + tile
+                        + "/" + h);
+            }
+            int clear = 0;
+            for (int i = 0; i < result.peopleTile().length; i++) {
+                if (result.peopleTile()[i] < 0) {
+                    continue;
+                }
+                grown(p, i, -1e-3, person);
+                for (int tile = 0; tile < tiles; tile++) {
+                    for (int h = 0; h < tileWorlds[tile].size(); h++) {
+                        tileWorlds[tile].getTightBox(h, object);
+                        if (AabbAabb.test(person[0], person[1], person[2], person[3], person[4], person[5], object[0],
+                                object[1], object[2], object[3], object[4], object[5])) {
+                            assertTrue(contacts.contains(i + " " + tile + " " + h), "contact of person " + i
+                                    + " with " + tile + "/" + h + " reported");
+                            clear++;
+                        }
+                    }
+                }
+            }
+            assertTrue(clear > 0, "some person stands in a static object's box");
+        } finally {
+            for (MappedWorld w : tileWorlds) {
+                if (w != null) {
+                    w.close();
+                }
+            }
+        }
+
         // A second run finds the baked world and does not bake it again.
         Result again = StreamingServerSample.run(out, settings);
         assertFalse(again.baked());
@@ -146,5 +198,13 @@ class StreamingServerSampleTest {
             found |= tile == personTile;
         }
         assertTrue(found, "the person's tile " + personTile + " is searched");
+    }
+
+    /** Person {@code i}'s box grown by {@code by} on every side (shrunk for a negative value). */
+    private static void grown(double[] boxes, int i, double by, double[] dest) {
+        for (int a = 0; a < 3; a++) {
+            dest[a] = boxes[6 * i + a] - by;
+            dest[a + 3] = boxes[6 * i + 3 + a] + by;
+        }
     }
 }
