@@ -1,6 +1,10 @@
 package dev.boxwood.geom2d;
 
 import dev.boxwood.geom.Geom;
+import dev.boxwood.geom.SegmentAabb;
+import dev.boxwood.geom.SegmentSphere;
+import dev.boxwood.geom.SegmentTriangle;
+import dev.boxwood.geom.SurfaceHit;
 
 /**
  * Overlap tests and segment casts between 2D shapes (the 2D collision tutorial, "Overlap checks"). {@code test<A><B>}
@@ -503,5 +507,82 @@ public final class Intersect2 {
         }
         dest.setExit(exit, exitSide == 1 ? exitPlane : ox + exit * dx, exitSide == 2 ? exitPlane : oy + exit * dy);
         return entry;
+    }
+
+    // -------------------------------------------------------------------------------------------------------------
+    // Hit points and normals: the 3D kernel's rules in the plane z = 0 (one implementation of each rule)
+
+    /**
+     * The point and outward normal of the hit at {@code fraction} of the segment {@code o + t d} on the closed
+     * rectangle, with the conventions of {@link SurfaceHit} (z and the normal's z are 0): typically the entry
+     * fraction of {@link #intersectSegmentRect} or a 2D tree's cast. The side is the one entered last, x before y on
+     * a corner; a start strictly inside is {@link SurfaceHit#startInside} with the reversed unit translation as
+     * normal; a start on a side gets that side's normal. The point lies on the rectangle's boundary, exactly.
+     *
+     * @param ox       x of the origin
+     * @param oy       y of the origin
+     * @param dx       x of the translation
+     * @param dy       y of the translation
+     * @param fraction the hit fraction, {@code >= 0}; negative for a miss
+     * @param minX     the smallest x of the rectangle
+     * @param minY     the smallest y of the rectangle
+     * @param maxX     the largest x, {@code >= minX}
+     * @param maxY     the largest y, {@code >= minY}
+     * @param dest     receives the hit
+     * @return whether it is a hit ({@code fraction >= 0})
+     */
+    public static boolean surfaceSegmentRect(double ox, double oy, double dx, double dy, double fraction,
+                                             double minX, double minY, double maxX, double maxY, SurfaceHit dest) {
+        // a box one unit thick on either side of the plane: the segment never enters a z face (no z motion), and a
+        // start on a side is nearer that side (distance 0) than the z faces (1), so no z face is ever chosen
+        return SegmentAabb.surface(ox, oy, 0.0, dx, dy, 0.0, fraction, minX, minY, -1.0, maxX, maxY, 1.0, dest);
+    }
+
+    /**
+     * The point and outward normal of the hit at {@code fraction} of the segment {@code o + t d} on the closed disc
+     * ({@link SegmentSphere#surface} in the plane; conventions of {@link SurfaceHit}, z components 0): typically the
+     * entry fraction of {@link #intersectSegmentCircle}.
+     *
+     * @param ox       x of the origin
+     * @param oy       y of the origin
+     * @param dx       x of the translation
+     * @param dy       y of the translation
+     * @param fraction the hit fraction, {@code >= 0}; negative for a miss
+     * @param cx       x of the centre
+     * @param cy       y of the centre
+     * @param r        the radius, {@code >= 0}
+     * @param dest     receives the hit
+     * @return whether it is a hit ({@code fraction >= 0})
+     */
+    public static boolean surfaceSegmentCircle(double ox, double oy, double dx, double dy, double fraction,
+                                               double cx, double cy, double r, SurfaceHit dest) {
+        return SegmentSphere.surface(ox, oy, 0.0, dx, dy, 0.0, fraction, cx, cy, 0.0, r, dest);
+    }
+
+    /**
+     * The point and normal of the hit at {@code fraction} of the segment {@code o + t d} on the segment
+     * {@code [a, b]} (an edge of a level's outline), with the conventions of {@link SurfaceHit} (z components 0):
+     * the unit normal of the edge's line on the side the segment comes from; for a zero-length cast the right-hand
+     * side of {@code a -> b} ({@code (by - ay, ax - bx)} normalized, in a y-up frame); for a point target
+     * ({@code a = b}) the reversed unit translation. Typically the fraction of {@link #intersectSegmentSegment}. The
+     * edge is the triangle {@code (a, b, a + z)} standing on it, whose normal {@link SegmentTriangle#surface}
+     * gives.
+     *
+     * @param ox       x of the origin
+     * @param oy       y of the origin
+     * @param dx       x of the translation
+     * @param dy       y of the translation
+     * @param fraction the hit fraction, {@code >= 0}; negative for a miss
+     * @param ax       x of the edge's first endpoint
+     * @param ay       y of the edge's first endpoint
+     * @param bx       x of the edge's second endpoint
+     * @param by       y of the edge's second endpoint
+     * @param dest     receives the hit
+     * @return whether it is a hit ({@code fraction >= 0})
+     */
+    public static boolean surfaceSegmentSegment(double ox, double oy, double dx, double dy, double fraction,
+                                                double ax, double ay, double bx, double by, SurfaceHit dest) {
+        return SegmentTriangle.surface(ox, oy, 0.0, dx, dy, 0.0, fraction, ax, ay, 0.0, bx, by, 0.0, ax, ay, 1.0,
+                dest);
     }
 }

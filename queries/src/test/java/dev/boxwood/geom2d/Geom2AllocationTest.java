@@ -13,6 +13,7 @@ class Geom2AllocationTest {
     private final Vector2 point = new Vector2();
     private final Hit2 hit = new Hit2();
     private final SegmentHit2 through = new SegmentHit2();
+    private final dev.boxwood.geom.SurfaceHit surface = new dev.boxwood.geom.SurfaceHit();
     private final double[] input = new double[4096];
     private double sink;
 
@@ -51,6 +52,10 @@ class Geom2AllocationTest {
             sum += Intersect2.intersectSegmentSegment(a, b, c, d, 1, e, f, g, h, hit);
             sum += Intersect2.intersectSegmentCircle(a, b, c, d, 1, e, f, radius, through);
             sum += Intersect2.intersectSegmentRect(a, b, c, d, 1, minX, minY, maxX, maxY, through);
+            Intersect2.surfaceSegmentRect(a, b, c, d, Math.abs(e), minX, minY, maxX, maxY, surface);
+            Intersect2.surfaceSegmentCircle(a, b, c, d, Math.abs(f), e, f, Math.abs(g), surface);
+            Intersect2.surfaceSegmentSegment(a, b, c, d, Math.abs(h), e, f, g, h, surface);
+            sum += surface.normalX + surface.y;
             sum += Closest2.closestPointSegment(a, b, c, d, e, f, point);
             sum += Closest2.closestPointCircle(a, b, c, d, radius, point);
             sum += Closest2.closestPointRect(a, b, minX, minY, maxX, maxY, point);
