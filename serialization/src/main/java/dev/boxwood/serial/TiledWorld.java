@@ -226,6 +226,69 @@ public final class TiledWorld implements AutoCloseable {
     }
 
     /**
+     * The user value of an object of a tile (what the writer stored; {@link TileSetWriter#writeGrid} defaults it to
+     * the object's global index), for answers that name objects by tile and handle ({@code WorldPairs.tilePairs},
+     * {@link Scratch#tile()} in a visitor). Maps the tile if it is not mapped, as a query reaching it would.
+     *
+     * @param tile   a tile index, in {@code [0, tileCount())}
+     * @param handle an object of that tile, in {@code [0, tileSize(tile))}
+     * @return its user value
+     * @throws IllegalArgumentException if the tile or the handle is out of range
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if the tile cannot be mapped or changed on disk
+     */
+    public long userValue(int tile, int handle) {
+        return objectValue(tile, handle, true);
+    }
+
+    /**
+     * The category bits of an object of a tile; maps the tile if it is not mapped.
+     *
+     * @param tile   a tile index, in {@code [0, tileCount())}
+     * @param handle an object of that tile, in {@code [0, tileSize(tile))}
+     * @return its category bits
+     * @throws IllegalArgumentException if the tile or the handle is out of range
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if the tile cannot be mapped or changed on disk
+     */
+    public long categoryBits(int tile, int handle) {
+        return objectValue(tile, handle, false);
+    }
+
+    /** The user value or the category bits of an object, its tile held mapped for the read. */
+    private long objectValue(int tile, int handle, boolean user) {
+        Tile t = tile(tile);
+        MappedWorld world = acquire(t);
+        try {
+            return user ? world.userValue(handle) : world.categoryBits(handle);
+        } finally {
+            release(t);
+        }
+    }
+
+    /**
+     * The stored tight box of an object of a tile in world coordinates, as {@link MappedWorld#getTightBox} gives
+     * it; maps the tile if it is not mapped.
+     *
+     * @param tile   a tile index, in {@code [0, tileCount())}
+     * @param handle an object of that tile, in {@code [0, tileSize(tile))}
+     * @param dest   receives {@code minX, minY, minZ, maxX, maxY, maxZ}
+     * @throws IllegalArgumentException if the tile or the handle is out of range, or {@code dest} is null or short
+     * @throws IllegalStateException    if the tiled world is closed
+     * @throws UncheckedIOException     wrapping the error if the tile cannot be mapped or changed on disk
+     */
+    public void getTightBox(int tile, int handle, double[] dest) {
+        Arguments.requireBoxDestination(dest);
+        Tile t = tile(tile);
+        MappedWorld world = acquire(t);
+        try {
+            world.getTightBox(handle, dest);
+        } finally {
+            release(t);
+        }
+    }
+
+    /**
      * Whether a tile is mapped now: a query reached it and the budget has not unmapped it since (or a thread is
      * reading it). A snapshot: other threads' queries may change it at once. {@code false} after {@link #close()}
      * once no query reads the tile.

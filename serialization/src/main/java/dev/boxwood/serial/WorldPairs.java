@@ -204,8 +204,9 @@ public final class WorldPairs {
 
     /**
      * The pairs {@code (object of tree, object of one tile)} of a tiled world whose stored tight boxes overlap: as
-     * {@link #treePairs} against that tile's {@link MappedWorld}, {@code second} a handle within the tile and the
-     * tile's frame deciding. For worlds streamed in tiles, where the entities near a tile (a tile's own tree, as
+     * {@link #treePairs} against that tile's {@link MappedWorld}, {@code second} a handle within the tile (its user
+     * value and box from {@link TiledWorld#userValue} and {@link TiledWorld#getTightBox}) and the tile's frame
+     * deciding. For worlds streamed in tiles, where the entities near a tile (a tile's own tree, as
      * servers keep them, or one tree of all) meet the static objects of that tile and, near its edges, of its
      * neighbours: call it once per tile of interest. The tile is mapped only if some entity can meet its header
      * bounds (under the tiled world's budget, as its queries map tiles), and held mapped for the call; a close of

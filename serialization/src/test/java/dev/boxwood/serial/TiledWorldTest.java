@@ -1,5 +1,6 @@
 package dev.boxwood.serial;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -861,6 +862,37 @@ class TiledWorldTest {
     private static void assertBad(String argument, org.junit.jupiter.api.function.Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(argument), e.getMessage());
+    }
+
+    @Test
+    void shouldTellAnObjectByTileAndHandle() throws IOException {
+        double[] box = new double[6];
+        double[] expected = new double[6];
+        // a budget of one tile: every tile is mapped for the lookups and unmapped again for the next
+        TiledWorld tiled = TiledWorld.open(tiles, largestTile);
+        try (tiled) {
+            for (int tile = 0; tile < tiles.size(); tile++) {
+                try (MappedWorld alone = MappedWorld.open(tiles.get(tile))) {
+                    assertEquals(alone.size(), tiled.tileSize(tile));
+                    for (int h = 0; h < alone.size(); h += 7) {
+                        long user = tiled.userValue(tile, h);
+                        assertEquals(alone.userValue(h), user);
+                        assertEquals(world.categories[(int) user], tiled.categoryBits(tile, h));
+                        tiled.getTightBox(tile, h, box);
+                        alone.getTightBox(h, expected);
+                        assertArrayEquals(expected, box, "tile " + tile + ", handle " + h);
+                    }
+                }
+            }
+            assertTrue(tiled.unmapCount() > 0, "tiles unmapped under the budget between lookups");
+            assertBad("tile", () -> tiled.userValue(tiles.size(), 0));
+            assertBad("tile", () -> tiled.categoryBits(-1, 0));
+            assertBad("handle", () -> tiled.userValue(0, tiled.tileSize(0)));
+            assertBad("handle", () -> tiled.getTightBox(0, -1, box));
+            assertBad("dest", () -> tiled.getTightBox(0, 0, new double[5]));
+        }
+        assertThrows(IllegalStateException.class, () -> tiled.userValue(0, 0));
+        assertThrows(IllegalStateException.class, () -> tiled.getTightBox(0, 0, box));
     }
 
     @Test
