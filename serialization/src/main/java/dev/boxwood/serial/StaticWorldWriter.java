@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -37,7 +38,9 @@ import net.openhft.chronicle.bytes.MappedFile;
  * failed write (an exception) deletes its temporary file and leaves the target as it was. A directory whose file
  * system has less usable space than the file needs is refused before anything is written (a
  * {@link FileSystemException} naming the directory); a mapped write that still finds the disk full is reported as
- * an {@link IOException} naming the temporary file.
+ * an {@link IOException} naming the temporary file. The target must be a regular file or not exist: a symbolic
+ * link, a device, a pipe or a socket at that path (which the rename would replace, not write through) is refused
+ * with a {@link FileSystemException} naming it, before any work.
  *
  * <p>Checksums (CRC32C) are computed while the sections are streamed out in 1 MiB chunks; no section is ever
  * held in memory as a whole.
@@ -312,6 +315,17 @@ public final class StaticWorldWriter {
         }
         if (Files.isDirectory(target)) {
             throw new FileSystemException(file.toString(), null, "is a directory, not a world file");
+        }
+        // the new file replaces the target by a rename: a link, pipe or device there would be replaced, not written
+        // through (a symbolic link would become a file and its target stay as it was)
+        if (Files.isSymbolicLink(target)) {
+            throw new FileSystemException(file.toString(), null, "is a symbolic link: give the path of the file it"
+                    + " points to (the world replaces the file at the path given)");
+        }
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)
+                && !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileSystemException(file.toString(), null, "is not a regular file (a device, pipe or socket):"
+                    + " a world file would replace it");
         }
         if (!Files.isDirectory(dir)) {
             if (Files.exists(dir)) {

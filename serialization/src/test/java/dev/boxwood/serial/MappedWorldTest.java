@@ -473,7 +473,7 @@ class MappedWorldTest {
     }
 
     @Test
-    void shouldNameTheGivenPathWhenItsDirectoryIsMissingOrItIsADirectory() throws IOException {
+    void shouldNameTheGivenPathWhenItsDirectoryIsMissingOrItIsADirectory() throws IOException, InterruptedException {
         double[] boxes = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
         Path missing = dir.resolve("no-such-dir").resolve("w.bxw");
         // every entry point fails before any work, naming the given path and its missing directory
@@ -505,6 +505,21 @@ class MappedWorldTest {
         assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
         e = assertThrows(FileSystemException.class, () -> TileSetWriter.writeGrid(file, "t", boxes, null, null, 1));
         assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
+        // a symbolic link, or a pipe, at the target: the rename would replace it, not write through it
+        Path link = Files.createSymbolicLink(dir.resolve("link.bxw"), file);
+        e = assertThrows(FileSystemException.class, () -> StaticWorldWriter.write(link, boxes, null, null, null));
+        assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals("x", Files.readString(file), "the link's target untouched");
+        Path pipe = dir.resolve("pipe.bxw");
+        boolean piped = new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor() == 0 && Files.exists(pipe);
+        if (piped) {
+            e = assertThrows(FileSystemException.class, () -> StaticWorldWriter.write(pipe, boxes, null, null, null));
+            assertTrue(e.getMessage().contains("not a regular file"), e.getMessage());
+            assertFalse(Files.isRegularFile(pipe), "the pipe is still a pipe");
+            Files.delete(pipe);
+        }
+        Files.delete(link);
         try (Stream<Path> files = Files.list(dir)) {
             assertEquals(2, files.count(), "nothing written");
         }

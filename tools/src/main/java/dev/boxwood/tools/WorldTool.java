@@ -1,10 +1,13 @@
 package dev.boxwood.tools;
 
 import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -67,7 +70,12 @@ public final class WorldTool {
      * @param args the command line
      */
     public static void main(String[] args) {
-        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        // standard output buffered (a query may print millions of lines), flushed when the run ends
+        PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out,
+                Charset.defaultCharset())), false);
+        int code = run(out, new PrintWriter(System.err, true), args);
+        out.flush();
+        System.exit(code);
     }
 
     /**
@@ -89,7 +97,17 @@ public final class WorldTool {
             return cause instanceof CorruptWorldFileException ? EXIT_CORRUPT
                     : cause instanceof InvalidInputException ? EXIT_INVALID_INPUT : EXIT_IO;
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (OutOfMemoryError e) {
+            // the text input is held in memory whole: say what to do rather than print the JVM's stack trace
+            err.println();
+            err.println("error: out of memory (" + e.getMessage() + "): give the JVM more heap (java -Xmx...) or,"
+                    + " for a single world file, use --binary input, which is streamed");
+            return EXIT_IO;
+        } finally {
+            out.flush();
+        }
     }
 
     /**
@@ -299,6 +317,13 @@ public final class WorldTool {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "with --tile-size the output is a directory, but this is a file: " + output);
             }
+            if (Files.exists(output) && Files.exists(input) && Files.isSameFile(input, output)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "the output is the input file: " + output);
+            }
+            if (tileSize != null && Files.isDirectory(output)) {
+                requireNoOldTiles();
+            }
             if (binary) {
                 return buildFromBinary();
             }
@@ -308,16 +333,36 @@ public final class WorldTool {
                 buildTiles(boxes, out);
                 return 0;
             }
+            boolean show = progress != null ? progress : boxes.count >= ProgressBar.THRESHOLD;
+            ProgressBar bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
             try {
-                boolean show = progress != null ? progress : boxes.count >= ProgressBar.THRESHOLD;
-                ProgressBar bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
                 WrittenWorld world = StaticWorldWriter.write(output, boxes.boxes, boxes.categories,
                         boxes.userValues, null, bar);
                 report(world, boxes.count, bar);
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(input + ": " + boxes.withLine(e.getMessage()), e);
+            } finally {
+                if (bar != null) {
+                    bar.finish(); // an error message starts on a line of its own
+                }
             }
             return 0;
+        }
+
+        /**
+         * Refuses an output directory that already holds tiles: a new grid overwrites only the tiles of its own
+         * cells, and the old ones of other cells would be loaded with it.
+         */
+        private void requireNoOldTiles() throws IOException {
+            long old;
+            try (var files = Files.newDirectoryStream(output, "tile_*.bxw")) {
+                old = java.util.stream.StreamSupport.stream(files.spliterator(), false).count();
+            }
+            if (old > 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "the output directory already holds "
+                        + old + " tile files (tile_*.bxw) of an earlier build, which a new grid would not all replace:"
+                        + " remove them or choose another directory: " + output);
+            }
         }
 
         /**
@@ -354,9 +399,10 @@ public final class WorldTool {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "--tile-size needs a text input (tiles are cut from boxes held in memory)");
             }
+            ProgressBar bar = null;
             try (BinaryBoxFile boxes = BinaryBoxFile.open(input)) {
                 boolean show = progress != null ? progress : boxes.size() >= ProgressBar.THRESHOLD;
-                ProgressBar bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
+                bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
                 WrittenWorld world = StaticWorldWriter.write(output, boxes, null, null, null, bar);
                 report(world, boxes.size(), bar);
             } catch (IllegalArgumentException e) {
@@ -364,6 +410,10 @@ public final class WorldTool {
                 throw new InvalidInputException(input + ": " + e.getMessage(), e);
             } catch (java.io.UncheckedIOException e) {
                 throw e.getCause();
+            } finally {
+                if (bar != null) {
+                    bar.finish(); // an error message starts on a line of its own
+                }
             }
             return 0;
         }
@@ -495,6 +545,9 @@ public final class WorldTool {
                     found.sort();
                     for (int i = 0; i < found.count(); i++) {
                         out.println(found.handle(i) + " " + found.userValue(i));
+                        if ((i & 4095) == 4095 && out.checkError()) {
+                            return EXIT_IO; // the reader has gone (a closed pipe): stop
+                        }
                     }
                     out.println(found.count() + " objects");
                 } else if (closest) {
@@ -507,6 +560,9 @@ public final class WorldTool {
                     hits.sort();
                     for (int i = 0; i < hits.count(); i++) {
                         out.println(hits.handle(i) + " " + hits.userValue(i) + " " + hits.fraction(i));
+                        if ((i & 4095) == 4095 && out.checkError()) {
+                            return EXIT_IO; // the reader has gone (a closed pipe): stop
+                        }
                     }
                     out.println(hits.count() + " hits");
                 }
@@ -553,8 +609,12 @@ public final class WorldTool {
             err.flush();
         }
 
-        void finish() {
-            err.println();
+        /** Ends the bar's line, once (after a finished write, or before an error message). */
+        synchronized void finish() {
+            if (shown >= 0) {
+                err.println();
+                shown = Integer.MAX_VALUE;
+            }
         }
     }
 

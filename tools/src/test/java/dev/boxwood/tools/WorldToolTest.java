@@ -117,6 +117,36 @@ class WorldToolTest {
     }
 
     @Test
+    void shouldRefuseOutputsThatWouldDestroySomething() throws IOException {
+        Path input = writeLevel();
+        String text = Files.readString(input);
+        // the input itself
+        assertEquals(2, run("build", input.toString(), input.toString()));
+        assertTrue(err.contains("the output is the input file"), err);
+        assertEquals(text, Files.readString(input), "the input is untouched");
+        // a symbolic link: the world would replace the link, not the file it points to
+        Path target = Files.writeString(dir.resolve("target.bxw"), "keep");
+        Path link = Files.createSymbolicLink(dir.resolve("link.bxw"), target);
+        assertEquals(WorldTool.EXIT_IO, run("build", input.toString(), link.toString()));
+        assertTrue(err.contains("symbolic link"), err);
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals("keep", Files.readString(target));
+        // tiles of an earlier build in the output directory, which a new grid would not all replace
+        Path tiles = dir.resolve("tiles");
+        assertEquals(0, run("build", input.toString(), tiles.toString(), "--tile-size", "1"), err);
+        long before;
+        try (var files = Files.list(tiles)) {
+            before = files.count();
+        }
+        assertTrue(before > 1, before + " tiles");
+        assertEquals(2, run("build", input.toString(), tiles.toString(), "--tile-size", "1000"));
+        assertTrue(err.contains(before + " tile files") && err.contains("earlier build"), err);
+        try (var files = Files.list(tiles)) {
+            assertEquals(before, files.count(), "nothing written");
+        }
+    }
+
+    @Test
     void shouldStreamABinaryBoxListIntoTheSameWorldAsItsTextForm() throws IOException {
         BoxSet level = LevelScenes.load(LevelScenes.Level.BOUNDS02);
         StringBuilder text = new StringBuilder();
