@@ -9,9 +9,12 @@ set -euo pipefail
 caller=$(pwd)
 args=()
 folder=""
+usage="usage: bash demo.sh [--quick] [folder]   (folder default: boxwood-out)"
 for arg in "$@"; do
   case "$arg" in
-    -*) args+=("$arg") ;;
+    -h|--help) echo "$usage"; exit 0 ;;
+    --quick) args+=("$arg") ;;
+    -*) echo "error: unknown option $arg" >&2; echo "$usage" >&2; exit 2 ;;
     /*) folder="$arg"; args+=("$arg") ;;
     *) folder="$arg"; args+=("$caller/$arg") ;;
   esac

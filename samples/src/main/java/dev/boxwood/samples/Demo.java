@@ -24,7 +24,7 @@ public final class Demo {
      * @throws Exception if a sample fails
      */
     public static void main(String[] args) throws Exception {
-        SampleArgs a = SampleArgs.parse(args);
+        SampleArgs a = SampleArgs.parseOrExit("bash demo.sh", args);
         Path out = a.out();
         long start = System.nanoTime();
         List<String> summary = new ArrayList<>();
@@ -50,7 +50,8 @@ public final class Demo {
         LineOfSightSample.Result sight = LineOfSightSample.run(out, los);
         summary.add(String.format(Locale.ROOT, "line of sight: %d agents, %d ticks, %,d lines of sight (%d %% visible),"
                         + " %,.0f lines/s on %d threads", los.agents(), los.ticks(), sight.segments(),
-                100 * sight.visible() / Math.max(1, sight.segments()), sight.segmentsPerSecond(), los.threads()));
+                Math.round(100.0 * sight.visible() / Math.max(1, sight.segments())), sight.segmentsPerSecond(),
+                los.threads()));
         pictures.add(sight.picture());
 
         System.out.println();

@@ -123,7 +123,7 @@ public final class LevelEditorSample {
      * @throws Exception if the run fails
      */
     public static void main(String[] args) throws Exception {
-        SampleArgs a = SampleArgs.parse(args);
+        SampleArgs a = SampleArgs.parseOrExit("LevelEditorSample", args);
         run(a.out(), a.quick());
     }
 

@@ -135,7 +135,7 @@ public final class LineOfSightSample {
      * @throws Exception if the run fails
      */
     public static void main(String[] args) throws Exception {
-        SampleArgs a = SampleArgs.parse(args);
+        SampleArgs a = SampleArgs.parseOrExit("LineOfSightSample", args);
         Result r = run(a.out(), Settings.of(a.quick()));
         System.out.println("Picture: " + r.picture());
     }

@@ -164,7 +164,7 @@ public final class StreamingServerSample {
      * @throws Exception if the run fails
      */
     public static void main(String[] args) throws Exception {
-        SampleArgs a = SampleArgs.parse(args);
+        SampleArgs a = SampleArgs.parseOrExit("StreamingServerSample", args);
         Result r = run(a.out(), Settings.of(a.quick()));
         System.out.println("Picture: " + r.picture());
     }
@@ -436,8 +436,14 @@ public final class StreamingServerSample {
                 for (String name : lines.subList(2, lines.size())) {
                     tileFiles.add(folder.resolve(name));
                 }
-                System.out.println("World: found " + folder + ", no need to bake it again");
-                return false;
+                // every listed tile still there (a deleted one is baked again with the rest)
+                if (tileFiles.stream().allMatch(Files::isRegularFile)) {
+                    System.out.println("World: found " + folder + ", no need to bake it again");
+                    return false;
+                }
+                tileFiles.clear();
+                objects[0] = 0;
+                System.out.println("World: " + folder + " misses tiles it lists, baking it again");
             }
         }
         Files.createDirectories(folder);

@@ -178,6 +178,12 @@ class StreamingServerSampleTest {
         Result again = StreamingServerSample.run(out, settings);
         assertFalse(again.baked());
         assertEquals(result.worldObjects(), again.worldObjects());
+        // a tile deleted since: the world is baked again rather than failing on the missing file
+        java.nio.file.Files.delete(result.tileFiles().get(1));
+        Result rebaked = StreamingServerSample.run(out, settings);
+        assertTrue(rebaked.baked());
+        assertTrue(java.nio.file.Files.isRegularFile(result.tileFiles().get(1)));
+        assertEquals(result.worldObjects(), rebaked.worldObjects());
     }
 
     @Test

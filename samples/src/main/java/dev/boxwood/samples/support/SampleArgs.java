@@ -26,7 +26,9 @@ public record SampleArgs(Path out, boolean quick) {
      * @param args {@code [--quick] [folder]}, in any order
      * @return the parsed arguments
      * @throws IllegalArgumentException for an unknown option (anything else starting with {@code -}, so that
-     *                                  {@code -h} does not become a folder) or a second folder
+     *                                  {@code -h} does not become a folder), a second folder, or a folder that is a
+     *                                  file or not writable
+     * @throws UncheckedIOException     if the folder cannot be created
      */
     public static SampleArgs parse(String[] args) {
         quiet();
@@ -47,11 +49,44 @@ public record SampleArgs(Path out, boolean quick) {
         if (out == null) {
             out = Path.of("boxwood-out");
         }
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new IllegalArgumentException("the output folder " + out + " is a file");
+        }
         try {
             Files.createDirectories(out);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the output folder " + out, e);
+            throw new UncheckedIOException("cannot create the output folder " + out + " (" + e + ")", e);
+        }
+        if (!Files.isWritable(out)) {
+            throw new IllegalArgumentException("the output folder " + out + " is not writable");
         }
         return new SampleArgs(out, quick);
+    }
+
+    /**
+     * {@link #parse} for a sample's {@code main}: {@code -h} or {@code --help} prints the usage and exits with 0;
+     * arguments {@link #parse} refuses print one line saying why, then the usage, and exit with 2 (no stack trace
+     * for a user's mistake).
+     *
+     * @param program the sample's class name, for the usage line
+     * @param args the command line
+     * @return the parsed arguments
+     */
+    public static SampleArgs parseOrExit(String program, String[] args) {
+        String usage = "usage: " + program + " [--quick] [folder]   (folder default: boxwood-out)";
+        for (String arg : args) {
+            if (arg.equals("-h") || arg.equals("--help")) {
+                System.out.println(usage);
+                System.exit(0);
+            }
+        }
+        try {
+            return parse(args);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            System.err.println("error: " + e.getMessage());
+            System.err.println(usage);
+            System.exit(2);
+            throw e; // not reached
+        }
     }
 }

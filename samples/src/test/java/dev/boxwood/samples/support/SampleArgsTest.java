@@ -33,4 +33,13 @@ class SampleArgsTest {
         }
         assertTrue(!Files.exists(dir.resolve("a")) && !Files.exists(dir.resolve("x")), "nothing created");
     }
+
+    @Test
+    void shouldRejectAFolderThatIsAFile() throws java.io.IOException {
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SampleArgs.parse(new String[] {file.toString()}));
+        assertTrue(e.getMessage().contains("is a file"), e.getMessage());
+        assertEquals("x", Files.readString(file));
+    }
 }
