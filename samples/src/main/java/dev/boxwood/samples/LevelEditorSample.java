@@ -124,7 +124,9 @@ public final class LevelEditorSample {
      */
     public static void main(String[] args) throws Exception {
         SampleArgs a = SampleArgs.parseOrExit("LevelEditorSample", args);
-        run(a.out(), a.quick());
+        for (LevelResult level : run(a.out(), a.quick())) {
+            System.out.println("Pictures: " + level.picture() + ", " + level.overview());
+        }
     }
 
     /**

@@ -682,8 +682,9 @@ public final class StreamingServerSample {
         }
         view.caption("Streaming server, last tick: " + active.count() + " of " + settings.tiles() * settings.tiles()
                         + " tiles active, " + world.mappedTileCount() + " mapped",
-                "pink: players and their trails, yellow: their look rays; cyan: people awake, grey: frozen",
-                "buildings of the active tiles are drawn from their tile files");
+                "pink: players and their trails, yellow: their look rays",
+                "cyan: people awake, grey: frozen",
+                "buildings of the active tiles drawn from their tile files");
         view.save(file);
     }
 }
