@@ -88,8 +88,8 @@ public final class Geom {
 
     /**
      * Whether the vector {@code m} is shorter than {@code r >= 0} (or as long, if {@code closed}), scaled by a power
-     * of two first so that no square overflows or underflows: the tests of a start in a capsule, and of a hit
-     * point in the interior of a ball or capsule.
+     * of two first so that no square overflows or underflows: the tests of a start in the interior of a ball or
+     * a capsule (closed for {@link SegmentCapsule#intersect}, open for the {@code surface} methods).
      *
      * @return {@code |m| < r}, or {@code |m| <= r} if {@code closed}
      */

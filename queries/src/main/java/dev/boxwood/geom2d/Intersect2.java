@@ -517,7 +517,8 @@ public final class Intersect2 {
      * rectangle, with the conventions of {@link SurfaceHit} (z and the normal's z are 0): typically the entry
      * fraction of {@link #intersectSegmentRect} or a 2D tree's cast. The side is the one entered last, x before y on
      * a corner; a start strictly inside is {@link SurfaceHit#startInside} with the reversed unit translation as
-     * normal; a start on a side gets that side's normal. The point lies on the rectangle's boundary, exactly.
+     * normal; a start on a side gets that side's normal, and on a corner the side most against the translation (x
+     * before y on ties). The point lies on the rectangle's boundary, exactly.
      *
      * @param ox       x of the origin
      * @param oy       y of the origin
@@ -533,9 +534,10 @@ public final class Intersect2 {
      */
     public static boolean surfaceSegmentRect(double ox, double oy, double dx, double dy, double fraction,
                                              double minX, double minY, double maxX, double maxY, SurfaceHit dest) {
-        // a box one unit thick on either side of the plane: the segment never enters a z face (no z motion), and a
-        // start on a side is nearer that side (distance 0) than the z faces (1), so no z face is ever chosen
-        return SegmentAabb.surface(ox, oy, 0.0, dx, dy, 0.0, fraction, minX, minY, -1.0, maxX, maxY, 1.0, dest);
+        // a box as thick as the double range about the plane: the segment never enters a z face (no z motion), and
+        // any start is nearer a side than a z face, so no z face is ever chosen
+        return SegmentAabb.surface(ox, oy, 0.0, dx, dy, 0.0, fraction, minX, minY, -Double.MAX_VALUE, maxX, maxY,
+                Double.MAX_VALUE, dest);
     }
 
     /**
@@ -562,8 +564,9 @@ public final class Intersect2 {
     /**
      * The point and normal of the hit at {@code fraction} of the segment {@code o + t d} on the segment
      * {@code [a, b]} (an edge of a level's outline), with the conventions of {@link SurfaceHit} (z components 0):
-     * the unit normal of the edge's line on the side the segment comes from; for a zero-length cast the right-hand
-     * side of {@code a -> b} ({@code (by - ay, ax - bx)} normalized, in a y-up frame); for a point target
+     * the unit normal of the edge's line on the side the segment comes from; for a zero-length cast, and for a cast
+     * along the edge's line (or grazing it within rounding), the right-hand side of {@code a -> b}
+     * ({@code (by - ay, ax - bx)} normalized, in a y-up frame); for a point target
      * ({@code a = b}) the reversed unit translation. Typically the fraction of {@link #intersectSegmentSegment}. The
      * edge is the triangle {@code (a, b, a + z)} standing on it, whose normal {@link SegmentTriangle#surface}
      * gives.

@@ -257,7 +257,7 @@ public final class TiledWorld implements AutoCloseable {
 
     /** The user value or the category bits of an object, its tile held mapped for the read. */
     private long objectValue(int tile, int handle, boolean user) {
-        Tile t = tile(tile);
+        Tile t = objectTile(tile, handle);
         MappedWorld world = acquire(t);
         try {
             return user ? world.userValue(handle) : world.categoryBits(handle);
@@ -279,7 +279,7 @@ public final class TiledWorld implements AutoCloseable {
      */
     public void getTightBox(int tile, int handle, double[] dest) {
         Arguments.requireBoxDestination(dest);
-        Tile t = tile(tile);
+        Tile t = objectTile(tile, handle);
         MappedWorld world = acquire(t);
         try {
             world.getTightBox(handle, dest);
@@ -1093,6 +1093,16 @@ public final class TiledWorld implements AutoCloseable {
             throw new IllegalArgumentException("tile must be in [0, " + tiles.length + "): " + tile);
         }
         return tiles[tile];
+    }
+
+    /** A tile and an object of it, both checked against the header (before the tile is mapped). */
+    private Tile objectTile(int tile, int handle) {
+        Tile t = tile(tile);
+        if (handle < 0 || handle >= t.objects) {
+            throw new IllegalArgumentException("handle " + handle + " is not an object of tile " + tile + " (0 .. "
+                    + (t.objects - 1) + ")");
+        }
+        return t;
     }
 
     /** For {@link WorldPairs}: a tile's origin on an axis (0, 1, 2), from its header; the index checked. */

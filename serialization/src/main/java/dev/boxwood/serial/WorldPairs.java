@@ -47,9 +47,10 @@ import dev.boxwood.query.TraversalStack;
  * <p>Threads: the calls only read the tree and the world. Any number of threads may run them at once on the same
  * tree and world while nothing mutates the tree ({@link #treePairs} takes a live tree's pending deferred adds in
  * safely, as any query does; {@link #listedPairs} reads the listed objects' stored boxes, which pending objects have
- * too), each thread with its own {@code WorldPairs}, {@link TraversalStack} and {@link PairBuffer}. A close
- * of the world during a call lets the call finish (it counts itself in as a reader of the mapping once for all its
- * walks); a call on a closed world throws.
+ * too), each thread with its own {@code WorldPairs}, {@link TraversalStack} (for {@link #tilePairs}, its own
+ * {@link TiledWorld.Scratch}) and {@link PairBuffer}; {@link #tilePairs} may map and unmap tiles under the tiled
+ * world's budget, as any tiled query does. A close of the world during a call lets the call finish (it counts
+ * itself in as a reader of the mapping once for all its walks); a call on a closed world throws.
  *
  * <p>Why an instance: the world's walk reports objects to a visitor, and one that adds to the caller's buffer
  * must know the buffer and the current tree object. A visitor made per call would allocate, so this class owns
@@ -221,8 +222,10 @@ public final class WorldPairs {
      * @param scratch   the calling thread's scratch of the tiled world (its stack serves the walks)
      * @throws IllegalArgumentException for null arguments or a tile index out of range (nothing written to
      *                                  {@code dest})
-     * @throws IllegalStateException    if the tiled world is closed (nothing written to {@code dest}), or if this
-     *                                  {@code WorldPairs} or {@code scratch} is in use by another call
+     * @throws IllegalStateException    if the tiled world is closed (before the call: nothing written to
+     *                                  {@code dest}; by another thread during it: {@code dest} may have been
+     *                                  cleared), or if this {@code WorldPairs} or {@code scratch} is in use by
+     *                                  another call
      * @throws java.io.UncheckedIOException if the tile cannot be mapped, has changed on disk or is corrupt
      *                                  ({@code dest} then holds part of the pairs, or none)
      */

@@ -885,11 +885,13 @@ class TiledWorldTest {
                 }
             }
             assertTrue(tiled.unmapCount() > 0, "tiles unmapped under the budget between lookups");
+            long mapped = tiled.mapCount();
             assertBad("tile", () -> tiled.userValue(tiles.size(), 0));
             assertBad("tile", () -> tiled.categoryBits(-1, 0));
             assertBad("handle", () -> tiled.userValue(0, tiled.tileSize(0)));
-            assertBad("handle", () -> tiled.getTightBox(0, -1, box));
+            assertBad("tile 1", () -> tiled.getTightBox(1, -1, box));
             assertBad("dest", () -> tiled.getTightBox(0, 0, new double[5]));
+            assertEquals(mapped, tiled.mapCount(), "bad lookups map no tile");
         }
         assertThrows(IllegalStateException.class, () -> tiled.userValue(0, 0));
         assertThrows(IllegalStateException.class, () -> tiled.getTightBox(0, 0, box));

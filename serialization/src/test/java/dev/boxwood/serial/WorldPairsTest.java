@@ -363,7 +363,13 @@ class WorldPairsTest {
             int[] listed = {onPoint, gap, far, gap, onPoint};
             worldPairs.listedPairs(tree, listed, listed.length, -1L, world, -1L, pairs, stack);
             assertTrue(contains(pairs, new long[] {onPoint, pointHandle}) && contains(pairs, new long[] {gap, cube0}));
-            assertEquals(frames.treeAtZero ? pairs.size() : 3, pairs.size());
+            // exactly the three touching pairs of the listed entities where the frames keep the grid exact; with the
+            // tree at zero (1e6 away) borderline neighbours may pair too
+            if (frames.treeAtZero) {
+                assertTrue(pairs.size() >= 3, frames + ": " + pairs.size() + " pairs");
+            } else {
+                assertEquals(3, pairs.size());
+            }
             assertTrue(!hasFirst(pairs, far) && !hasFirst(pairs, corner), frames + ": only listed entities");
         }
     }

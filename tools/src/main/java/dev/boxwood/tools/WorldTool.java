@@ -1,13 +1,10 @@
 package dev.boxwood.tools;
 
 import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -70,9 +67,9 @@ public final class WorldTool {
      * @param args the command line
      */
     public static void main(String[] args) {
-        // standard output buffered (a query may print millions of lines), flushed when the run ends
-        PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out,
-                Charset.defaultCharset())), false);
+        // standard output buffered (a query may print millions of lines), flushed when the run ends; a writer over
+        // the PrintStream itself, so that checkError sees a closed pipe (which System.out records on itself)
+        PrintWriter out = new PrintWriter(System.out, false);
         int code = run(out, new PrintWriter(System.err, true), args);
         out.flush();
         System.exit(code);
@@ -550,10 +547,16 @@ public final class WorldTool {
                         }
                     }
                     out.println(found.count() + " objects");
+                    if (out.checkError()) {
+                        return EXIT_IO;
+                    }
                 } else if (closest) {
                     ClosestHit hit = new ClosestHit();
                     world.rayCast(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], maxFraction, mask, hit, stack);
                     out.println(hit.hasHit() ? hit.handle() + " " + hit.userValue() + " " + hit.fraction() : "no hit");
+                    if (out.checkError()) {
+                        return EXIT_IO;
+                    }
                 } else {
                     AllHits hits = new AllHits();
                     world.rayCast(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], maxFraction, mask, hits, stack);
@@ -565,6 +568,9 @@ public final class WorldTool {
                         }
                     }
                     out.println(hits.count() + " hits");
+                    if (out.checkError()) {
+                        return EXIT_IO;
+                    }
                 }
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

@@ -117,6 +117,23 @@ class WorldToolTest {
     }
 
     @Test
+    void shouldStopAQueryWhoseOutputIsClosed() throws IOException {
+        Path world = buildLevel();
+        double[] b = LevelScenes.load(LevelScenes.Level.BOUNDS01).bounds();
+        // a pipe whose reader has gone: every write fails, which a PrintStream records on itself
+        java.io.PrintStream closed = new java.io.PrintStream(new java.io.OutputStream() {
+            @Override
+            public void write(int x) throws IOException {
+                throw new IOException("Broken pipe");
+            }
+        });
+        StringWriter e = new StringWriter();
+        int code = WorldTool.run(new PrintWriter(closed, false), new PrintWriter(e, true), "query", world.toString(),
+                "--box", "" + b[0], "" + b[1], "" + b[2], "" + b[3], "" + b[4], "" + b[5]);
+        assertEquals(WorldTool.EXIT_IO, code, e.toString());
+    }
+
+    @Test
     void shouldRefuseOutputsThatWouldDestroySomething() throws IOException {
         Path input = writeLevel();
         String text = Files.readString(input);
