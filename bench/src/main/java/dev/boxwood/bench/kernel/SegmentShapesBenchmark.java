@@ -1,8 +1,10 @@
 package dev.boxwood.bench.kernel;
 
+import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.geom.SegmentCapsule;
 import dev.boxwood.geom.SegmentSphere;
 import dev.boxwood.geom.SegmentTriangle;
+import dev.boxwood.geom.SurfaceHit;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,7 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * sphere through the box's centre with its radius, the capsule along the box's diagonal, and the triangle across
  * three of its corners. The triangle is also cast by the plain Möller–Trumbore test (Möller and Trumbore, "Fast,
  * Minimum Storage Ray/Triangle Intersection", JGT 2(1), 1997; written here only to compare, not watertight), so the
- * cost of the watertight test is a ratio in one run. Time per test.
+ * cost of the watertight test is a ratio in one run. The {@code ...Surface} benchmarks time the fraction test
+ * followed by the hit point and normal ({@link SurfaceHit}) for the segments that hit: what a pick pays for the one
+ * hit it keeps. Time per test.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -31,6 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class SegmentShapesBenchmark {
 
     private final KernelData d = new KernelData(0x5E6A_B001L, 3.0, 1.0, 6.0);
+    private final SurfaceHit hit = new SurfaceHit();
 
     /** @return sum of fractions, consumed by JMH */
     @Benchmark
@@ -166,5 +171,67 @@ public class SegmentShapesBenchmark {
         }
         double t = (e2x * qx + e2y * qy + e2z * qz) * inv;
         return t >= 0.0 && t <= maxFraction ? t : -1.0;
+    }
+
+    /** @return sum of normal components, consumed by JMH */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double boxSurface() {
+        double sum = 0;
+        for (int i = 0; i < KernelData.COUNT; i++) {
+            double t = SegmentAabb.intersect(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], 1.0,
+                    d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.maxY[i], d.maxZ[i]);
+            if (SegmentAabb.surface(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], t,
+                    d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.maxY[i], d.maxZ[i], hit)) {
+                sum += hit.normalX + hit.normalY + hit.x;
+            }
+        }
+        return sum;
+    }
+
+    /** @return sum of normal components, consumed by JMH */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double sphereSurface() {
+        double sum = 0;
+        for (int i = 0; i < KernelData.COUNT; i++) {
+            double t = SegmentSphere.intersect(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], 1.0,
+                    d.centreX[i], d.centreY[i], d.centreZ[i], d.radius[i]);
+            if (SegmentSphere.surface(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], t,
+                    d.centreX[i], d.centreY[i], d.centreZ[i], d.radius[i], hit)) {
+                sum += hit.normalX + hit.normalY + hit.x;
+            }
+        }
+        return sum;
+    }
+
+    /** @return sum of normal components, consumed by JMH */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double triangleSurface() {
+        double sum = 0;
+        for (int i = 0; i < KernelData.COUNT; i++) {
+            double t = SegmentTriangle.intersect(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], 1.0,
+                    d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.minY[i], d.maxZ[i], d.minX[i], d.maxY[i],
+                    d.maxZ[i]);
+            if (SegmentTriangle.surface(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], t,
+                    d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.minY[i], d.maxZ[i], d.minX[i], d.maxY[i],
+                    d.maxZ[i], hit)) {
+                sum += hit.normalX + hit.normalY + hit.x;
+            }
+        }
+        return sum;
+    }
+
+    /** @return sum of fractions, consumed by JMH */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public double box() {
+        double sum = 0;
+        for (int i = 0; i < KernelData.COUNT; i++) {
+            sum += SegmentAabb.intersect(d.px[i], d.py[i], d.pz[i], d.dx[i], d.dy[i], d.dz[i], 1.0,
+                    d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.maxY[i], d.maxZ[i]);
+        }
+        return sum;
     }
 }
