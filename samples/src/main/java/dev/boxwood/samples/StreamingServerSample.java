@@ -274,6 +274,7 @@ public final class StreamingServerSample {
 
                 // Wake up the people of the tiles players came near; freeze those of the tiles they left.
                 long activationsBefore = active.activations;
+                long deactivationsBefore = active.deactivations;
                 active.update(players, people, peopleTile, peopleHandle);
 
                 // People in active tiles walk; crossing into another active tile hands them over.
@@ -384,11 +385,12 @@ public final class StreamingServerSample {
                 long mappedBytes = world.mappedBytes();
                 mostMappedTiles = Math.max(mostMappedTiles, mappedTiles);
                 mostMappedBytes = Math.max(mostMappedBytes, mappedBytes);
-                System.out.printf(Locale.ROOT, "  tick %2d: %3d tiles mapped (%4.2f MiB), %3d active (+%d),"
+                System.out.printf(Locale.ROOT, "  tick %2d: %3d tiles mapped (%4.2f MiB), %3d active (+%d -%d),"
                                 + " %5d people awake (%3d contacts with static objects), %4d people and"
                                 + " %5d static objects seen, %2d/%d look rays hit, %6.1f ms%n", tick, mappedTiles,
                         mappedBytes / MIB, active.count(), active.activations - activationsBefore,
-                        countAwake(peopleTile), bumps.size() / 3, seen, seenStatic, hits, players0, nanos / 1e6);
+                        active.deactivations - deactivationsBefore, countAwake(peopleTile), bumps.size() / 3, seen,
+                        seenStatic, hits, players0, nanos / 1e6);
             }
             double[] peopleBoxes = new double[6 * people.size()];
             for (int i = 0; i < people.size(); i++) {
@@ -505,6 +507,7 @@ public final class StreamingServerSample {
         private final boolean[] needed;
         private int active;
         long activations;
+        long deactivations;
 
         ActiveTiles(Settings settings) {
             this.settings = settings;
@@ -632,6 +635,7 @@ public final class StreamingServerSample {
                 }
             }
             active--;
+            deactivations++;
         }
     }
 

@@ -289,6 +289,9 @@ public final class WorldTool {
         Path output;
         @Option(names = "--tile-size", description = "split into tiles of this edge length, one file per tile")
         Double tileSize;
+        @Option(names = "--overwrite", description = "with --tile-size: replace the tiles of an earlier build in the "
+                + "output directory (the new grid is written, then the old tiles it did not replace are deleted)")
+        boolean overwrite;
         @Option(names = "--progress", negatable = true, description = "show a progress bar on the error output "
                 + "(default: for inputs of " + ProgressBar.THRESHOLD + " objects or more)")
         Boolean progress;
@@ -318,7 +321,11 @@ public final class WorldTool {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "the output is the input file: " + output);
             }
-            if (tileSize != null && Files.isDirectory(output)) {
+            if (overwrite && tileSize == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--overwrite applies to --tile-size only"
+                        + " (a world file is always replaced)");
+            }
+            if (tileSize != null && Files.isDirectory(output) && !overwrite) {
                 requireNoOldTiles();
             }
             if (binary) {
@@ -358,7 +365,27 @@ public final class WorldTool {
             if (old > 0) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "the output directory already holds "
                         + old + " tile files (tile_*.bxw) of an earlier build, which a new grid would not all replace:"
-                        + " remove them or choose another directory: " + output);
+                        + " remove them, choose another directory or give --overwrite: " + output);
+            }
+        }
+
+        /** With {@code --overwrite}, after the new grid is written: deletes the tiles it did not replace. */
+        private void removeOldTiles(List<Path> written, PrintWriter out) throws IOException {
+            java.util.Set<Path> kept = new java.util.HashSet<>();
+            for (Path p : written) {
+                kept.add(p.toAbsolutePath().normalize());
+            }
+            int removed = 0;
+            try (var files = Files.newDirectoryStream(output, "tile_*.bxw")) {
+                for (Path p : files) {
+                    if (!kept.contains(p.toAbsolutePath().normalize())) {
+                        Files.delete(p);
+                        removed++;
+                    }
+                }
+            }
+            if (removed > 0) {
+                out.printf(Locale.ROOT, "removed %d tiles of the earlier build%n", removed);
             }
         }
 
@@ -373,6 +400,9 @@ public final class WorldTool {
                 List<Path> tiles = TileSetWriter.writeGrid(output, "tile", boxes.boxes, boxes.categories,
                         boxes.userValues, tileSize);
                 out.printf(Locale.ROOT, "%d objects in %d tiles under %s%n", boxes.count, tiles.size(), output);
+                if (overwrite) {
+                    removeOldTiles(tiles, out);
+                }
             } catch (IllegalArgumentException e) {
                 if (created) {
                     try {

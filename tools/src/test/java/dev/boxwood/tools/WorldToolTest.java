@@ -161,6 +161,16 @@ class WorldToolTest {
         try (var files = Files.list(tiles)) {
             assertEquals(before, files.count(), "nothing written");
         }
+        // unless asked: the new grid, then the old tiles it did not replace deleted
+        assertEquals(0, run("build", input.toString(), tiles.toString(), "--tile-size", "1000", "--overwrite"), err);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("in (\\d+) tiles").matcher(out);
+        assertTrue(m.find() && out.contains("removed "), out);
+        int fresh = Integer.parseInt(m.group(1));
+        assertTrue(fresh < before, out);
+        try (var files = Files.list(tiles)) {
+            assertEquals(fresh, files.count(), "only the new grid's tiles");
+        }
+        assertEquals(2, run("build", input.toString(), dir.resolve("w.bxw").toString(), "--overwrite"));
     }
 
     @Test
