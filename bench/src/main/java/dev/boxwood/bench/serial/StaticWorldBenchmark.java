@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -58,22 +57,14 @@ import org.openjdk.jmh.annotations.Warmup;
  *       streamed by a {@link TiledWorld}, line of sight for the prebuilt segments as one
  *       {@link TiledBatchQueries} batch on one thread and on two; segments per second.</li>
  * </ul>
- * Forks carry the Chronicle Bytes flags (the parent POM's {@code chronicle.jvm.args}); on JDK 23 and later add
- * {@code --sun-misc-unsafe-memory-access=allow} to the host {@code java} command (forks inherit it).
+ * Forks carry the Chronicle Bytes flags ({@link MappedWorldForks}).
  */
-@Fork(value = 1, jvmArgsAppend = {"-Xmx8g",
-        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-        "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-        "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
-        "--enable-native-access=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
-        "-Dchronicle.announcer.disable=true", "-Ddisable.perf.info=true"})
 // The query benchmarks' settings; write and openClose set their own.
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 4, time = 1)
-public class StaticWorldBenchmark {
+public class StaticWorldBenchmark extends MappedWorldForks {
 
     /** A scratch directory, deleted with everything in it at the end of the trial. */
     private static Path createDirectory() {

@@ -17,7 +17,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -44,18 +43,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * The setup checks that both full answers agree (the same origin, so the same decisions) and prints the pair
  * count. Time per call.
  */
-@Fork(value = 1, jvmArgsAppend = {"-Xmx8g",
-        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-        "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-        "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
-        "--enable-native-access=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
-        "-Dchronicle.announcer.disable=true", "-Ddisable.perf.info=true"})
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class WorldPairsBenchmark {
+public class WorldPairsBenchmark extends MappedWorldForks {
 
     /** The world file, its tree twin, the entities and the reused scratch. */
     @State(Scope.Thread)
