@@ -741,8 +741,7 @@ public final class TiledWorld implements AutoCloseable {
      * tiles it entered).
      */
     private MappedWorld enter(int tile, PartAware visitor, Scratch scratch) {
-        MappedWorld world = acquire(tiles[tile]);
-        scratch.tile = tile;
+        MappedWorld world = enterTile(tile, scratch);
         try {
             visitor.enterPart(tile);
         } catch (RuntimeException | Error e) {
@@ -1117,8 +1116,9 @@ public final class TiledWorld implements AutoCloseable {
     }
 
     /**
-     * For {@link WorldPairs}: maps the tile if it is not (under the budget) and holds it mapped for the caller, who
-     * holds {@code scratch} and must call {@link #leaveTile}; {@link Scratch#tile()} names it meanwhile.
+     * Maps the tile if it is not (under the budget) and holds it mapped for the caller, who holds {@code scratch}
+     * and must call {@link #leaveTile}; {@link Scratch#tile()} names it meanwhile (the queries' visits, and
+     * {@link WorldPairs}).
      */
     MappedWorld enterTile(int tile, Scratch scratch) {
         MappedWorld world = acquire(tile(tile));
@@ -1126,7 +1126,7 @@ public final class TiledWorld implements AutoCloseable {
         return world;
     }
 
-    /** For {@link WorldPairs}: ends {@link #enterTile}. */
+    /** Ends {@link #enterTile}. */
     void leaveTile(int tile, Scratch scratch) {
         leave(tile, scratch);
     }
