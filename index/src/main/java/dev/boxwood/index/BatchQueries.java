@@ -13,9 +13,8 @@ import dev.boxwood.query.TraversalStack;
 import static dev.boxwood.query.BatchArguments.requireAnswers;
 import static dev.boxwood.query.BatchArguments.requireDistinct;
 import static dev.boxwood.query.BatchArguments.requireLength;
-import static dev.boxwood.query.BatchArguments.requireOptionalHandles;
+import static dev.boxwood.query.BatchArguments.requireLineOfSightBatch;
 import static dev.boxwood.query.BatchArguments.requireRayBatch;
-import static dev.boxwood.query.BatchArguments.requireSegmentBatch;
 import static dev.boxwood.query.BatchArguments.requireSlots;
 import static dev.boxwood.query.BatchArguments.requireSphereBatch;
 
@@ -95,15 +94,56 @@ public final class BatchQueries extends BatchRunner {
     public void lineOfSight(SpatialQueries tree, double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
                             int count, long categoryMask, boolean[] visible) {
         Arguments.requireNonNull("tree", tree);
-        requireSegmentBatch(from, to, count);
-        requireOptionalHandles("ignoreFirst", ignoreFirst, count);
-        requireOptionalHandles("ignoreSecond", ignoreSecond, count);
-        Arguments.requireNonNull("visible", visible);
-        requireAnswers("visible", visible.length, count);
+        runLineOfSight(tree, categoryMask, null, 0L, from, to, ignoreFirst, ignoreSecond, count, visible);
+    }
+
+    /**
+     * Line of sight through static geometry and moving objects in one batch: {@code visible[i]} is true when the
+     * segment from {@code from[3i..3i+2]} to {@code to[3i..3i+2]} (fraction in {@code [0, 1]}) enters the tight box
+     * of no object of {@code entities} other than {@code ignoreFirst[i]} and {@code ignoreSecond[i]} (the looker and
+     * its target) among those whose categories share a bit with {@code entityMask}, and of no object of
+     * {@code statics} among those sharing a bit with {@code staticMask} (none ignored there: the ignored handles are
+     * the entities'). The answer is that of the two single-index batches combined, without the second batch's
+     * passes over the segments: each segment is cast against {@code entities} (a small tree, in memory) first and
+     * against {@code statics} only when the entities leave it clear.
+     *
+     * @param statics the static geometry: a mapped world, a tree or any thread-safe {@link SpatialQueries}
+     * @param entities the moving objects: a tree, a {@link ReadView} or any thread-safe {@link SpatialQueries}
+     * @param from segment starts, 3 per query
+     * @param to segment ends, 3 per query
+     * @param ignoreFirst first ignored handle of {@code entities} per query, or null for none
+     * @param ignoreSecond second ignored handle of {@code entities} per query, or null for none
+     * @param count number of queries
+     * @param staticMask categories of {@code statics} that block sight
+     * @param entityMask categories of {@code entities} that block sight
+     * @param visible receives the answers
+     * @throws IllegalArgumentException for a null index, a negative count, null or short arrays, or a bad segment
+     *                                  (a non-finite coordinate, or an end so far from its start that the
+     *                                  difference overflows), naming its index; all checked before any query runs,
+     *                                  so nothing is written
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public void lineOfSight(SpatialQueries statics, SpatialQueries entities, double[] from, double[] to,
+                            int[] ignoreFirst, int[] ignoreSecond, int count, long staticMask, long entityMask,
+                            boolean[] visible) {
+        Arguments.requireNonNull("statics", statics);
+        Arguments.requireNonNull("entities", entities);
+        runLineOfSight(entities, entityMask, statics, staticMask, from, to, ignoreFirst, ignoreSecond, count,
+                visible);
+    }
+
+    /** Both line-of-sight batches: {@code statics} null for the one through {@code entities} alone. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private void runLineOfSight(SpatialQueries entities, long entityMask, SpatialQueries statics, long staticMask,
+                                double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond, int count,
+                                boolean[] visible) {
+        requireLineOfSightBatch(from, to, ignoreFirst, ignoreSecond, count, visible);
         begin();
         LineOfSight t = lineOfSight;
-        t.index = tree;
-        t.mask = categoryMask;
+        t.index = entities;
+        t.mask = entityMask;
+        t.staticIndex = statics;
+        t.staticMask = staticMask;
         t.from = from;
         t.to = to;
         t.ignoreFirst = ignoreFirst;
@@ -232,6 +272,11 @@ public final class BatchQueries extends BatchRunner {
     }
 
     private final class LineOfSight extends IndexBatch<SpatialQueries> {
+        /** The static index as the caller gave it, or null when the batch casts through one index only. */
+        SpatialQueries staticIndex;
+        /** What the second casts run on, or null. */
+        SpatialQueries statics;
+        long staticMask;
         double[] from;
         double[] to;
         int[] ignoreFirst;
@@ -239,7 +284,15 @@ public final class BatchQueries extends BatchRunner {
         boolean[] visible;
 
         @Override
+        protected void prepare() {
+            super.prepare();
+            statics = staticIndex == null ? null : direct(staticIndex);
+        }
+
+        @Override
         void clearInputs() {
+            staticIndex = null;
+            statics = null;
             from = null;
             to = null;
             ignoreFirst = null;
@@ -255,8 +308,14 @@ public final class BatchQueries extends BatchRunner {
                 int a = 3 * i;
                 hit.setIgnored(ignoreFirst == null ? Handles.NONE : ignoreFirst[i],
                         ignoreSecond == null ? Handles.NONE : ignoreSecond[i]);
-                tree.rayCast(from[a], from[a + 1], from[a + 2], to[a] - from[a], to[a + 1] - from[a + 1],
-                        to[a + 2] - from[a + 2], 1.0, mask, hit, stack);
+                double tx = to[a] - from[a];
+                double ty = to[a + 1] - from[a + 1];
+                double tz = to[a + 2] - from[a + 2];
+                tree.rayCast(from[a], from[a + 1], from[a + 2], tx, ty, tz, 1.0, mask, hit, stack);
+                if (!hit.hasHit() && statics != null) {
+                    hit.setIgnored(Handles.NONE, Handles.NONE);
+                    statics.rayCast(from[a], from[a + 1], from[a + 2], tx, ty, tz, 1.0, staticMask, hit, stack);
+                }
                 visible[i] = !hit.hasHit();
             }
         }

@@ -5,6 +5,7 @@ import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -100,6 +101,106 @@ class BatchQueriesTest {
                 }
             }
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("worlds")
+    void shouldCombineStaticGeometryAndEntitiesInOneLineOfSightBatch(QueryWorld w) {
+        // the entities: the world's tree; the static geometry: a second world of the same kind, other seed
+        QueryWorld statics = QueryWorld.worlds(97).filter(s -> s.name.equals(w.name)).findFirst().orElseThrow();
+        w.addAll();
+        statics.addAll();
+        int n = 500;
+        double[] from = new double[3 * n];
+        double[] to = new double[3 * n];
+        int[] ignoreA = new int[n];
+        int[] ignoreB = new int[n];
+        double[] p = new double[3];
+        for (int i = 0; i < n; i++) {
+            w.randomPoint(p);
+            System.arraycopy(p, 0, from, 3 * i, 3);
+            w.randomPoint(p);
+            System.arraycopy(p, 0, to, 3 * i, 3);
+            ignoreA[i] = w.live[w.random.nextInt(w.liveCount)];
+            ignoreB[i] = w.random.nextBoolean() ? w.live[w.random.nextInt(w.liveCount)] : Handles.NONE;
+            if (i % 3 == 0) {
+                // a wall half way along every third line, so that the static geometry blocks lines on its own
+                double r = 0.05 * w.scale;
+                double[] m = new double[3];
+                for (int a = 0; a < 3; a++) {
+                    m[a] = 0.5 * (from[3 * i + a] + to[3 * i + a]);
+                }
+                int h = statics.tree.add(m[0] - r, m[1] - r, m[2] - r, m[0] + r, m[1] + r, m[2] + r, i, 1L << (i % 64));
+                assertEquals(h, statics.brute.add(m[0] - r, m[1] - r, m[2] - r, m[0] + r, m[1] + r, m[2] + r, i,
+                        1L << (i % 64)));
+            }
+        }
+        statics.tree.validate();
+        boolean[] visible = new boolean[n];
+        TraversalStack stack = new TraversalStack();
+        AnyHit any = new AnyHit();
+        try (BatchQueries batch = new BatchQueries(3)) {
+            for (int round = 0; round < 4; round++) {
+                long entityMask = round == 0 ? -1L : w.random.nextLong();
+                long staticMask = round == 0 ? -1L : w.random.nextLong();
+                // the views a game thread publishes serve as well as the trees
+                SpatialQueries entities = round == 3 ? published(w.tree) : w.tree;
+                SpatialQueries staticIndex = round == 3 ? published(statics.tree) : statics.tree;
+                batch.lineOfSight(staticIndex, entities, from, to, ignoreA, ignoreB, n, staticMask, entityMask,
+                        visible);
+                int byEntities = 0;
+                int byStaticsOnly = 0;
+                for (int i = 0; i < n; i++) {
+                    int a = 3 * i;
+                    any.setIgnored(ignoreA[i], ignoreB[i]);
+                    w.brute.rayCast(from[a], from[a + 1], from[a + 2], to[a] - from[a], to[a + 1] - from[a + 1],
+                            to[a + 2] - from[a + 2], 1.0, entityMask, any, stack);
+                    boolean clear = !any.hasHit();
+                    byEntities += clear ? 0 : 1;
+                    if (clear) {
+                        // the ignored handles are the entities': the static world's objects of the same numbers block
+                        any.setIgnored(Handles.NONE, Handles.NONE);
+                        statics.brute.rayCast(from[a], from[a + 1], from[a + 2], to[a] - from[a],
+                                to[a + 1] - from[a + 1], to[a + 2] - from[a + 2], 1.0, staticMask, any, stack);
+                        clear = !any.hasHit();
+                        byStaticsOnly += clear ? 0 : 1;
+                    }
+                    assertEquals(clear, visible[i], w + " round " + round + " line of sight " + i);
+                }
+                if (round == 0) {
+                    assertTrue(byEntities > 5 && byStaticsOnly > 5 && byEntities + byStaticsOnly < n - 5, w
+                            + ": " + byEntities + " blocked by entities, " + byStaticsOnly + " by statics only");
+                }
+                if (round == 3) {
+                    ((ReadView) entities).close();
+                    ((ReadView) staticIndex).close();
+                }
+            }
+            // bad input: refused before any query runs, nothing written
+            boolean[] untouched = new boolean[n];
+            Arrays.fill(untouched, true);
+            assertNamed("statics", () -> batch.lineOfSight(null, w.tree, from, to, null, null, n, -1L, -1L,
+                    untouched));
+            assertNamed("entities", () -> batch.lineOfSight(statics.tree, null, from, to, null, null, n, -1L, -1L,
+                    untouched));
+            assertNamed("ignoreFirst", () -> batch.lineOfSight(statics.tree, w.tree, from, to, new int[n - 1], null,
+                    n, -1L, -1L, untouched));
+            double[] nan = to.clone();
+            nan[3 * 41 + 2] = Double.NaN;
+            assertNamed("segment 41", () -> batch.lineOfSight(statics.tree, w.tree, from, nan, null, null, n, -1L,
+                    -1L, untouched));
+            assertNamed("visible", () -> batch.lineOfSight(statics.tree, w.tree, from, to, null, null, n, -1L, -1L,
+                    new boolean[n - 1]));
+            for (boolean v : untouched) {
+                assertTrue(v, "nothing written");
+            }
+        }
+    }
+
+    private static ReadView published(DynamicAabbTree tree) {
+        TreeSnapshots snapshots = new TreeSnapshots(tree);
+        snapshots.publish();
+        return snapshots.acquire();
     }
 
     @Test

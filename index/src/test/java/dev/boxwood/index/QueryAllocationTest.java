@@ -137,6 +137,7 @@ class QueryAllocationTest {
 
     private void batchQueries() {
         batch.lineOfSight(tree, from, to, null, null, 64, -1L, visible);
+        batch.lineOfSight(other, tree, from, to, null, null, 64, -1L, -1L, visible);
         batch.closestRays(tree, from, to, 64, 1.0, -1L, hitHandles, fractions);
         batch.spheres(tree, spheres, 64, RegionMode.CROSSING, -1L, 8, hitHandles, counts);
         sink += counts[0] + hitHandles[0];

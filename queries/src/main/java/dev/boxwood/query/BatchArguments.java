@@ -137,6 +137,27 @@ public final class BatchArguments {
     }
 
     /**
+     * The arguments of a line-of-sight batch: its segments ({@link #requireSegmentBatch}), the optional ignored
+     * handles ({@link #requireOptionalHandles}) and the answer array.
+     *
+     * @param from segment starts
+     * @param to segment ends
+     * @param ignoreFirst first ignored handle per query, or null
+     * @param ignoreSecond second ignored handle per query, or null
+     * @param count the number of segments
+     * @param visible the answer array
+     * @throws IllegalArgumentException naming the argument, or the first bad segment and axis
+     */
+    public static void requireLineOfSightBatch(double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
+                                               int count, boolean[] visible) {
+        requireSegmentBatch(from, to, count);
+        requireOptionalHandles("ignoreFirst", ignoreFirst, count);
+        requireOptionalHandles("ignoreSecond", ignoreSecond, count);
+        Arguments.requireNonNull("visible", visible);
+        requireAnswers("visible", visible.length, count);
+    }
+
+    /**
      * The segments of a line-of-sight batch: a count {@code >= 0}, {@code from} and {@code to} non-null with 3
      * values per segment, and finite translations ({@link #requireSegments}).
      *

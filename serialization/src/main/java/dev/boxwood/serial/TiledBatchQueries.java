@@ -9,12 +9,14 @@ import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.LowestOverlaps;
 import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.SpatialQueries;
+import dev.boxwood.query.TraversalStack;
 
 import static dev.boxwood.query.BatchArguments.requireAnswers;
 import static dev.boxwood.query.BatchArguments.requireDistinct;
 import static dev.boxwood.query.BatchArguments.requireLength;
+import static dev.boxwood.query.BatchArguments.requireLineOfSightBatch;
 import static dev.boxwood.query.BatchArguments.requireRayBatch;
-import static dev.boxwood.query.BatchArguments.requireSegmentBatch;
 import static dev.boxwood.query.BatchArguments.requireSlots;
 import static dev.boxwood.query.BatchArguments.requireSphereBatch;
 
@@ -26,9 +28,10 @@ import static dev.boxwood.query.BatchArguments.requireSphereBatch;
  * tiles are mapped and unmapped under the world's budget as the queries reach them, as by single queries. Each
  * query's answer is the one the single {@link TiledWorld#rayCast} or {@link TiledWorld#querySphere} gives.
  *
- * <p>Unlike {@link BatchQueries#lineOfSight}, a tiled line of sight ignores no handles: a tiled world holds the
- * static geometry, and the lookers and their targets, which move, are in dynamic trees (cast the same segments
- * there with {@link BatchQueries}, which ignores the looker and the target, and combine the answers).
+ * <p>A tiled world holds the static geometry, and the lookers and their targets, which move, are in dynamic trees:
+ * a line of sight ignores no handle of the world, and the combined
+ * {@link #lineOfSight(TiledWorld, SpatialQueries, double[], double[], int[], int[], int, long, long, boolean[])}
+ * casts each segment through such a tree first, ignoring the looker and its target there, then through the tiles.
  *
  * <p>Failures: an exception a cast throws (a tile that cannot be mapped, a tiled world closed during the batch)
  * ends the batch as in {@link BatchQueries}: queries not yet begun are skipped, and it reaches the caller once every
@@ -41,6 +44,8 @@ import static dev.boxwood.query.BatchArguments.requireSphereBatch;
 public final class TiledBatchQueries extends BatchRunner {
 
     private final TiledWorld.Scratch[] scratches;
+    /** Each thread's stack for the casts through the moving objects of a combined line of sight. */
+    private final TraversalStack[] stacks;
     private final AnyHit[] anyHits;
     private final ClosestHit[] closestHits;
     private final LowestOverlaps[] lowest;
@@ -58,12 +63,14 @@ public final class TiledBatchQueries extends BatchRunner {
         super(threads);
         int n = threads();
         scratches = new TiledWorld.Scratch[n];
+        stacks = new TraversalStack[n];
         anyHits = new AnyHit[n];
         closestHits = new ClosestHit[n];
         lowest = new LowestOverlaps[n];
         for (int i = 0; i < n; i++) {
             lowest[i] = new LowestOverlaps();
             scratches[i] = new TiledWorld.Scratch();
+            stacks[i] = new TraversalStack();
             anyHits[i] = new AnyHit();
             closestHits[i] = new ClosestHit();
         }
@@ -91,15 +98,63 @@ public final class TiledBatchQueries extends BatchRunner {
     public void lineOfSight(TiledWorld world, double[] from, double[] to, int count, long categoryMask,
                             boolean[] visible) {
         Arguments.requireNonNull("world", world);
-        requireSegmentBatch(from, to, count);
-        Arguments.requireNonNull("visible", visible);
-        requireAnswers("visible", visible.length, count);
+        runLineOfSight(world, categoryMask, null, 0L, from, to, null, null, count, visible);
+    }
+
+    /**
+     * Line of sight through a tiled world and moving objects in one batch: {@code visible[i]} is true when the
+     * segment from {@code from[3i..3i+2]} to {@code to[3i..3i+2]} (fraction in {@code [0, 1]}) enters the tight box
+     * of no object of {@code entities} other than {@code ignoreFirst[i]} and {@code ignoreSecond[i]} (the looker and
+     * its target) among those whose categories share a bit with {@code entityMask}, and of no object in any tile of
+     * {@code world} among those sharing a bit with {@code worldMask}. Each segment is cast against
+     * {@code entities} (in memory) first and through the tiles only when the entities leave it clear, so a line a
+     * body blocks maps no tile; the answer is that of {@link BatchQueries#lineOfSight} on {@code entities} and
+     * {@link #lineOfSight(TiledWorld, double[], double[], int, long, boolean[])} combined.
+     *
+     * @param world the tiled world, open, not closed during the batch
+     * @param entities the moving objects: a tree, a {@link dev.boxwood.index.ReadView} or any thread-safe
+     *                 {@link SpatialQueries}, not mutated during the batch
+     * @param from segment starts, 3 per query
+     * @param to segment ends, 3 per query
+     * @param ignoreFirst first ignored handle of {@code entities} per query, or null for none
+     * @param ignoreSecond second ignored handle of {@code entities} per query, or null for none
+     * @param count number of queries
+     * @param worldMask categories of the world's objects that block sight
+     * @param entityMask categories of {@code entities} that block sight
+     * @param visible receives the answers
+     * @throws IllegalArgumentException for a null world or index, a negative count, null or short arrays, or a bad
+     *                                  segment (a non-finite coordinate, or an end so far from its start that the
+     *                                  difference overflows), naming its index; all checked before any query runs,
+     *                                  so nothing is written
+     * @throws IllegalStateException    if the world or this instance is closed, or a batch of this instance runs
+     * @throws java.io.UncheckedIOException if a tile cannot be mapped, is corrupt or changed on disk (the answers
+     *                                  are then partly written)
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public void lineOfSight(TiledWorld world, SpatialQueries entities, double[] from, double[] to,
+                            int[] ignoreFirst, int[] ignoreSecond, int count, long worldMask, long entityMask,
+                            boolean[] visible) {
+        Arguments.requireNonNull("world", world);
+        Arguments.requireNonNull("entities", entities);
+        runLineOfSight(world, worldMask, entities, entityMask, from, to, ignoreFirst, ignoreSecond, count, visible);
+    }
+
+    /** Both line-of-sight batches: {@code entities} null for the one through the tiles alone. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private void runLineOfSight(TiledWorld world, long worldMask, SpatialQueries entities, long entityMask,
+                                double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond, int count,
+                                boolean[] visible) {
+        requireLineOfSightBatch(from, to, ignoreFirst, ignoreSecond, count, visible);
         begin();
         LineOfSight t = lineOfSight;
         t.world = world;
-        t.mask = categoryMask;
+        t.mask = worldMask;
+        t.entities = entities;
+        t.entityMask = entityMask;
         t.from = from;
         t.to = to;
+        t.ignoreFirst = ignoreFirst;
+        t.ignoreSecond = ignoreSecond;
         t.visible = visible;
         runAndRelease(t, count);
     }
@@ -240,14 +295,22 @@ public final class TiledBatchQueries extends BatchRunner {
     }
 
     private final class LineOfSight extends WorldBatch {
+        /** The moving objects cast against first, or null when the batch casts through the tiles only. */
+        SpatialQueries entities;
+        long entityMask;
         double[] from;
         double[] to;
+        int[] ignoreFirst;
+        int[] ignoreSecond;
         boolean[] visible;
 
         @Override
         void clearInputs() {
+            entities = null;
             from = null;
             to = null;
+            ignoreFirst = null;
+            ignoreSecond = null;
             visible = null;
         }
 
@@ -255,10 +318,24 @@ public final class TiledBatchQueries extends BatchRunner {
         public void run(int worker, int start, int end) {
             AnyHit hit = anyHits[worker];
             TiledWorld.Scratch scratch = scratches[worker];
+            TraversalStack stack = stacks[worker];
             for (int i = start; i < end; i++) {
                 int a = 3 * i;
-                world.rayCast(from[a], from[a + 1], from[a + 2], to[a] - from[a], to[a + 1] - from[a + 1],
-                        to[a + 2] - from[a + 2], 1.0, mask, hit, scratch);
+                double tx = to[a] - from[a];
+                double ty = to[a + 1] - from[a + 1];
+                double tz = to[a + 2] - from[a + 2];
+                if (entities != null) {
+                    hit.setIgnored(ignoreFirst == null ? Handles.NONE : ignoreFirst[i],
+                            ignoreSecond == null ? Handles.NONE : ignoreSecond[i]);
+                    entities.rayCast(from[a], from[a + 1], from[a + 2], tx, ty, tz, 1.0, entityMask, hit, stack);
+                    if (hit.hasHit()) {
+                        visible[i] = false;
+                        continue;
+                    }
+                }
+                // the handles name entities; also clears what a cast that threw in an earlier batch left set
+                hit.setIgnored(Handles.NONE, Handles.NONE);
+                world.rayCast(from[a], from[a + 1], from[a + 2], tx, ty, tz, 1.0, mask, hit, scratch);
                 visible[i] = !hit.hasHit();
             }
         }

@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
@@ -166,6 +167,135 @@ class TiledBatchQueriesTest {
                 }
             }
         }
+    }
+
+    @Test
+    void shouldCombineTheTilesWithATreeOfEntitiesIgnoringLookerAndTarget() throws IOException {
+        int n = count();
+        double[] origins = part(0);
+        double[] translations = part(3);
+        double[] to = ends();
+        // per segment a looker at its start and a target at its end, and on every other one a body half way,
+        // in one of two categories; the entity mask blocks sight by the first only
+        DynamicAabbTree entities = new DynamicAabbTree();
+        BruteForceIndex people = new BruteForceIndex(0, 0, 0);
+        int[] lookers = new int[n];
+        int[] targets = new int[n];
+        double[] box = new double[6];
+        for (int i = 0; i < n; i++) {
+            lookers[i] = addPerson(entities, people, origins, translations, i, 0.0, 1L);
+            targets[i] = addPerson(entities, people, origins, translations, i, 1.0, 1L);
+            if (i % 2 == 0) {
+                addPerson(entities, people, origins, translations, i, 0.5, i % 4 == 0 ? 1L : 2L);
+            }
+        }
+        entities.validate();
+        long entityMask = 1L;
+        boolean[] want = new boolean[n];
+        boolean[] wantTiles = new boolean[n];
+        int byEntities = 0;
+        int byTilesOnly = 0;
+        AnyHit any = new AnyHit();
+        TraversalStack stack = new TraversalStack();
+        for (int i = 0; i < n; i++) {
+            any.setIgnored(lookers[i], targets[i]);
+            people.rayCast(origins[3 * i], origins[3 * i + 1], origins[3 * i + 2], translations[3 * i],
+                    translations[3 * i + 1], translations[3 * i + 2], 1.0, entityMask, any, stack);
+            boolean bodiesClear = !any.hasHit();
+            byEntities += bodiesClear ? 0 : 1;
+            any.setIgnored(Handles.NONE, Handles.NONE);
+            boolean clear = true;
+            for (int t = 0; clear && t < oracles.size(); t++) {
+                oracles.get(t).rayCast(origins[3 * i], origins[3 * i + 1], origins[3 * i + 2], translations[3 * i],
+                        translations[3 * i + 1], translations[3 * i + 2], 1.0, MASK, any, stack);
+                clear = !any.hasHit();
+            }
+            wantTiles[i] = clear;
+            byTilesOnly += bodiesClear && !clear ? 1 : 0;
+            want[i] = bodiesClear && clear;
+        }
+        int visibleCount = 0;
+        for (boolean v : want) {
+            visibleCount += v ? 1 : 0;
+        }
+        assertTrue(byEntities > n / 5 && byTilesOnly > n / 10 && visibleCount > n / 10, byEntities
+                + " lines blocked by bodies, " + byTilesOnly + " by the tiles only, " + visibleCount + " visible");
+        for (long budget : new long[] {Long.MAX_VALUE, 2 * largestTile}) {
+            try (TiledWorld world = TiledWorld.open(tiles, budget)) {
+                for (int threads : new int[] {1, 3}) {
+                    try (TiledBatchQueries batch = new TiledBatchQueries(threads)) {
+                        boolean[] visible = new boolean[n];
+                        batch.lineOfSight(world, entities, origins, to, lookers, targets, n, MASK, entityMask,
+                                visible);
+                        String where = "budget " + budget + ", " + threads + " threads";
+                        assertArrayEquals(want, visible, where);
+                        // the tiles-only batch after it ignores no handle of the world
+                        boolean[] tilesOnly = new boolean[n];
+                        batch.lineOfSight(world, origins, to, n, MASK, tilesOnly);
+                        assertArrayEquals(wantTiles, tilesOnly, where + ", tiles only");
+                    }
+                }
+            }
+        }
+        // a line a body blocks maps no tile; with no entity argument bad, nothing runs
+        try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE);
+             TiledBatchQueries batch = new TiledBatchQueries(2)) {
+            boolean[] visible = new boolean[n];
+            int[] blocked = new int[n];
+            int blockedCount = 0;
+            for (int i = 0; i < n; i++) {
+                any.setIgnored(lookers[i], targets[i]);
+                people.rayCast(origins[3 * i], origins[3 * i + 1], origins[3 * i + 2], translations[3 * i],
+                        translations[3 * i + 1], translations[3 * i + 2], 1.0, entityMask, any, stack);
+                if (any.hasHit()) {
+                    blocked[blockedCount++] = i;
+                }
+            }
+            double[] blockedFrom = new double[3 * blockedCount];
+            double[] blockedTo = new double[3 * blockedCount];
+            int[] blockedLookers = new int[blockedCount];
+            int[] blockedTargets = new int[blockedCount];
+            for (int k = 0; k < blockedCount; k++) {
+                System.arraycopy(origins, 3 * blocked[k], blockedFrom, 3 * k, 3);
+                System.arraycopy(to, 3 * blocked[k], blockedTo, 3 * k, 3);
+                blockedLookers[k] = lookers[blocked[k]];
+                blockedTargets[k] = targets[blocked[k]];
+            }
+            Arrays.fill(visible, true);
+            batch.lineOfSight(world, entities, blockedFrom, blockedTo, blockedLookers, blockedTargets, blockedCount,
+                    MASK, entityMask, visible);
+            for (int k = 0; k < blockedCount; k++) {
+                assertEquals(false, visible[k], "line " + blocked[k]);
+            }
+            assertEquals(0, world.mapCount(), "lines blocked by bodies reach no tile");
+            boolean[] untouched = new boolean[n];
+            Arrays.fill(untouched, true);
+            assertMessage("entities", () -> batch.lineOfSight(world, null, origins, to, lookers, targets, n, MASK,
+                    entityMask, untouched));
+            assertMessage("ignoreSecond", () -> batch.lineOfSight(world, entities, origins, to, lookers,
+                    new int[n - 1], n, MASK, entityMask, untouched));
+            double[] badTo = to.clone();
+            badTo[3 * 7] = Double.NaN;
+            assertMessage("segment 7", () -> batch.lineOfSight(world, entities, origins, badTo, null, null, n, MASK,
+                    entityMask, untouched));
+            for (boolean v : untouched) {
+                assertTrue(v, "nothing written");
+            }
+            assertEquals(0, world.mapCount(), "no tile mapped by a rejected batch");
+        }
+    }
+
+    /** A 0.6 m body at {@code fraction} along segment {@code i}, in the tree and its brute-force twin. */
+    private static int addPerson(DynamicAabbTree tree, BruteForceIndex brute, double[] origins,
+                                 double[] translations, int i, double fraction, long category) {
+        double[] c = new double[3];
+        for (int a = 0; a < 3; a++) {
+            c[a] = origins[3 * i + a] + fraction * translations[3 * i + a];
+        }
+        int h = tree.add(c[0] - 0.3, c[1] - 0.3, c[2] - 0.3, c[0] + 0.3, c[1] + 0.3, c[2] + 0.3, i, category);
+        assertEquals(h, brute.add(c[0] - 0.3, c[1] - 0.3, c[2] - 0.3, c[0] + 0.3, c[1] + 0.3, c[2] + 0.3, i,
+                category));
+        return h;
     }
 
     @Test
@@ -454,6 +584,11 @@ class TiledBatchQueriesTest {
         int[] sphereHandles = new int[4 * n];
         long[] sphereValues = new long[4 * n];
         int[] sphereCounts = new int[n];
+        DynamicAabbTree entities = new DynamicAabbTree();
+        for (int i = 0; i < n; i += 3) {
+            entities.add(to[3 * i] - 1, to[3 * i + 1] - 1, to[3 * i + 2] - 1, to[3 * i] + 1, to[3 * i + 1] + 1,
+                    to[3 * i + 2] + 1, i, -1L);
+        }
         for (int threadCount : new int[] {1, 2}) {
             java.util.Set<Thread> earlier = Thread.getAllStackTraces().keySet();
             try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE);
@@ -462,6 +597,7 @@ class TiledBatchQueriesTest {
                     batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values,
                             fractionOut);
                     batch.lineOfSight(world, origins, to, n, -1L, visible);
+                    batch.lineOfSight(world, entities, origins, to, null, null, n, -1L, -1L, visible);
                     batch.spheres(world, spheres, n, RegionMode.CROSSING, -1L, 4, sphereTiles, sphereHandles,
                             sphereValues, sphereCounts);
                 }
@@ -479,12 +615,13 @@ class TiledBatchQueriesTest {
                         batch.closestRays(world, origins, translations, n, 1.0, -1L, tileOut, handleOut, values,
                                 fractionOut);
                         batch.lineOfSight(world, origins, to, n, -1L, visible);
+                        batch.lineOfSight(world, entities, origins, to, null, null, n, -1L, -1L, visible);
                         batch.spheres(world, spheres, n, RegionMode.CROSSING, -1L, 4, sphereTiles, sphereHandles,
                                 sphereValues, sphereCounts);
                     }
                     allocated = allocatedBytes(ids) - before;
                 }
-                assertEquals(0, allocated, "bytes allocated by 10 rounds of three batches of " + n + " queries on "
+                assertEquals(0, allocated, "bytes allocated by 10 rounds of four batches of " + n + " queries on "
                         + threadCount + " threads");
             }
         }
