@@ -2,6 +2,7 @@ package dev.boxwood.index;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -32,7 +33,8 @@ public final class QueryExecutor implements AutoCloseable {
     }
 
     private final Thread[] workers;
-    private final AtomicInteger next = new AtomicInteger();
+    /** The next query to claim; a long, so that claims past a count near {@code Integer.MAX_VALUE} cannot wrap. */
+    private final AtomicLong next = new AtomicLong();
     private final AtomicInteger pending = new AtomicInteger();
     /** Set while a batch runs: {@link #run} is not reentrant. */
     private final AtomicBoolean running = new AtomicBoolean();
@@ -146,8 +148,8 @@ public final class QueryExecutor implements AutoCloseable {
 
     private void work(int worker) {
         try {
-            for (int from = next.getAndAdd(chunk); from < count; from = next.getAndAdd(chunk)) {
-                task.run(worker, from, Math.min(count, from + chunk));
+            for (long from = next.getAndAdd(chunk); from < count; from = next.getAndAdd(chunk)) {
+                task.run(worker, (int) from, (int) Math.min(count, from + chunk));
             }
         } catch (Throwable t) {
             // the first failure reaches the caller as it was thrown; later ones (other threads) ride along
@@ -172,6 +174,9 @@ public final class QueryExecutor implements AutoCloseable {
         while (true) {
             while (generation == seen && !closed) {
                 LockSupport.park(this);
+                // an interrupt that reaches the idle worker (meant for a query that has returned: a late timeout)
+                // would make every later park return at once, and the worker would spin on a core
+                Thread.interrupted();
             }
             if (generation == seen) {
                 return;

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
@@ -74,5 +78,52 @@ class QueryExecutorTest {
         executor.close();
         executor.close();
         assertThrows(IllegalStateException.class, () -> executor.run((w, f, t) -> { }, 1));
+    }
+
+    @Test
+    void shouldHandOutOnlyQueriesOfTheBatchUpToTheLargestCount() {
+        // the chunk counter ran past Integer.MAX_VALUE after the last chunk: a negative start, below the count,
+        // was handed to the task, and the batch started over from there
+        try (QueryExecutor executor = new QueryExecutor(1)) {
+            AtomicLong done = new AtomicLong();
+            AtomicReference<String> wrong = new AtomicReference<>();
+            executor.run((worker, from, to) -> {
+                if (from < 0 || to <= from) {
+                    wrong.compareAndSet(null, "[" + from + ", " + to + ")");
+                    throw new IllegalStateException("query range [" + from + ", " + to + ")");
+                }
+                done.addAndGet(to - from);
+            }, Integer.MAX_VALUE);
+            assertEquals(null, wrong.get());
+            assertEquals(Integer.MAX_VALUE, done.get());
+        }
+    }
+
+    @Test
+    void shouldKeepAnIdleWorkerParkedWhenItIsInterruptedBetweenBatches() throws InterruptedException {
+        // an interrupt landing on a parked worker (a query timeout firing late, say) made its park return at once,
+        // for good: a core spinning until the next batch or the close
+        try (QueryExecutor executor = new QueryExecutor(2)) {
+            AtomicReference<Thread> worker = new AtomicReference<>();
+            executor.run((w, from, to) -> {
+                if (w == 1) {
+                    worker.set(Thread.currentThread());
+                }
+                LockSupport.parkNanos(1_000_000); // slow chunks: the worker takes some
+            }, 64);
+            Thread thread = worker.get();
+            assertTrue(thread != null, "the worker ran no chunk");
+            Thread.sleep(50);
+            thread.interrupt();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            Thread.sleep(50);
+            long before = threads.getThreadCpuTime(thread.getId());
+            Thread.sleep(300);
+            long used = threads.getThreadCpuTime(thread.getId()) - before;
+            assertTrue(used < 50_000_000L, "the idle worker used " + used / 1e6 + " ms of CPU in 300 ms");
+            AtomicInteger done = new AtomicInteger();
+            executor.run((w, from, to) -> done.addAndGet(to - from), 1_000);
+            assertEquals(1_000, done.get(), "the next batch runs on");
+        }
     }
 }

@@ -82,6 +82,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     private static final int OBB = RegionTests.OBB;
     private static final int CONVEX = RegionTests.CONVEX;
     private static final int VERIFY_CHUNK = 1 << 20;
+    /** Mappings tried by {@link #open} while renames keep putting longer versions of the file in place. */
+    private static final int OPEN_ATTEMPTS = 8;
     /** Returned by {@link #castUnchecked} when the visitor stopped the cast. */
     static final double STOPPED = -1.0;
     /**
@@ -165,16 +167,40 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
             throw new IOException("static worlds can only be mapped on little-endian platforms");
         }
-        long length = Files.size(file);
-        Header header = Header.read(file, length);
-        MappedFile mapped = MappedFile.ofSingle(file.toFile(), length, true);
-        ReferenceOwner owner = ReferenceOwner.temporary("MappedWorld");
-        try {
-            MappedBytesStore store = mapped.acquireByteStore(owner, 0);
-            return new MappedWorld(file, length, mapped, store, owner, header);
-        } catch (RuntimeException | IOException e) {
-            mapped.releaseLast();
-            throw e;
+        // A writer may rename a new version over the path at any moment (StaticWorldWriter does): the size, the
+        // header and the mapping must all be those of the one file the mapping holds open, or the header of one
+        // version would be applied to another and queries could read past the end of a shorter one. So the size
+        // read here only decides how much to map; the length and the header are then read through the mapping.
+        long capacity = Files.size(file);
+        Header.requireWorldFile(file, capacity);
+        for (int attempt = 1; ; attempt++) {
+            // the file is mapped as it is opened, and only the store's own release unmaps it (Unmapping)
+            MappedFile mapped = MappedFile.ofSingle(file.toFile(), capacity, true);
+            ReferenceOwner owner = ReferenceOwner.temporary("MappedWorld");
+            MappedBytesStore store;
+            try {
+                store = mapped.acquireByteStore(owner, 0);
+            } catch (RuntimeException | IOException e) {
+                mapped.releaseLast();
+                throw e;
+            }
+            long length;
+            try {
+                length = mapped.actualSize();
+                if (length <= capacity) {
+                    // a shorter version is mapped beyond its end, where nothing is read: its header bounds the reads
+                    return new MappedWorld(file, length, mapped, store, owner, Header.read(file, length, store));
+                }
+            } catch (RuntimeException | IOException e) {
+                unmap(store, owner, mapped);
+                throw e;
+            }
+            unmap(store, owner, mapped);
+            if (attempt == OPEN_ATTEMPTS) {
+                throw new IOException(file + ": the file was replaced by longer versions on each of " + OPEN_ATTEMPTS
+                        + " attempts to map it");
+            }
+            capacity = length;
         }
     }
 
@@ -452,6 +478,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     /** Unmaps the file: run once, by {@link ReaderCount} when the world is closed and no query reads it. */
     private void unmap() {
+        unmap(store, owner, mappedFile);
+    }
+
+    private static void unmap(MappedBytesStore store, ReferenceOwner owner, MappedFile mappedFile) {
         store.release(owner);
         mappedFile.releaseLast();
         Unmapping.release(store, mappedFile);
@@ -2004,24 +2034,54 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         final long[] lengths = new long[WorldLayout.SECTION_COUNT];
         final int[] crcs = new int[WorldLayout.SECTION_COUNT];
 
-        /** Reads and validates the header without mapping the file. */
-        static Header read(Path file, long fileLength) throws IOException {
+        /** The file length the header was validated against ({@link #read(Path)}). */
+        long fileLength;
+
+        /** Rejects a directory, or a file too short to hold a header, before anything is read or mapped. */
+        static void requireWorldFile(Path file, long fileLength) throws IOException {
             if (Files.isDirectory(file)) {
                 // as the writers report it: the reader's own message would not name the path
                 throw new FileSystemException(file.toString(), null, "is a directory, not a world file");
             }
+            requireHeader(file, fileLength);
+        }
+
+        private static void requireHeader(Path file, long fileLength) throws CorruptWorldFileException {
             if (fileLength < WorldLayout.HEADER_SIZE) {
                 throw fail(file, "the file is " + fileLength + " bytes, shorter than the "
                         + WorldLayout.HEADER_SIZE + "-byte header");
             }
+        }
+
+        /**
+         * Reads and validates the header without mapping the file, against the length of the file read (one
+         * version, should a rename replace the file meanwhile).
+         */
+        static Header read(Path file) throws IOException {
+            requireWorldFile(file, Files.size(file));
             ByteBuffer h = ByteBuffer.allocate(WorldLayout.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            long fileLength;
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                fileLength = channel.size();
+                requireHeader(file, fileLength);
                 while (h.hasRemaining()) {
                     if (channel.read(h, h.position()) < 0) {
                         throw fail(file, "unexpected end of file in the header");
                     }
                 }
             }
+            return validate(file, fileLength, h);
+        }
+
+        /** Reads and validates the header of a mapped file of {@code fileLength} bytes. */
+        static Header read(Path file, long fileLength, MappedBytesStore store) throws IOException {
+            requireHeader(file, fileLength);
+            byte[] bytes = new byte[WorldLayout.HEADER_SIZE];
+            store.read(0, bytes, 0, bytes.length);
+            return validate(file, fileLength, ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN));
+        }
+
+        private static Header validate(Path file, long fileLength, ByteBuffer h) throws CorruptWorldFileException {
             if (h.getLong(WorldLayout.MAGIC_OFFSET) != WorldLayout.MAGIC) {
                 throw fail(file, "not a static world file (wrong magic number)");
             }
@@ -2047,9 +2107,9 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
             Header r = new Header();
             r.parse(file, fileLength, h);
+            r.fileLength = fileLength;
             return r;
         }
-
 
         private void parse(Path file, long fileLength, ByteBuffer h) throws CorruptWorldFileException {
             flags = h.getInt(WorldLayout.FLAGS_OFFSET);

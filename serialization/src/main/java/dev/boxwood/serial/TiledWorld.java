@@ -2,7 +2,6 @@ package dev.boxwood.serial;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -48,10 +47,11 @@ import dev.boxwood.query.TraversalStack;
  *
  * <p>Threads: any number of threads may query at once, each with its own {@link Scratch} (and a query run from
  * inside another's visitor with a scratch of its own: passing a scratch a running query holds throws
- * {@link IllegalStateException}). Mapping, unmapping and
+ * {@link IllegalStateException}). Mapping, the choice of the tiles to unmap and
  * the use counts that keep a tile mapped while a thread reads it are guarded by this object's lock (taken twice
- * per visited tile per query). The budget is soft: tiles in use are never unmapped, so it can be exceeded while
- * many threads read many tiles. {@link #close()} may come at any time (see there): it never unmaps a tile under a
+ * per visited tile per query); the unmapping itself, which takes a millisecond or more, is done after letting go
+ * of it. The budget is soft: tiles in use are never unmapped, so it can be exceeded while many threads read many
+ * tiles. {@link #close()} may come at any time (see there): it never unmaps a tile under a
  * running query.
  *
  * <p>Tiles must not be replaced on disk while the tiled world is open (unlike a single {@link MappedWorld}, which
@@ -84,6 +84,14 @@ public final class TiledWorld implements AutoCloseable {
     private long unmapCount;
     private long clock;
     private boolean closed;
+    /**
+     * Tiles' worlds unmapped under the lock (by the budget or the close) but not yet closed: closing one unmaps it,
+     * which takes a millisecond or more (Chronicle's releaser polls for pending releases, and waits for those of
+     * the whole JVM), so the thread that retired it closes it after letting go of the lock, and the other threads'
+     * queries do not wait for it. Grown under the lock, rarely.
+     */
+    private MappedWorld[] retired = new MappedWorld[4];
+    private int retiredCount;
 
     /** One tile: header data, and its mapping while mapped. */
     private static final class Tile {
@@ -192,8 +200,8 @@ public final class TiledWorld implements AutoCloseable {
         for (int i = 0; i < tiles.length; i++) {
             Path file = tileFiles.get(i);
             Arguments.requireNonNull("tileFiles[" + i + "]", file);
-            long length = Files.size(file);
-            tiles[i] = new Tile(i, file, length, MappedWorld.Header.read(file, length));
+            MappedWorld.Header header = MappedWorld.Header.read(file);
+            tiles[i] = new Tile(i, file, header.fileLength, header);
         }
         return new TiledWorld(tiles, budgetBytes);
     }
@@ -1006,6 +1014,8 @@ public final class TiledWorld implements AutoCloseable {
     }
 
     private MappedWorld acquire(Tile t) {
+        MappedWorld world;
+        boolean unmapped;
         synchronized (lock) {
             checkOpen();
             if (t.world == null) {
@@ -1020,8 +1030,13 @@ public final class TiledWorld implements AutoCloseable {
             t.users++;
             t.lastUse = ++clock;
             evictOverBudget();
-            return t.world;
+            world = t.world;
+            unmapped = retiredCount > 0;
         }
+        if (unmapped) {
+            closeRetired();
+        }
+        return world;
     }
 
     /**
@@ -1051,6 +1066,7 @@ public final class TiledWorld implements AutoCloseable {
     }
 
     private void release(Tile t) {
+        boolean unmapped;
         synchronized (lock) {
             t.users--;
             if (closed) {
@@ -1058,9 +1074,13 @@ public final class TiledWorld implements AutoCloseable {
                 if (t.users == 0 && t.world != null) {
                     unmap(t);
                 }
-                return;
+            } else {
+                evictOverBudget();
             }
-            evictOverBudget();
+            unmapped = retiredCount > 0;
+        }
+        if (unmapped) {
+            closeRetired();
         }
     }
 
@@ -1080,11 +1100,30 @@ public final class TiledWorld implements AutoCloseable {
         }
     }
 
+    /** Under the lock: takes the tile's world out of use, to be closed by {@link #closeRetired()}. */
     private void unmap(Tile t) {
-        t.world.close();
+        if (retiredCount == retired.length) {
+            retired = Arrays.copyOf(retired, 2 * retiredCount);
+        }
+        retired[retiredCount++] = t.world;
         t.world = null;
         mappedBytes -= t.length;
         unmapCount++;
+    }
+
+    /** Outside the lock: closes (unmaps) the worlds retired so far, this thread's and any other thread left. */
+    private void closeRetired() {
+        while (true) {
+            MappedWorld world;
+            synchronized (lock) {
+                if (retiredCount == 0) {
+                    return;
+                }
+                world = retired[--retiredCount];
+                retired[retiredCount] = null;
+            }
+            world.close();
+        }
     }
 
     private Tile tile(int tile) {
@@ -1159,5 +1198,6 @@ public final class TiledWorld implements AutoCloseable {
                 }
             }
         }
+        closeRetired();
     }
 }

@@ -15,9 +15,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 import dev.boxwood.geom.Obb;
@@ -38,6 +41,7 @@ import dev.boxwood.query.SegmentCollector;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
 import net.openhft.chronicle.core.io.AbstractReferenceCounted;
+import net.openhft.chronicle.core.io.BackgroundResourceReleaser;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -364,6 +368,49 @@ class TiledWorldTest {
         try (TiledWorld tiled = TiledWorld.open(tiles, 0)) {
             assertEquals(expected, answers(tiled, queries, segments));
             assertEquals(0, tiled.mappedTileCount(), "nothing stays mapped with a zero budget");
+        }
+    }
+
+    @Test
+    void shouldAnswerOtherThreadsWhileATileTheBudgetDropsIsBeingUnmapped() throws Exception {
+        // An unmap runs Chronicle's releaser, which takes a millisecond and waits for the pending releases of the
+        // whole JVM (up to a second). It ran under the tiled world's lock, so every other thread's query waited:
+        // here a release of another Chronicle user is slow, and a query of a mapped tile must not wait for it.
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try (TiledWorld tiled = TiledWorld.open(tiles.subList(0, 2), largestTile)) {
+            long expected = tiled.userValue(1, 0);
+            tiled.userValue(0, 0); // tile 0 mapped, tile 1 not: the budget holds one tile
+            assertTrue(tiled.isMapped(0) && !tiled.isMapped(1));
+            CountDownLatch slowRelease = new CountDownLatch(1);
+            BackgroundResourceReleaser.run(() -> {
+                try {
+                    slowRelease.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Thread unmapping = new Thread(() -> tiled.userValue(1, 0)); // maps tile 1, the budget drops tile 0
+            try {
+                unmapping.start();
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (Arrays.stream(unmapping.getStackTrace()).noneMatch(f -> f.getClassName().endsWith("Unmapping"))
+                        && unmapping.isAlive() && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertTrue(unmapping.isAlive(), "the unmap did not wait for the slow release");
+                Future<Long> query = other.submit(() -> tiled.userValue(1, 0));
+                try {
+                    assertEquals(expected, query.get(1, TimeUnit.SECONDS));
+                } catch (TimeoutException e) {
+                    throw new AssertionError("a query of a mapped tile waited for another thread's unmap", e);
+                }
+            } finally {
+                slowRelease.countDown();
+                unmapping.join();
+            }
+        } finally {
+            other.shutdown();
+            assertTrue(other.awaitTermination(5, TimeUnit.SECONDS));
         }
     }
 
