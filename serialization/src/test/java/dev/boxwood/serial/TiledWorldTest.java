@@ -897,7 +897,8 @@ class TiledWorldTest {
         }
         // the extent, not the distance from the origin, is bounded: 2^21 + 1 cells along y are refused, unwritten
         Path wide = Files.createDirectory(dir.resolve("wide"));
-        double[] spread = {0, 2e8, 0, 1, 2e8 + 1, 1, 0, 2e8 + 100 * (1 << 21) + 50, 0, 1, 2e8 + 100 * (1 << 21) + 51, 1};
+        double[] spread = {0, 2e8, 0, 1, 2e8 + 1, 1,
+            0, 2e8 + 100 * (1 << 21) + 50, 0, 1, 2e8 + 100 * (1 << 21) + 51, 1};
         assertBad("on axis y", () -> TileSetWriter.writeGrid(wide, "tile", spread, null, null, 100));
         double[] tiny = {1e300, 0, 0, 1e300, 0, 0};
         assertBad("beyond 2^53", () -> TileSetWriter.writeGrid(wide, "tile", tiny, null, null, 1e-10));
