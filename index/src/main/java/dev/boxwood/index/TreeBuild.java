@@ -859,6 +859,10 @@ final class TreeBuild {
         }
         double[] bvhOrigin = {bvh.originX(), bvh.originY(), bvh.originZ()};
         double[] treeOrigin = {tree.originX(), tree.originY(), tree.originZ()};
+        // the values toTreeFrame stores: in one frame the floats themselves, which going through the world
+        // coordinates of a far origin would round away (5e18 from an origin of 1e35 checked as 0)
+        boolean sameFrame = bvhOrigin[0] == treeOrigin[0] && bvhOrigin[1] == treeOrigin[1]
+                && bvhOrigin[2] == treeOrigin[2];
         for (int i = 0; i < 6 * n; i += 6) {
             for (int a = 0; a < 3; a++) {
                 float lo = objectBoxes[i + a];
@@ -866,8 +870,9 @@ final class TreeBuild {
                 if (!Float.isFinite(lo) || !Float.isFinite(hi) || lo > hi) {
                     throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " is not finite or inverted");
                 }
-                if (!OutwardFloat.withinStoredRange(bvhOrigin[a] + lo - treeOrigin[a])
-                        || !OutwardFloat.withinStoredRange(bvhOrigin[a] + hi - treeOrigin[a])) {
+                double storedLo = sameFrame ? lo : bvhOrigin[a] + lo - treeOrigin[a];
+                double storedHi = sameFrame ? hi : bvhOrigin[a] + hi - treeOrigin[a];
+                if (!OutwardFloat.withinStoredRange(storedLo) || !OutwardFloat.withinStoredRange(storedHi)) {
                     throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " reaches more than "
                             + OutwardFloat.MAX_OFFSET + " from the tree's origin on axis " + a
                             + " (the float storage range)");

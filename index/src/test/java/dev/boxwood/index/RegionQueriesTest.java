@@ -57,6 +57,28 @@ class RegionQueriesTest {
     }
 
     @Test
+    void shouldSelectTheSameBoxesAsTheBruteForceInAnOrientedWindowFlushWithANode() {
+        // without margins the root's box is the larger box's: the window holds it with its half extent to the
+        // last ulp, and the smaller box inside it must be decided as its own test decides it, not taken whole
+        double[] outer = {4.103996276855469, 6.7386298179626465, 4.796705722808838, 6.243305683135986,
+            7.053384780883789, 9.714531898498535};
+        double[] inner = outer.clone();
+        inner[1] = 6.78727388381958;
+        double[] window = {4.2701498283560415, 1.3170034420191246, 0, 0.3840718817911529, 0.923303194848476, 0,
+            -0.9233031948484759, 0.3840718817911529, 0, 0, 0, 1, 6.054252899255487, 100, 100};
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0, 0));
+        dev.boxwood.testkit.BruteForceIndex brute = new dev.boxwood.testkit.BruteForceIndex();
+        for (double[] b : new double[][] {outer, inner}) {
+            tree.add(b[0], b[1], b[2], b[3], b[4], b[5], 0, -1L);
+            brute.add(b[0], b[1], b[2], b[3], b[4], b[5], 0, -1L);
+        }
+        reset();
+        RegionQueries.queryObb(tree, window, 0, RegionMode.WINDOW, -1L, null, fromTree, stack);
+        brute.queryObb(window, 0, RegionMode.WINDOW, -1L, null, fromBrute);
+        QueryWorld.assertSameSorted(fromBrute, fromTree, "oriented window flush with the root's box");
+    }
+
+    @Test
     void shouldTestAnOrientedBoxWithSlightlySkewAxesAsItsOrthonormalForm() {
         // axis 0 is 4e-6 too long (within the accepted tolerance); a point 0.999999 along it is inside the box
         double[] obb = {0, 0, 0, 1 + 4e-6, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};

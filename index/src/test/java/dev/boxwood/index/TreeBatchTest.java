@@ -484,6 +484,31 @@ class TreeBatchTest {
         assertEquals(4, tree.size());
     }
 
+    @Test
+    void shouldRejectASplicedBoxBeyondTheStorageRangeOfAFarOrigin() {
+        // in one frame the floats are stored as they are: 5e18 lies beyond the range, though through the world
+        // coordinates of an origin of 1e35 it rounds away (1e35 + 5e18 - 1e35 is 0)
+        double origin = 1e35;
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(origin, 0, 0)
+                .withDeferredAdds(true));
+        tree.add(origin, 0, 0, origin, 1, 1, 0, -1L);
+        float[] boxes = {0, 0, 0, 5e18f, 1, 1, 0, 2, 0, 1, 3, 1};
+        dev.boxwood.index.build.FlatBvh subtree = dev.boxwood.index.build.FlatBvh.of(2, origin, 0, 0, boxes.clone(),
+                new int[] {~0, ~1}, new float[] {0, 0, 0, 5e18f, 3, 1});
+        assertMessage("objectBoxes", () -> tree.spliceSubtree(subtree, boxes, null, null));
+        assertEquals(1, tree.size());
+        // such a box, once stored, made every later rebuild refuse the tree: the one taking in these pending
+        // adds would have thrown at every query
+        for (int i = 0; i < 64; i++) {
+            tree.add(origin, i, 0, origin, i + 1, 1, i, -1L);
+        }
+        AllOverlaps all = new AllOverlaps();
+        tree.queryAabb(origin - 1, -1, -1, origin + 1, 100, 2, -1L, all, new TraversalStack());
+        assertEquals(65, all.count());
+        tree.rebuild(true);
+        tree.validate();
+    }
+
     private static AllOverlaps answers(DynamicAabbTree tree) {
         AllOverlaps all = new AllOverlaps();
         tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, all, new TraversalStack());

@@ -223,8 +223,9 @@ public final class RegionTests {
      * Classifies a closed box against a closed oriented box in {@link ObbLayout}: first the cheap pre-cull against
      * the oriented box's enclosing axis-aligned box, then the 15-axis test {@link ObbAabb#test} (conservative by
      * its epsilon); inside when the box's projection on each oriented axis lies within the half extent
-     * ({@code |axis_i · t| + sum_k h_k |axis_i[k]| <= H_i}, {@code t} the box centre relative to the oriented
-     * box's, formed from differences as {@link ObbAabb#test} does).
+     * ({@code -H_i <= sum_k min(a_k (min_k - c_k), a_k (max_k - c_k))} and
+     * {@code sum_k max(a_k (min_k - c_k), a_k (max_k - c_k)) <= H_i}, {@code a} the axis, {@code c} the oriented
+     * box's centre): each term only moves outward as the box grows, so the decision is monotonic in the box.
      *
      * @param obb array holding the oriented box
      * @param offset where it starts
@@ -259,17 +260,26 @@ public final class RegionTests {
         if (!ObbAabb.test(obb, offset, minX, minY, minZ, maxX, maxY, maxZ)) {
             return Geom.OUTSIDE;
         }
-        double tx = 0.5 * ((minX - cx) + (maxX - cx));
-        double ty = 0.5 * ((minY - cy) + (maxY - cy));
-        double tz = 0.5 * ((minZ - cz) + (maxZ - cz));
-        double hx = 0.5 * (maxX - minX);
-        double hy = 0.5 * (maxY - minY);
-        double hz = 0.5 * (maxZ - minZ);
+        // The projection's ends from each face's offset, not from the box's centre and half extents: those round
+        // either way, so a box inside a node found inside could come out a few ulps beyond the half extent, and an
+        // index taking that node whole would report a box that the test of the box itself leaves out.
+        double x0 = minX - cx;
+        double y0 = minY - cy;
+        double z0 = minZ - cz;
+        double x1 = maxX - cx;
+        double y1 = maxY - cy;
+        double z1 = maxZ - cz;
         for (int i = 0; i < 3; i++) {
             int a = ax + 3 * i;
-            double projection = Math.abs(obb[a] * tx + obb[a + 1] * ty + obb[a + 2] * tz)
-                    + hx * Math.abs(obb[a]) + hy * Math.abs(obb[a + 1]) + hz * Math.abs(obb[a + 2]);
-            if (projection > obb[h + i]) {
+            double px0 = obb[a] * x0;
+            double px1 = obb[a] * x1;
+            double py0 = obb[a + 1] * y0;
+            double py1 = obb[a + 1] * y1;
+            double pz0 = obb[a + 2] * z0;
+            double pz1 = obb[a + 2] * z1;
+            double high = Math.max(px0, px1) + Math.max(py0, py1) + Math.max(pz0, pz1);
+            double low = Math.min(px0, px1) + Math.min(py0, py1) + Math.min(pz0, pz1);
+            if (high > obb[h + i] || -low > obb[h + i]) {
                 return Geom.CROSSING;
             }
         }
