@@ -99,8 +99,24 @@ public final class LowestOverlaps implements OverlapVisitor {
      * @param handles receives the handles
      * @param userValues receives the user values, or null when not wanted
      * @param at the first index written
+     * @throws IllegalArgumentException if {@code handles} is null, {@code parts} is also {@code handles}, {@code at}
+     *                                  is negative or an array is shorter than {@code at + kept()} (nothing written,
+     *                                  the results kept)
      */
     public void drainSorted(int[] parts, int[] handles, long[] userValues, int at) {
+        Arguments.requireNonNull("handles", handles);
+        BatchArguments.requireDistinct("parts", parts, "handles", handles);
+        if (at < 0) {
+            throw new IllegalArgumentException("at must be >= 0: " + at);
+        }
+        long end = (long) at + size;
+        requireRoom("handles", handles.length, end);
+        if (parts != null) {
+            requireRoom("parts", parts.length, end);
+        }
+        if (userValues != null) {
+            requireRoom("userValues", userValues.length, end);
+        }
         for (int n = size; n > 0; n--) {
             long key = keys[0];
             long value = values[0];
@@ -114,5 +130,12 @@ public final class LowestOverlaps implements OverlapVisitor {
             }
         }
         size = 0;
+    }
+
+    private static void requireRoom(String name, int length, long end) {
+        if (length < end) {
+            throw new IllegalArgumentException(name + " must hold at least " + end + " values to drain into, has "
+                    + length);
+        }
     }
 }

@@ -54,4 +54,34 @@ class LowestOverlapsTest {
         assertArrayEquals(new int[] {1, 3}, handles);
         assertThrows(IllegalArgumentException.class, () -> lowest.reset(-1));
     }
+
+    @Test
+    void shouldRefuseArraysItCannotDrainIntoAndKeepTheResults() {
+        LowestOverlaps lowest = new LowestOverlaps();
+        lowest.reset(3);
+        for (int h : new int[] {9, 3, 7, 1}) {
+            lowest.visit(h, h * 10L);
+        }
+        int[] shared = new int[3];
+        assertNamed("parts and handles", () -> lowest.drainSorted(shared, shared, null, 0));
+        assertNamed("handles", () -> lowest.drainSorted(null, null, null, 0));
+        assertNamed("at", () -> lowest.drainSorted(null, new int[3], null, -1));
+        assertNamed("handles must hold at least 4", () -> lowest.drainSorted(null, new int[3], null, 1));
+        assertNamed("parts", () -> lowest.drainSorted(new int[2], new int[3], null, 0));
+        assertNamed("userValues", () -> lowest.drainSorted(null, new int[3], new long[2], 0));
+        assertNamed("handles must hold at least", () -> lowest.drainSorted(null, new int[3], null,
+                Integer.MAX_VALUE));
+        assertEquals(3, lowest.kept(), "nothing drained");
+        int[] parts = new int[3];
+        int[] handles = new int[3];
+        long[] values = new long[3];
+        lowest.drainSorted(parts, handles, values, 0);
+        assertArrayEquals(new int[] {1, 3, 7}, handles);
+        assertArrayEquals(new long[] {10, 30, 70}, values);
+    }
+
+    private static void assertNamed(String what, org.junit.jupiter.api.function.Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains(what), e.getMessage());
+    }
 }
