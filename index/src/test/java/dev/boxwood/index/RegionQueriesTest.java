@@ -8,6 +8,7 @@ import dev.boxwood.query.PerspectiveCamera;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
+import dev.boxwood.testkit.BruteForceIndex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -16,6 +17,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -359,5 +361,84 @@ class RegionQueriesTest {
         tree.add(0, 0, -2, 1, 1, -1, 0, 1);
         RegionQueries.queryConvex(tree, halfSpace, RegionMode.WINDOW, -1L, null, out, stack);
         assertEquals(1, out.count());
+    }
+
+    /**
+     * The planes {@code PerspectiveCamera.lookAt(0, 0, 0, 2, 1, -3, 0, 1, 0, PI / 3, 1.5, 0.1, 100)} makes for the
+     * marquee {@code frustum(-5.773190298287291E11, 0, 1, 1)}, before they are normalized (written out so that no
+     * tangent's last bit decides the test): bounded by the slimmest margin.
+     */
+    private static final double[] AT_THE_BOUNDEDNESS_THRESHOLD = {
+        -5.344935617979216E11, -2.6724678089854477E11, 8.017403426950796E11, 0.0,
+        0.369140244451568, -0.23145502494313785, 1.2490652710546426, 0.0,
+        -0.16035683659196356, -1.1179274616215236, 0.24053525488794533, 0.0,
+        -0.4568565632564041, 0.8093207616973398, 0.6852848448846061, 0.0,
+        -0.5345224838248488, -0.2672612419124244, 0.8017837257372732, -0.1,
+        0.5345224838248488, 0.2672612419124244, -0.8017837257372732, 100.0};
+
+    @Test
+    void shouldReportTheSameObjectsOfARegionAtTheBoundednessThresholdWhateverTheOrigin() {
+        ConvexRegion region = new ConvexRegion(AT_THE_BOUNDEDNESS_THRESHOLD, 6);
+        assertTrue(region.isBounded());
+        double q = 10 / Math.sqrt(14);
+        for (double[] origin : new double[][] {{0, 0, 0}, {1, 2, 3}}) {
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(origin[0], origin[1],
+                    origin[2]));
+            BruteForceIndex brute = new BruteForceIndex(origin[0], origin[1], origin[2]);
+            // around the eye, over the near plane; and inside the region, 10 along the view axis
+            tree.add(-0.5, -0.5, -0.5, 0.5, 0.5, 0.5, 1, -1L);
+            brute.add(-0.5, -0.5, -0.5, 0.5, 0.5, 0.5, 1, -1L);
+            tree.add(2 * q - 0.1, q - 0.1, -3 * q - 0.1, 2 * q + 0.1, q + 0.1, -3 * q + 0.1, 2, -1L);
+            brute.add(2 * q - 0.1, q - 0.1, -3 * q - 0.1, 2 * q + 0.1, q + 0.1, -3 * q + 0.1, 2, -1L);
+            reset();
+            RegionQueries.queryConvex(tree, region, RegionMode.CROSSING, -1L, null, fromTree, stack);
+            brute.queryConvex(region, RegionMode.CROSSING, -1L, null, fromBrute);
+            String where = "origin " + Arrays.toString(origin);
+            assertArrayEquals(new long[] {1, 2}, QueryWorld.sortedUserValues(fromTree), where);
+            assertArrayEquals(new long[] {1, 2}, QueryWorld.sortedUserValues(fromBrute), where);
+        }
+    }
+
+    @Test
+    void shouldSelectObjectsFarAlongAMarqueeReachingFarOffScreen() {
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(0, 0, 0, 2, 1, -3, 0, 1, 0, Math.PI / 3, 1.5, 0.1, 100);
+        ConvexRegion marquee = camera.frustum(-1e8, 0, 1, 1);
+        DynamicAabbTree tree = new DynamicAabbTree();
+        BruteForceIndex brute = new BruteForceIndex();
+        double[] ray = new double[6];
+        // 1e6 screen widths to the left, some 7e7 from the eye (float steps of 8): inside the region, and the last
+        // one over the far plane
+        double[][] points = {{0.5, 0.4}, {0.45, 0.5}, {0.55, 0.6}, {0.5, 1}};
+        for (int i = 0; i < points.length; i++) {
+            camera.pickRay(-1e6, points[i][0], ray);
+            double t = points[i][1];
+            double x = ray[0] + t * ray[3];
+            double y = ray[1] + t * ray[4];
+            double z = ray[2] + t * ray[5];
+            double h = i == 3 ? 1e3 : 1;
+            tree.add(x - h, y - h, z - h, x + h, y + h, z + h, i, -1L);
+            brute.add(x - h, y - h, z - h, x + h, y + h, z + h, i, -1L);
+        }
+        reset();
+        RegionQueries.queryConvex(tree, marquee, RegionMode.WINDOW, -1L, null, fromTree, stack);
+        brute.queryConvex(marquee, RegionMode.WINDOW, -1L, null, fromBrute);
+        assertArrayEquals(new long[] {0, 1, 2}, QueryWorld.sortedUserValues(fromBrute), "brute force, window");
+        assertArrayEquals(new long[] {0, 1, 2}, QueryWorld.sortedUserValues(fromTree), "tree, window");
+        reset();
+        RegionQueries.queryConvex(tree, marquee, RegionMode.CROSSING, -1L, null, fromTree, stack);
+        brute.queryConvex(marquee, RegionMode.CROSSING, -1L, null, fromBrute);
+        assertArrayEquals(new long[] {0, 1, 2, 3}, QueryWorld.sortedUserValues(fromBrute), "brute force, crossing");
+        assertArrayEquals(new long[] {0, 1, 2, 3}, QueryWorld.sortedUserValues(fromTree), "tree, crossing");
+    }
+
+    @Test
+    void shouldQueryAnObliquePlaneNearTheEndOfTheRangeInAFarFrame() {
+        // fits once normalized (0.8 * MAX_VALUE over a unit normal); in the tree's frame it lies 1.4e300 farther
+        ConvexRegion region = new ConvexRegion(new double[] {0.6, 0.8, 0, 0.8 * Double.MAX_VALUE}, 1);
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(-1e300, -1e300, 0));
+        tree.add(-1e300, -1e300, 0, -1e300, -1e300, 0, 7, -1L);
+        reset();
+        RegionQueries.queryConvex(tree, region, RegionMode.WINDOW, -1L, null, fromTree, stack);
+        assertArrayEquals(new long[] {7}, QueryWorld.sortedUserValues(fromTree));
     }
 }

@@ -63,7 +63,8 @@ public final class Geom {
      * direction or a plane's {@code (n, d)}, without underflow or overflow of the squares: the entries are first
      * divided by the largest of the three magnitudes (as {@link Math#hypot} scales two), so {@code (1e-200, 0, 0)}
      * and {@code (1e308, 1e308, 0)} normalize like {@code (1, 0, 0)} and {@code (1, 1, 0)}. Entries beyond the
-     * third may become infinite (a large {@code d} over a tiny normal); callers check them.
+     * third become infinite only if their quotient by the length does not fit (a large {@code d} over a tiny normal);
+     * callers check them.
      *
      * @param v     the entries, the first three finite
      * @param at    where they start
@@ -75,13 +76,19 @@ public final class Geom {
         if (!(largest > 0)) {
             return false;
         }
-        for (int k = at; k < at + count; k++) {
+        for (int k = at; k < at + 3; k++) {
             v[k] /= largest;
         }
         // the largest entry is now 1 in magnitude: the sum of squares is in [1, 3]
         double length = Math.sqrt(v[at] * v[at] + v[at + 1] * v[at + 1] + v[at + 2] * v[at + 2]);
-        for (int k = at; k < at + count; k++) {
+        for (int k = at; k < at + 3; k++) {
             v[k] /= length;
+        }
+        for (int k = at + 3; k < at + count; k++) {
+            double scaled = v[k] / largest;
+            // a largest magnitude below 1 (an oblique unit normal) can take a d near the end of the range past it,
+            // although its quotient by the whole length fits: then divide by the length first
+            v[k] = Double.isInfinite(scaled) && Double.isFinite(v[k]) ? v[k] / length / largest : scaled / length;
         }
         return true;
     }

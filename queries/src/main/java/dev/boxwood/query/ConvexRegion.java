@@ -30,9 +30,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * region's plane normals (the plane test), and every cross product of a region edge direction with a box edge
  * direction. This removes the classic false positive of plane-only tests: a box beyond an edge or corner of the
  * frustum, outside no single plane. The vertices carry rounding from the plane intersections, so the region's
- * vertex box and axis intervals are grown by a tolerance of {@code 1e-9} times the largest plane distance from
- * the world origin: the test never rejects a box that touches the region, and may accept a box within that
- * tolerance of it.
+ * vertex box and axis intervals are grown by a tolerance of {@code 1e-9} times the larger of the largest plane
+ * distance from the origin and the largest vertex coordinate sum {@code |x| + |y| + |z|} (the rounding of a vertex
+ * grows with its distance from the origin, which can far exceed the planes' distances: a frustum whose side reaches
+ * far off screen, its side planes through an eye near the origin): the test never rejects a box that touches the
+ * region, and may accept a box within that tolerance of it.
  *
  * <p><b>Bounded and unbounded regions.</b> Fewer than four planes, or planes that leave a direction open, bound
  * an unbounded region; {@link #isBounded()} tells. Such a region works with the plane tests and for containment
@@ -93,6 +95,11 @@ public final class ConvexRegion {
      *     non-finite value, or a zero normal ("planes[i]")
      */
     public ConvexRegion(double[] planes, int planeCount) {
+        this(normalizedCopy(planes, planeCount), planeCount, null);
+    }
+
+    /** The planes validated and copied, each normal (and its {@code d}) divided by the normal's length. */
+    private static double[] normalizedCopy(double[] planes, int planeCount) {
         Arguments.requireNonNull("planes", planes);
         if (planeCount < 1 || planeCount > FrustumAabb.MAX_PLANES) {
             throw new IllegalArgumentException("planeCount must be in [1, " + FrustumAabb.MAX_PLANES + "]: "
@@ -102,27 +109,45 @@ public final class ConvexRegion {
             throw new IllegalArgumentException("planes must hold " + planeCount * FrustumAabb.PLANE_STRIDE
                     + " doubles, has " + planes.length);
         }
-        this.planeCount = planeCount;
-        this.planes = new double[planeCount * FrustumAabb.PLANE_STRIDE];
-        double scale = 0;
+        double[] copy = new double[planeCount * FrustumAabb.PLANE_STRIDE];
         for (int i = 0; i < planeCount; i++) {
             int at = i * FrustumAabb.PLANE_STRIDE;
             for (int k = 0; k < 4; k++) {
                 Arguments.requireFinite("planes[" + i + "]", planes[at + k]);
             }
-            System.arraycopy(planes, at, this.planes, at, 4);
-            if (!Geom.normalize(this.planes, at, 4)) {
+            System.arraycopy(planes, at, copy, at, 4);
+            if (!Geom.normalize(copy, at, 4)) {
                 throw new IllegalArgumentException("planes[" + i + "] has a zero normal");
             }
-            if (!Double.isFinite(this.planes[at + 3])) {
+            if (!Double.isFinite(copy[at + 3])) {
                 throw new IllegalArgumentException("planes[" + i + "]: d (" + planes[at + 3]
                         + ") divided by the normal's length is not finite");
             }
-            scale = Math.max(scale, Math.abs(this.planes[at + 3]));
         }
-        this.tolerance = RELATIVE_TOLERANCE * scale + Double.MIN_NORMAL;
-        this.bounded = computeBounded();
-        if (!bounded) {
+        return copy;
+    }
+
+    /**
+     * A region from planes already normalized (owned by the new region). A {@link #translated} copy passes its
+     * source's boundedness: a translation does not change it, and deciding it again from normals normalized once
+     * more could round the other way for a region at the threshold, leaving the copy without vertices for the
+     * exact test.
+     *
+     * @param normalized flat planes with unit normals
+     * @param planeCount number of planes
+     * @param bounded the known boundedness, or null to decide it from the normals
+     */
+    private ConvexRegion(double[] normalized, int planeCount, Boolean bounded) {
+        this.planeCount = planeCount;
+        this.planes = normalized;
+        double scale = 0;
+        for (int i = 0; i < planeCount; i++) {
+            scale = Math.max(scale, Math.abs(planes[i * FrustumAabb.PLANE_STRIDE + 3]));
+        }
+        double membership = RELATIVE_TOLERANCE * scale + Double.MIN_NORMAL;
+        this.bounded = bounded != null ? bounded : computeBounded();
+        if (!this.bounded) {
+            this.tolerance = membership;
             vertices = new double[0];
             vertexCount = 0;
             axes = new double[0];
@@ -132,21 +157,36 @@ public final class ConvexRegion {
         double[] v = new double[3 * 16];
         int count = 0;
         double[] p = new double[3];
+        // the largest vertex coordinate sum: the vertices' rounding grows with their distance from the origin
+        double reach = 0;
         for (int i = 0; i < planeCount; i++) {
             for (int j = i + 1; j < planeCount; j++) {
                 for (int k = j + 1; k < planeCount; k++) {
-                    if (intersect(i, j, k, p) && insideAll(p[0], p[1], p[2])) {
-                        if (3 * count + 3 > v.length) {
-                            v = Arrays.copyOf(v, v.length * 2);
-                        }
-                        v[3 * count] = p[0];
-                        v[3 * count + 1] = p[1];
-                        v[3 * count + 2] = p[2];
-                        count++;
+                    if (!intersect(i, j, k, p)) {
+                        continue;
                     }
+                    double extent = Math.abs(p[0]) + Math.abs(p[1]) + Math.abs(p[2]);
+                    if (!(extent < Double.POSITIVE_INFINITY)) {
+                        continue;
+                    }
+                    // a vertex far from the origin compared with the planes' distances (a frustum whose side
+                    // reaches far off screen, its side planes through an eye at the origin) misses the planes by
+                    // its own rounding, more than the planes' tolerance
+                    if (!insideAll(p[0], p[1], p[2], membership + RELATIVE_TOLERANCE * extent)) {
+                        continue;
+                    }
+                    if (3 * count + 3 > v.length) {
+                        v = Arrays.copyOf(v, v.length * 2);
+                    }
+                    v[3 * count] = p[0];
+                    v[3 * count + 1] = p[1];
+                    v[3 * count + 2] = p[2];
+                    count++;
+                    reach = Math.max(reach, extent);
                 }
             }
         }
+        this.tolerance = membership + RELATIVE_TOLERANCE * reach;
         vertices = Arrays.copyOf(v, 3 * count);
         vertexCount = count;
         Arrays.fill(vertexBox, 0, 3, Double.POSITIVE_INFINITY);
@@ -268,9 +308,9 @@ public final class ConvexRegion {
         return planes[at] * x + planes[at + 1] * y + planes[at + 2] * z - planes[at + 3];
     }
 
-    private boolean insideAll(double x, double y, double z) {
+    private boolean insideAll(double x, double y, double z, double slack) {
         for (int i = 0; i < planeCount; i++) {
-            if (distance(i, x, y, z) > tolerance) {
+            if (distance(i, x, y, z) > slack) {
                 return false;
             }
         }
@@ -355,9 +395,10 @@ public final class ConvexRegion {
     }
 
     /**
-     * This region in a frame whose origin is at {@code (ox, oy, oz)}: the same planes with
-     * {@code d' = d - n · origin}, prepared again. Indexes that store boxes relative to an origin test them against
-     * this copy (the query is moved into the index's frame, never the stored boxes into the world). Returns
+     * This region in a frame whose origin is at {@code (ox, oy, oz)}: the same planes (the same normals, bit for
+     * bit, and the same {@link #isBounded()}) with {@code d' = d - n · origin}, its vertices found again. Indexes
+     * that store boxes relative to an origin test them against this copy (the query is moved into the index's
+     * frame, never the stored boxes into the world). Returns
      * {@code this} for the origin 0; the copies for the last 16 origins are kept, so repeated queries on one index,
      * or on a tiled world's tiles, allocate nothing once each origin has been seen.
      *
@@ -392,7 +433,7 @@ public final class ConvexRegion {
             double d = shifted[at + 3] - (shifted[at] * ox + shifted[at + 1] * oy + shifted[at + 2] * oz);
             shifted[at + 3] = Math.max(-Double.MAX_VALUE, Math.min(Double.MAX_VALUE, d));
         }
-        ConvexRegion copy = new ConvexRegion(shifted, planeCount);
+        ConvexRegion copy = new ConvexRegion(shifted, planeCount, bounded);
         copy.shiftX = ox;
         copy.shiftY = oy;
         copy.shiftZ = oz;

@@ -70,11 +70,23 @@ public final class PerspectiveCamera {
                                            double targetX, double targetY, double targetZ,
                                            double upX, double upY, double upZ,
                                            double verticalFovRadians, double aspect, double near, double far) {
+        Arguments.requireFinite("positionX", positionX);
+        Arguments.requireFinite("positionY", positionY);
+        Arguments.requireFinite("positionZ", positionZ);
         Arguments.requireFinite("targetX", targetX);
         Arguments.requireFinite("targetY", targetY);
         Arguments.requireFinite("targetZ", targetZ);
-        return new PerspectiveCamera(positionX, positionY, positionZ,
-                targetX - positionX, targetY - positionY, targetZ - positionZ, upX, upY, upZ,
+        double dx = targetX - positionX;
+        double dy = targetY - positionY;
+        double dz = targetZ - positionZ;
+        if (Double.isInfinite(dx) || Double.isInfinite(dy) || Double.isInfinite(dz)) {
+            // only the direction matters: half the difference fits, and what halving loses (a subnormal's last
+            // bit) is nothing against a component this large
+            dx = 0.5 * targetX - 0.5 * positionX;
+            dy = 0.5 * targetY - 0.5 * positionY;
+            dz = 0.5 * targetZ - 0.5 * positionZ;
+        }
+        return new PerspectiveCamera(positionX, positionY, positionZ, dx, dy, dz, upX, upY, upZ,
                 verticalFovRadians, aspect, near, far);
     }
 

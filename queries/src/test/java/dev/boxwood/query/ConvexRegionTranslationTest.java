@@ -1,11 +1,14 @@
 package dev.boxwood.query;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.boxwood.geom.Plane;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -89,5 +92,85 @@ class ConvexRegionTranslationTest {
             crossing += got > 0 ? 1 : 0;
         }
         assertTrue(inside > 30 && crossing > 100, "inside " + inside + ", crossing " + crossing);
+    }
+
+    /**
+     * The planes {@code PerspectiveCamera.lookAt(0, 0, 0, 2, 1, -3, 0, 1, 0, PI / 3, 1.5, 0.1, 100)} makes for the
+     * marquee {@code frustum(-5.773190298287291E11, 0, 1, 1)}, before they are normalized (written out so that no
+     * tangent's last bit decides the test): its left side lies so far off screen that the region is bounded by
+     * the slimmest margin.
+     */
+    private static final double[] AT_THE_BOUNDEDNESS_THRESHOLD = {
+        -5.344935617979216E11, -2.6724678089854477E11, 8.017403426950796E11, 0.0,
+        0.369140244451568, -0.23145502494313785, 1.2490652710546426, 0.0,
+        -0.16035683659196356, -1.1179274616215236, 0.24053525488794533, 0.0,
+        -0.4568565632564041, 0.8093207616973398, 0.6852848448846061, 0.0,
+        -0.5345224838248488, -0.2672612419124244, 0.8017837257372732, -0.1,
+        0.5345224838248488, 0.2672612419124244, -0.8017837257372732, 100.0};
+
+    @Test
+    void shouldKeepARegionAtTheBoundednessThresholdBoundedInEveryFrame() {
+        ConvexRegion world = new ConvexRegion(AT_THE_BOUNDEDNESS_THRESHOLD, 6);
+        assertTrue(world.isBounded());
+        ConvexRegion local = world.translated(1, 2, 3);
+        // an unbounded copy has no vertices, and the exact test of the copy would reject every box crossing a plane
+        assertTrue(local.isBounded(), "a translation cannot open a bounded region");
+        assertEquals(world.vertexCount(), local.vertexCount());
+        for (int i = 0; i < 6; i++) {
+            assertArrayEquals(Arrays.copyOfRange(world.planes(), 4 * i, 4 * i + 3),
+                    Arrays.copyOfRange(local.planes(), 4 * i, 4 * i + 3), "the copy keeps normal " + i);
+        }
+        // a box straddling the near plane on the view axis (0.5345, 0.2673, -0.8018), 0.1 from the eye at 0
+        double[] box = {-0.5, -0.5, -0.5, 0.5, 0.5, 0.5};
+        assertTrue(world.testBox(box[0], box[1], box[2], box[3], box[4], box[5]));
+        assertTrue(local.testBox(box[0] - 1, box[1] - 2, box[2] - 3, box[3] - 1, box[4] - 2, box[5] - 3));
+    }
+
+    @Test
+    void shouldFindTheFarVerticesOfAMarqueeReachingFarOffScreen() {
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(0, 0, 0, 2, 1, -3, 0, 1, 0, Math.PI / 3, 1.5, 0.1, 100);
+        double[] ray = new double[6];
+        for (double u0 : new double[] {-1e7, -1e8, -1e9, -1e10}) {
+            ConvexRegion marquee = camera.frustum(u0, 0, 1, 1);
+            assertTrue(marquee.isBounded());
+            // the far corners lie some |u0| times farther from the eye (the origin) than any plane: their rounding
+            // is beyond a tolerance taken from the planes' distances alone
+            assertEquals(8, marquee.vertexCount(), "u0 " + u0);
+            for (double u : new double[] {u0, 0.999 * u0, 0.5 * u0, 0.5}) {
+                for (double v : new double[] {0, 0.1, 0.5, 1}) {
+                    for (double t : new double[] {0, 0.5, 1}) {
+                        camera.pickRay(u, v, ray);
+                        double x = ray[0] + t * ray[3];
+                        double y = ray[1] + t * ray[4];
+                        double z = ray[2] + t * ray[5];
+                        String where = "u0 " + u0 + ", point " + u + ", " + v + ", " + t;
+                        // a point of the region (away from its boundary, which the point's rounding may cross),
+                        // and a box around any point of its closure, reaching over its planes
+                        if (u != u0 && v > 0 && v < 1 && t > 0 && t < 1) {
+                            assertTrue(marquee.testBox(x, y, z, x, y, z), where);
+                        }
+                        double h = 1e-3 * (Math.abs(x) + Math.abs(y) + Math.abs(z));
+                        assertTrue(marquee.testBox(x - h, y - h, z - h, x + h, y + h, z + h), where);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldAcceptAnObliquePlaneWhoseDistanceFitsOnceDividedByTheNormalsLength() {
+        // d over the largest component (0.8) overflows, d over the length (1) does not
+        ConvexRegion region = new ConvexRegion(new double[] {0.6, 0.8, 0, 1.5e308}, 1);
+        assertEquals(1.5e308, region.planes()[3], 1e293);
+        assertEquals(1.5e308, new Plane(0.6, 0.8, 0, 1.5e308).d(), 1e293);
+    }
+
+    @Test
+    void shouldTranslateAnObliquePlaneNearTheEndOfTheRangeIntoAFarFrame() {
+        // fits once normalized; moved 1.4e300 outward by the frame its distance no longer fits over 0.8
+        ConvexRegion region = new ConvexRegion(new double[] {0.6, 0.8, 0, 0.8 * Double.MAX_VALUE}, 1);
+        ConvexRegion local = region.translated(-1e300, -1e300, 0);
+        assertTrue(local.containsBox(-1e18, -1e18, -1e18, 1e18, 1e18, 1e18));
+        assertEquals(region.planes()[0], local.planes()[0]);
     }
 }

@@ -133,4 +133,23 @@ class PerspectiveCameraProjectTest {
                 () -> new PerspectiveCamera(0, 0, 0, 0, 0, -1, 0, 1, 0, 1.0, Double.MAX_VALUE, 0.1, 100));
         assertTrue(e.getMessage().contains("horizontal half-angle tangent"), e.getMessage());
     }
+
+    @Test
+    void shouldLookAtATargetWhoseOffsetFromThePositionOverflows() {
+        // position and target are finite, so the direction between them is defined though their difference is not
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(-1e308, 0, 0, 1e308, 0, 0, 0, 0, 1, 1, 1, 0.1, 100);
+        double[] screen = new double[3];
+        assertTrue(camera.project(-1e308 + 50 * Math.ulp(1e308), 0, 0, screen));
+        assertEquals(0.5, screen[0]);
+        assertEquals(0.5, screen[1]);
+        PerspectiveCamera tilted = PerspectiveCamera.lookAt(-1e308, 0, -1e308, 1e308, 0, 1e308, 0, 1, 0, 1, 1,
+                0.1, 100);
+        assertTrue(tilted.project(0, 0, 0, screen));
+        assertEquals(0.5, screen[0], 1e-15);
+        assertEquals(0.5, screen[1], 1e-15);
+        // a subnormal offset is a direction too
+        PerspectiveCamera tiny = PerspectiveCamera.lookAt(0, 0, 0, Double.MIN_VALUE, 0, 0, 0, 0, 1, 1, 1, 0.1, 100);
+        assertTrue(tiny.project(1, 0, 0, screen));
+        assertEquals(0.5, screen[0]);
+    }
 }
