@@ -153,12 +153,8 @@ public final class RegionQueries {
      */
     public static void queryConvex(ReadableTree tree, ConvexRegion region, RegionMode mode, long categoryMask,
                                    QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
-        Arguments.requireNonNull("region", region);
+        RegionTests.requireConvexQuery(region, mode);
         requireCommon(tree, mode, visitor, stack);
-        if (mode == RegionMode.CROSSING && !region.isBounded()) {
-            throw new IllegalArgumentException("region must be bounded for the exact CROSSING mode; use"
-                    + " CROSSING_CONSERVATIVE or add planes");
-        }
         traverse(tree.storage(), CONVEX, 0, 0, 0, 0, 0, 0, null, 0, region, mode, categoryMask, filter, visitor,
                 stack);
     }

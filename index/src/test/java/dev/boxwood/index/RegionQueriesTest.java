@@ -352,6 +352,12 @@ class RegionQueriesTest {
         e = assertThrows(IllegalArgumentException.class, () ->
                 RegionQueries.queryConvex(tree, halfSpace, RegionMode.CROSSING, -1L, null, out, stack));
         assertTrue(e.getMessage().contains("region"));
+        // the reference refuses it alike (it reported only the boxes holding the origin)
+        dev.boxwood.testkit.BruteForceIndex brute = new dev.boxwood.testkit.BruteForceIndex();
+        brute.add(0, 0, -2, 1, 1, -1, 0, 1);
+        IllegalArgumentException fromBrute = assertThrows(IllegalArgumentException.class, () ->
+                brute.queryConvex(halfSpace, RegionMode.CROSSING, -1L, null, out));
+        assertEquals(e.getMessage(), fromBrute.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> new ConvexRegion(new double[] {0, 0, 0, 1}, 1));
         assertTrue(e.getMessage().contains("planes[0]"));
         e = assertThrows(IllegalArgumentException.class, () ->

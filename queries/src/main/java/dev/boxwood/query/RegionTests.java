@@ -287,6 +287,22 @@ public final class RegionTests {
     }
 
     /**
+     * The checks every index's convex-region query makes first: a region, and a bounded one for the exact
+     * {@link RegionMode#CROSSING} (whose edge test needs the region's vertices).
+     *
+     * @param region the region
+     * @param mode the selection mode (checked by the caller)
+     * @throws IllegalArgumentException for a null region, or {@code CROSSING} with an unbounded region
+     */
+    public static void requireConvexQuery(ConvexRegion region, RegionMode mode) {
+        Arguments.requireNonNull("region", region);
+        if (mode == RegionMode.CROSSING && !region.isBounded()) {
+            throw new IllegalArgumentException("region must be bounded for the exact CROSSING mode; use"
+                    + " CROSSING_CONSERVATIVE or add planes");
+        }
+    }
+
+    /**
      * Whether a closed box is reported by a convex-region query in {@code mode}, testing only the planes in
      * {@code activeMask} (pass {@link ConvexRegion#allPlanes()}; an index passes the mask its ancestors still
      * cross, which gives the same answer). {@link RegionMode#CROSSING} needs a bounded region.

@@ -1088,11 +1088,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
     /** The convex query's own checks, shared with composite worlds: a region, and a bounded one for CROSSING. */
     static void requireConvexArguments(ConvexRegion region, RegionMode mode) {
-        Arguments.requireNonNull("region", region);
-        if (mode == RegionMode.CROSSING && !region.isBounded()) {
-            throw new IllegalArgumentException("region must be bounded for the exact CROSSING mode; use"
-                    + " CROSSING_CONSERVATIVE or add planes");
-        }
+        RegionTests.requireConvexQuery(region, mode);
     }
 
     private void requireRegionArguments(RegionMode mode, OverlapVisitor visitor, TraversalStack stack) {

@@ -314,6 +314,7 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
                             OverlapVisitor visitor) {
+        RegionTests.requireConvexQuery(region, mode);
         ConvexRegion local = region.translated(originX, originY, originZ);
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.acceptsConvex(local, mode, local.allPlanes(),
                 w[0], w[1], w[2], w[3], w[4], w[5]));
