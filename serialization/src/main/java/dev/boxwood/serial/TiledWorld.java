@@ -1034,7 +1034,13 @@ public final class TiledWorld implements AutoCloseable {
             unmapped = retiredCount > 0;
         }
         if (unmapped) {
-            closeRetired();
+            try {
+                closeRetired();
+            } catch (RuntimeException | Error e) {
+                // the caller never gets the tile to release: give back its use here, or it stays mapped for good
+                release(t);
+                throw e;
+            }
         }
         return world;
     }
