@@ -3,6 +3,8 @@ package dev.boxwood.index;
 import dev.boxwood.query.DistanceFunction;
 import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.QueryFilter;
+import dev.boxwood.query.RegionTests;
+import dev.boxwood.testkit.BruteForceIndex;
 import dev.boxwood.testkit.NearestRecorder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -143,6 +145,45 @@ class NearestQueriesTest {
                 null, null, browsed));
         assertThrows(IllegalArgumentException.class, () -> NearestQueries.browseNearest(tree, 0, 0, 0, -1, -1L,
                 null, null, recorder, browsed));
+    }
+
+    @Test
+    void shouldOrderExactDistancesEqualToTheBoxDistanceBySquareThenHandle() {
+        // A (handle 0) lies 2 and 3 away on y and z: box key 13, box distance fl(sqrt(13)), whose square rounds
+        // below 13. B (handle 1) lies that distance away on x alone: box key fl(sqrt(13))^2. A distance function
+        // returning the box distance gives both the same square: A comes first. Queued by its box key 13, A came
+        // out after B.
+        double px = 4 - Math.sqrt(13);
+        double[] boxes = {0, 2, 3, 1, 3, 4, 4, -1, -1, 5, 1, 1};
+        DynamicAabbTree tree = new DynamicAabbTree();
+        BruteForceIndex oracle = new BruteForceIndex();
+        for (int i = 0; i < 2; i++) {
+            int o = 6 * i;
+            tree.add(boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5], i, 1L);
+            oracle.add(boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3], boxes[o + 4], boxes[o + 5], i, 1L);
+        }
+        DistanceFunction boxDistance = (handle, userValue, x, y, z) -> {
+            int o = 6 * (int) userValue;
+            return Math.sqrt(RegionTests.squaredDistance(x, y, z, boxes[o], boxes[o + 1], boxes[o + 2],
+                    boxes[o + 3], boxes[o + 4], boxes[o + 5]));
+        };
+        assertEquals(boxDistance.distance(0, 0, px, 0, 0), boxDistance.distance(1, 1, px, 0, 0));
+        int[] handles = new int[2];
+        double[] distances = new double[2];
+        for (int k = 1; k <= 2; k++) {
+            int n = oracle.kNearest(px, 0, 0, k, Double.POSITIVE_INFINITY, -1L, null, boxDistance, handles,
+                    distances);
+            NearestQueries.kNearest(tree, px, 0, 0, k, Double.POSITIVE_INFINITY, -1L, null, boxDistance, found);
+            assertEquals(n, found.count());
+            for (int i = 0; i < n; i++) {
+                assertEquals(handles[i], found.handle(i), "k " + k + ", result " + i);
+                assertEquals(distances[i], found.distance(i), "k " + k + ", result " + i);
+            }
+        }
+        assertEquals(0, found.handle(0), "equal squares: the lower handle first");
+        NearestQueries.browseNearest(tree, px, 0, 0, Double.POSITIVE_INFINITY, -1L, null, boxDistance,
+                recorder.reset(1), browsed);
+        assertEquals(0, browsed.handle(0));
     }
 
     @Test

@@ -48,6 +48,12 @@ public final class NearestNeighbours {
     /** Searches begun on this instance ({@link #beginQuery}). */
     private int searches;
 
+    /**
+     * Whether the running search asks a {@link DistanceFunction} (set by each {@link #nextNode} step, which comes
+     * before any node is opened): its nodes are then queued by {@link #exactLowerBound} of their keys.
+     */
+    private boolean exactKeys;
+
     /** An empty result list. */
     public NearestNeighbours() {
     }
@@ -286,13 +292,14 @@ public final class NearestNeighbours {
     }
 
     /**
-     * Queues a subtree by the squared distance from the query point to its box.
+     * Queues a subtree by the squared distance from the query point to its box (during a search with a
+     * {@link DistanceFunction}, by the smallest square an exact distance of an object in it may have).
      *
      * @param squaredDistance the key ({@link RegionTests#squaredDistance} to the node box)
      * @param ref the index's node reference, {@code >= 0}
      */
     public void pushNode(double squaredDistance, int ref) {
-        push(squaredDistance, NODE, ref, 0L);
+        push(exactKeys ? exactLowerBound(squaredDistance) : squaredDistance, NODE, ref, 0L);
     }
 
     /**
@@ -306,7 +313,20 @@ public final class NearestNeighbours {
      * @param exactPending whether the exact distance is still to be asked
      */
     public void pushObject(double squaredDistance, int handle, long userValue, boolean exactPending) {
-        push(squaredDistance, (exactPending ? PENDING : RESOLVED) | (handle & 0xFFFF_FFFFL), 0, userValue);
+        push(exactPending ? exactLowerBound(squaredDistance) : squaredDistance,
+                (exactPending ? PENDING : RESOLVED) | (handle & 0xFFFF_FFFFL), 0, userValue);
+    }
+
+    /**
+     * The key an object or node at squared box distance {@code key} is queued by while exact distances are pending:
+     * the smallest square an exact distance may have. The function may return the box distance itself,
+     * {@code s = sqrt(key)} rounded, whose square can round below {@code key} ({@code fl(sqrt(13))^2 < 13}); queued
+     * by {@code key}, such an object came out after one whose exact square was larger, or equal with a higher
+     * handle. Monotone in {@code key}, so a node's key stays at or below those of the objects under it.
+     */
+    static double exactLowerBound(double key) {
+        double s = Math.sqrt(key);
+        return Math.min(key, s * s);
     }
 
     /**
@@ -325,6 +345,7 @@ public final class NearestNeighbours {
      */
     public int nextNode(int k, double squaredLimit, DistanceFunction exact, double x, double y, double z) {
         final int mark = searches;
+        exactKeys = exact != null;
         while (heapSize > 0 && count < k) {
             double key = heapKeys[0];
             long tie = heapTies[0];
