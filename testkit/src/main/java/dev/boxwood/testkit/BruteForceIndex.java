@@ -32,7 +32,10 @@ import java.util.Arrays;
  * {@code maxFraction}). An index with the same origin therefore has to report the very same handles and bit-equal
  * fractions. Objects are scanned in slot order. Move displacements are validated and otherwise ignored (there are
  * no fat boxes). The {@link TraversalStack} is accepted and unused apart from counting one leaf visit per live
- * object tested.
+ * object tested. Every query refuses the arguments the indexes refuse (a non-finite coordinate, an inverted box,
+ * a negative or too large radius, a negative {@code k} or {@code maxDistance}, an unbounded region in
+ * {@code CROSSING} mode, null arguments) with {@link IllegalArgumentException} before its visitor is begun, so a
+ * differential test of bad input compares refusals rather than an answer with an exception.
  */
 public final class BruteForceIndex implements SpatialIndex {
 
@@ -219,6 +222,19 @@ public final class BruteForceIndex implements SpatialIndex {
     // stored tight box, with the shape moved into the index's frame (world - origin), as the tree does.
     // ---------------------------------------------------------------------------------------------------------
 
+    /** The sphere checks of every index's sphere query and sweep: a finite centre, a radius they accept. */
+    private static void requireSphere(double cx, double cy, double cz, double radius) {
+        Arguments.requireFinite("centerX", cx);
+        Arguments.requireFinite("centerY", cy);
+        Arguments.requireFinite("centerZ", cz);
+        Arguments.requireRadius("radius", radius);
+    }
+
+    private static void requireRegion(RegionMode mode, OverlapVisitor visitor) {
+        Arguments.requireNonNull("mode", mode);
+        Arguments.requireNonNull("visitor", visitor);
+    }
+
     /** Visits, in slot order, the objects passing the mask and filter whose stored tight box {@code accepts}. */
     private void scanRegion(long categoryMask, QueryFilter filter, OverlapVisitor visitor,
                             java.util.function.Predicate<double[]> accepts) {
@@ -257,6 +273,8 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void querySphere(double cx, double cy, double cz, double radius, RegionMode mode, long categoryMask,
                             QueryFilter filter, OverlapVisitor visitor) {
+        requireSphere(cx, cy, cz, radius);
+        requireRegion(mode, visitor);
         double x = cx - originX;
         double y = cy - originY;
         double z = cz - originZ;
@@ -280,6 +298,8 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void queryBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                          RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        requireRegion(mode, visitor);
         double[] q = toFrame(minX, minY, minZ, maxX, maxY, maxZ);
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
                 RegionTests.classifyBox(q[0], q[1], q[2], q[3], q[4], q[5], w[0], w[1], w[2], w[3], w[4], w[5])));
@@ -297,6 +317,8 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void queryObb(double[] obb, int offset, RegionMode mode, long categoryMask, QueryFilter filter,
                          OverlapVisitor visitor) {
+        Obb.validate("obb", obb, offset);
+        requireRegion(mode, visitor);
         double[] local = new double[ObbLayout.STRIDE];
         Obb.copyForQuery(obb, offset, originX, originY, originZ, local);
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
@@ -315,6 +337,7 @@ public final class BruteForceIndex implements SpatialIndex {
     public void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
                             OverlapVisitor visitor) {
         RegionTests.requireConvexQuery(region, mode);
+        requireRegion(mode, visitor);
         ConvexRegion local = region.translated(originX, originY, originZ);
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.acceptsConvex(local, mode, local.allPlanes(),
                 w[0], w[1], w[2], w[3], w[4], w[5]));
@@ -343,6 +366,9 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void sweepBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                          double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor) {
+        Arguments.requireBox(minX, minY, minZ, maxX, maxY, maxZ);
+        Arguments.requireDisplacement(dx, dy, dz);
+        Arguments.requireNonNull("visitor", visitor);
         SweepTests.beginBoxSweep(visitor, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz);
         double[] q = toFrame(minX, minY, minZ, maxX, maxY, maxZ);
         double ix = SegmentAabb.inverse(dx);
@@ -369,6 +395,9 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public void sweepSphere(double cx, double cy, double cz, double radius, double dx, double dy, double dz,
                             long categoryMask, RayCastVisitor visitor) {
+        requireSphere(cx, cy, cz, radius);
+        Arguments.requireDisplacement(dx, dy, dz);
+        Arguments.requireNonNull("visitor", visitor);
         visitor.begin(cx, cy, cz, dx, dy, dz, 1.0);
         double x = cx - originX;
         double y = cy - originY;
@@ -426,6 +455,9 @@ public final class BruteForceIndex implements SpatialIndex {
      */
     public int kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
                         QueryFilter filter, DistanceFunction exact, int[] handlesOut, double[] distancesOut) {
+        Arguments.requireNearest(x, y, z, k, maxDistance, handlesOut);
+        Arguments.requireNonNull("distancesOut", distancesOut);
+        Arguments.requireWithinNearestReach(x - originX, y - originY, z - originZ);
         int n = 0;
         double[] keys = new double[handles.highWater()];
         int[] found = new int[handles.highWater()];
