@@ -12,6 +12,7 @@ import dev.boxwood.testkit.BruteForceIndex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -435,6 +436,50 @@ class RegionQueriesTest {
         brute.queryConvex(marquee, RegionMode.CROSSING, -1L, null, fromBrute);
         assertArrayEquals(new long[] {0, 1, 2, 3}, QueryWorld.sortedUserValues(fromBrute), "brute force, crossing");
         assertArrayEquals(new long[] {0, 1, 2, 3}, QueryWorld.sortedUserValues(fromTree), "tree, crossing");
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldSelectObjectsInsideAMarqueeWhateverHowFarItReachesOffScreenUntilTheRegionIsUnbounded(boolean corner) {
+        // the side planes turn towards the view direction as the marquee's left edge (and, for a corner, its bottom
+        // edge too) moves off screen: its far corners come from ever more nearly singular plane triples, which must
+        // be solved while the region is still bounded (dropped, the exact test rejected boxes inside the region)
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(0, 0, 0, 2, 1, -3, 0, 1, 0, Math.PI / 3, 1.5, 0.1, 100);
+        double[] ray = new double[6];
+        int bounded = 0;
+        for (double u = -1e4; ; u *= 1.25) {
+            ConvexRegion marquee = camera.frustum(u, corner ? u : 0, 1, 1);
+            DynamicAabbTree tree = new DynamicAabbTree();
+            BruteForceIndex brute = new BruteForceIndex();
+            // screen point and depth (0 near, 1 far): near the far-off corners, half way, and on screen
+            double[][] points = corner
+                    ? new double[][] {{0.999 * u, 0.999 * u, 0.01}, {0.999 * u, 0.999 * u, 0.99},
+                        {0.5 * u, 0.999 * u, 0.5}, {0.5, 0.5, 0.5}}
+                    : new double[][] {{0.999 * u, 0.5, 0.01}, {0.999 * u, 0.5, 0.99}, {0.5 * u, 0.01, 0.5},
+                        {0.5, 0.5, 0.5}};
+            for (int i = 0; i < points.length; i++) {
+                camera.pickRay(points[i][0], points[i][1], ray);
+                double t = points[i][2];
+                double x = ray[0] + t * ray[3];
+                double y = ray[1] + t * ray[4];
+                double z = ray[2] + t * ray[5];
+                double h = (Math.abs(x) + Math.abs(y) + Math.abs(z)) * 1e-6;
+                tree.add(x - h, y - h, z - h, x + h, y + h, z + h, i, -1L);
+                brute.add(x - h, y - h, z - h, x + h, y + h, z + h, i, -1L);
+            }
+            if (!marquee.isBounded()) {
+                assertThrows(IllegalArgumentException.class, () -> RegionQueries.queryConvex(tree, marquee,
+                        RegionMode.CROSSING, -1L, null, fromTree, stack));
+                break;
+            }
+            bounded++;
+            reset();
+            RegionQueries.queryConvex(tree, marquee, RegionMode.CROSSING, -1L, null, fromTree, stack);
+            brute.queryConvex(marquee, RegionMode.CROSSING, -1L, null, fromBrute);
+            assertArrayEquals(new long[] {0, 1, 2, 3}, QueryWorld.sortedUserValues(fromBrute), "brute force, u = " + u);
+            assertArrayEquals(new long[] {0, 1, 2, 3}, QueryWorld.sortedUserValues(fromTree), "tree, u = " + u);
+        }
+        assertTrue(bounded > 60, "bounded up to 1e4 * 1.25^" + bounded + " screen widths");
     }
 
     @Test

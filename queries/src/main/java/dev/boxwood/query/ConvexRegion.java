@@ -5,6 +5,8 @@ import dev.boxwood.geom.Frustum;
 import dev.boxwood.geom.FrustumAabb;
 import dev.boxwood.geom.Geom;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -17,8 +19,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * thread-safe: one region may serve any number of concurrent queries.
  *
  * <p><b>Preparation.</b> The constructor enumerates the region's vertices (the intersection points of plane
- * triples that lie inside all planes; Ericson, Real-Time Collision Detection, 5.4.5), its edge directions (the
- * cross product of two planes that share at least two distinct vertices), and for each edge direction {@code e}
+ * triples that lie inside all planes; Ericson, Real-Time Collision Detection, 5.4.5; a triple too near singular
+ * for double arithmetic, as at the far corners of a marquee reaching far off screen, is solved exactly), its edge
+ * directions (the cross product of two planes that share at least two distinct vertices), and for each edge
+ * direction {@code e}
  * and each coordinate axis {@code x_k} the interval of the region on the axis {@code e × x_k}. That costs
  * {@code O(P^3 · P)} for {@code P} planes once per region (a frustum: a few microseconds) and makes the exact box
  * test below cheap.
@@ -47,6 +51,18 @@ public final class ConvexRegion {
     private static final double RELATIVE_TOLERANCE = 1e-9;
     /** Cross products shorter than this (of unit vectors) count as parallel. */
     private static final double PARALLEL = 1e-12;
+    /**
+     * Plane triples whose determinant (of unit normals) is at least this are intersected in compensated arithmetic,
+     * accurate to about {@code 1e-32} absolute: the point's relative error is then below about {@code 1e-12}. Below
+     * it the triple is intersected exactly.
+     */
+    private static final double NEAR_SINGULAR = 1e-20;
+    /**
+     * How far, relative to its coordinate sum, a plane-triple point may lie outside the other planes and still count
+     * as a vertex: above the point's own rounding ({@code 1e-12} at most), far below the rounding a plain double
+     * Cramer's rule has on nearly singular triples, whose points could otherwise pass as far, spurious vertices.
+     */
+    private static final double VERTEX_SLACK = 1e-11;
 
     private final double[] planes;
     private final int planeCount;
@@ -157,12 +173,13 @@ public final class ConvexRegion {
         double[] v = new double[3 * 16];
         int count = 0;
         double[] p = new double[3];
+        double[] scratch = new double[18];
         // the largest vertex coordinate sum: the vertices' rounding grows with their distance from the origin
         double reach = 0;
         for (int i = 0; i < planeCount; i++) {
             for (int j = i + 1; j < planeCount; j++) {
                 for (int k = j + 1; k < planeCount; k++) {
-                    if (!intersect(i, j, k, p)) {
+                    if (!intersect(i, j, k, p, scratch)) {
                         continue;
                     }
                     double extent = Math.abs(p[0]) + Math.abs(p[1]) + Math.abs(p[2]);
@@ -172,7 +189,7 @@ public final class ConvexRegion {
                     // a vertex far from the origin compared with the planes' distances (a frustum whose side
                     // reaches far off screen, its side planes through an eye at the origin) misses the planes by
                     // its own rounding, more than the planes' tolerance
-                    if (!insideAll(p[0], p[1], p[2], membership + RELATIVE_TOLERANCE * extent)) {
+                    if (!insideAll(p[0], p[1], p[2], membership + VERTEX_SLACK * extent)) {
                         continue;
                     }
                     if (3 * count + 3 > v.length) {
@@ -319,32 +336,117 @@ public final class ConvexRegion {
 
     /**
      * The point on three planes by Cramer's rule, {@code p = (d1 (n2 × n3) + d2 (n3 × n1) + d3 (n1 × n2)) / det}
-     * (Ericson 5.4.5); false when the planes do not meet in one point.
+     * (Ericson 5.4.5); false when the planes do not meet in one point. The cross products and dot products are
+     * compensated (Ogita, Rump and Oishi 2005, Dot2, with fma products), as if computed in twice double precision:
+     * in plain double the determinant of a nearly singular triple is lost in rounding, so a true corner of a thin
+     * region was dropped (two side planes of a marquee reaching far off screen in both directions meet the near
+     * plane with a determinant near {@code 1 / offset^2}, and the exact test then rejected boxes inside the region),
+     * or a spurious far point was taken for a vertex. A determinant below {@link #NEAR_SINGULAR} is found exactly
+     * ({@link #intersectExactly}).
+     *
+     * @param scratch 18 doubles: the three cross products, each component as a (high, low) pair
      */
-    private boolean intersect(int i, int j, int k, double[] p) {
+    private boolean intersect(int i, int j, int k, double[] p, double[] scratch) {
         int a = i * 4;
         int b = j * 4;
         int c = k * 4;
-        double x23 = planes[b + 1] * planes[c + 2] - planes[b + 2] * planes[c + 1];
-        double y23 = planes[b + 2] * planes[c] - planes[b] * planes[c + 2];
-        double z23 = planes[b] * planes[c + 1] - planes[b + 1] * planes[c];
-        double det = planes[a] * x23 + planes[a + 1] * y23 + planes[a + 2] * z23;
-        if (Math.abs(det) < PARALLEL) {
+        cross(b, c, scratch, 0);
+        cross(c, a, scratch, 6);
+        cross(a, b, scratch, 12);
+        double det = dot(planes[a], scratch, 0, planes[a + 1], scratch, 2, planes[a + 2], scratch, 4);
+        if (det == 0) {
             return false;
         }
-        double x31 = planes[c + 1] * planes[a + 2] - planes[c + 2] * planes[a + 1];
-        double y31 = planes[c + 2] * planes[a] - planes[c] * planes[a + 2];
-        double z31 = planes[c] * planes[a + 1] - planes[c + 1] * planes[a];
-        double x12 = planes[a + 1] * planes[b + 2] - planes[a + 2] * planes[b + 1];
-        double y12 = planes[a + 2] * planes[b] - planes[a] * planes[b + 2];
-        double z12 = planes[a] * planes[b + 1] - planes[a + 1] * planes[b];
-        double d1 = planes[a + 3];
-        double d2 = planes[b + 3];
-        double d3 = planes[c + 3];
-        p[0] = (d1 * x23 + d2 * x31 + d3 * x12) / det;
-        p[1] = (d1 * y23 + d2 * y31 + d3 * y12) / det;
-        p[2] = (d1 * z23 + d2 * z31 + d3 * z12) / det;
+        if (Math.abs(det) < NEAR_SINGULAR) {
+            return intersectExactly(a, b, c, p);
+        }
+        for (int m = 0; m < 3; m++) {
+            double numerator = dot(planes[a + 3], scratch, 2 * m, planes[b + 3], scratch, 6 + 2 * m,
+                    planes[c + 3], scratch, 12 + 2 * m);
+            p[m] = numerator / det;
+        }
         return true;
+    }
+
+    /** {@code n_u × n_v} of the planes at {@code u} and {@code v}, each component a (high, low) pair. */
+    private void cross(int u, int v, double[] out, int at) {
+        differenceOfProducts(planes[u + 1], planes[v + 2], planes[u + 2], planes[v + 1], out, at);
+        differenceOfProducts(planes[u + 2], planes[v], planes[u], planes[v + 2], out, at + 2);
+        differenceOfProducts(planes[u], planes[v + 1], planes[u + 1], planes[v], out, at + 4);
+    }
+
+    /**
+     * {@code a b - c d} as a (high, low) pair to about twice double precision: both products split exactly by fma,
+     * the difference of the rounded products exactly by TwoSum (Knuth), the small parts added last.
+     */
+    private static void differenceOfProducts(double a, double b, double c, double d, double[] out, int at) {
+        double p = a * b;
+        double q = c * d;
+        double s = p - q;
+        double v = s - p;
+        double t = (p - (s - v)) + (-q - v);
+        double low = t + (Math.fma(a, b, -p) - Math.fma(c, d, -q));
+        double high = s + low;
+        out[at] = high;
+        out[at + 1] = low - (high - s);
+    }
+
+    /**
+     * {@code x · y} for three doubles {@code x} and three (high, low) pairs {@code y}, rounded once (Dot2 of Ogita,
+     * Rump and Oishi: products split by fma, partial sums by TwoSum, the errors summed aside).
+     */
+    private static double dot(double x0, double[] y0, int at0, double x1, double[] y1, int at1, double x2,
+                              double[] y2, int at2) {
+        double sum = 0;
+        double error = 0;
+        for (int term = 0; term < 6; term++) {
+            double x = term < 2 ? x0 : term < 4 ? x1 : x2;
+            double y = term < 2 ? y0[at0 + term] : term < 4 ? y1[at1 + term - 2] : y2[at2 + term - 4];
+            double h = x * y;
+            double r = Math.fma(x, y, -h);
+            double next = sum + h;
+            double v = next - sum;
+            error += ((sum - (next - v)) + (h - v)) + r;
+            sum = next;
+        }
+        return sum + error;
+    }
+
+    /**
+     * Cramer's rule in exact arithmetic on the stored planes (every product and sum of doubles is exact in
+     * {@link BigDecimal}; only the final quotient is rounded), for the rare triples {@link #intersect} cannot solve
+     * reliably even when compensated; false when the determinant is exactly 0.
+     */
+    private boolean intersectExactly(int a, int b, int c, double[] p) {
+        BigDecimal[] n = new BigDecimal[9];
+        for (int k = 0; k < 3; k++) {
+            n[k] = new BigDecimal(planes[a + k]);
+            n[3 + k] = new BigDecimal(planes[b + k]);
+            n[6 + k] = new BigDecimal(planes[c + k]);
+        }
+        BigDecimal[] c23 = exactCross(n, 3, 6);
+        BigDecimal det = n[0].multiply(c23[0]).add(n[1].multiply(c23[1])).add(n[2].multiply(c23[2]));
+        if (det.signum() == 0) {
+            return false;
+        }
+        BigDecimal[] c31 = exactCross(n, 6, 0);
+        BigDecimal[] c12 = exactCross(n, 0, 3);
+        BigDecimal d1 = new BigDecimal(planes[a + 3]);
+        BigDecimal d2 = new BigDecimal(planes[b + 3]);
+        BigDecimal d3 = new BigDecimal(planes[c + 3]);
+        for (int k = 0; k < 3; k++) {
+            BigDecimal numerator = d1.multiply(c23[k]).add(d2.multiply(c31[k])).add(d3.multiply(c12[k]));
+            p[k] = numerator.divide(det, MathContext.DECIMAL128).doubleValue();
+        }
+        return true;
+    }
+
+    /** The exact cross product of the vectors at {@code u} and {@code v} in {@code n}. */
+    private static BigDecimal[] exactCross(BigDecimal[] n, int u, int v) {
+        return new BigDecimal[] {
+            n[u + 1].multiply(n[v + 2]).subtract(n[u + 2].multiply(n[v + 1])),
+            n[u + 2].multiply(n[v]).subtract(n[u].multiply(n[v + 2])),
+            n[u].multiply(n[v + 1]).subtract(n[u + 1].multiply(n[v]))};
     }
 
     /**
