@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -37,7 +38,9 @@ import net.openhft.chronicle.bytes.MappedFile;
  * file named {@code .<target name>.tmp-*} beside it (the name cut to 64 characters), which is safe to delete. A
  * failed write (an exception) deletes its temporary file and leaves the target as it was. A directory whose file
  * system has less usable space than the file needs is refused before anything is written (a
- * {@link FileSystemException} naming the directory); a mapped write that still finds the disk full is reported as
+ * {@link FileSystemException} naming the directory), and a directory that cannot be written (a read-only file
+ * system, or no permission) before any work (an {@link AccessDeniedException} naming the target and the
+ * directory); a mapped write that still finds the disk full is reported as
  * an {@link IOException} naming the temporary file. The target must be a regular file or not exist: a symbolic
  * link, a device, a pipe or a socket at that path (which the rename would replace, not write through) is refused
  * with a {@link FileSystemException} naming it, before any work.
@@ -83,7 +86,8 @@ public final class StaticWorldWriter {
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
-     *                                  directory does not exist (checked before any work)
+     *                                  directory does not exist, {@link AccessDeniedException} if it cannot be written
+     *                                  (both checked before any work)
      * @throws IllegalArgumentException on invalid boxes (also boxes centred beyond {@code OutwardFloat.MAX_ORIGIN},
      *                                  which no index takes) or array lengths that do not match the box count
      */
@@ -103,7 +107,8 @@ public final class StaticWorldWriter {
      * @param progress     receives the progress, or {@code null}
      * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
-     *                                  directory does not exist (checked before any work)
+     *                                  directory does not exist, {@link AccessDeniedException} if it cannot be written
+     *                                  (both checked before any work)
      * @throws IllegalArgumentException on invalid boxes (also boxes centred beyond {@code OutwardFloat.MAX_ORIGIN},
      *                                  which no index takes) or array lengths that do not match the box count
      */
@@ -132,7 +137,8 @@ public final class StaticWorldWriter {
      * @param progress     receives the progress of the build and the write (not of the reads), or {@code null}
      * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
-     *                                  directory does not exist (checked before any work)
+     *                                  directory does not exist, {@link AccessDeniedException} if it cannot be written
+     *                                  (both checked before any work)
      * @throws IllegalArgumentException on a null source, a size outside {@code 0 ..}
      *                                  {@link BinnedSahBuilder#MAX_OBJECTS}, an invalid box (the message names its
      *                                  index) or array lengths that do not match the size; the target is untouched
@@ -189,7 +195,8 @@ public final class StaticWorldWriter {
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
-     *                                  directory does not exist (checked before any work)
+     *                                  directory does not exist, {@link AccessDeniedException} if it cannot be written
+     *                                  (both checked before any work)
      * @throws IllegalArgumentException if an array length does not match the tree's object count; an object box is
      *                                  not finite, is inverted or reaches more than
      *                                  {@link dev.boxwood.query.OutwardFloat#MAX_STORED} (the storage limit as a
@@ -240,7 +247,12 @@ public final class StaticWorldWriter {
             length = writeTemp(temp, tree, layout, objectBoxes, categoryBits, userValues, payload, progress);
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException | Error e) {
-            Files.deleteIfExists(temp);
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException | RuntimeException cleanup) {
+                // the write's own failure is the one to report; the leftover is named in the suppressed exception
+                e.addSuppressed(cleanup);
+            }
             IOException fault = mappedWriteFault(e, temp);
             if (fault != null) {
                 throw fault;
@@ -332,6 +344,11 @@ public final class StaticWorldWriter {
                 throw new FileSystemException(file.toString(), dir.toString(), "the parent is not a directory");
             }
             throw new NoSuchFileException(file.toString(), dir.toString(), "the directory does not exist");
+        }
+        // the temporary file is created there only after the build (minutes for a large world), and its failure
+        // would name the temporary file: a read-only file system or directory is refused now, naming the target
+        if (!Files.isWritable(dir)) {
+            throw new AccessDeniedException(file.toString(), dir.toString(), "the directory is not writable");
         }
         return dir;
     }

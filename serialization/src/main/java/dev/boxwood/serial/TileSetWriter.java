@@ -43,7 +43,8 @@ public final class TileSetWriter {
      *                     at most 2^21 cells along each axis
      * @return the written tile files, ordered by cell z, then y, then x
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming {@code dir} if it does
-     *                                  not exist (checked first)
+     *                                  not exist (checked first), {@link java.nio.file.AccessDeniedException} if it
+     *                                  cannot be written (checked before the first tile is written)
      * @throws IllegalArgumentException on invalid arguments (then no file is written)
      */
     public static List<Path> writeGrid(Path dir, String baseName, double[] boxes, long[] categoryBits,
@@ -101,6 +102,11 @@ public final class TileSetWriter {
         for (int start = 0; start < n; ) {
             StaticWorldWriter.targetDirectory(tileFile(dir, baseName, cells[order[start]], firstCell));
             int end = tileEnd(cells, order, start);
+            if (end - start > BinnedSahBuilder.MAX_OBJECTS) {
+                throw new IllegalArgumentException("tile " + tileFile(dir, baseName, cells[order[start]], firstCell)
+                        .getFileName() + " would hold " + (end - start) + " objects, at most "
+                        + BinnedSahBuilder.MAX_OBJECTS + " fit one world file: use a smaller cellSize");
+            }
             double[] bounds = BinnedSahBuilder.emptyBounds();
             for (int k = start; k < end; k++) {
                 System.arraycopy(boxes, 6 * order[k], one, 0, 6);

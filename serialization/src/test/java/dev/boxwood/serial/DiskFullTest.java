@@ -2,13 +2,16 @@ package dev.boxwood.serial;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -106,6 +110,38 @@ class DiskFullTest {
         assertTrue(e.getMessage().contains(".world.bxw.tmp-") && e.getMessage().contains("no space left"),
                 e.getMessage());
         Files.delete(filler);
+        assertKept(target, before);
+    }
+
+    @Test
+    void shouldRefuseADirectoryThatCannotBeWrittenBeforeAnyWork() throws IOException, InterruptedException {
+        Path target = small.resolve("world.bxw");
+        StaticWorldWriter.write(target, SyntheticWorld.clustered(100, 1).boxes().toInterleaved(), null, null, null);
+        byte[] before = Files.readAllBytes(target);
+        assumeTrue(run("mount", "-o", "remount,ro", small.toString()), "the file system can be made read-only");
+        double[] boxes = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+        // the build of a large world takes minutes: the directory must be refused before the source is read
+        BoxSource unread = new BoxSource() {
+            @Override
+            public int size() {
+                return 2;
+            }
+
+            @Override
+            public void read(int first, int count, double[] dest) {
+                fail("the source is read before the directory is checked");
+            }
+        };
+        List<Executable> writes = List.of(
+                () -> StaticWorldWriter.write(target, boxes, null, null, null),
+                () -> StaticWorldWriter.write(target, unread, null, null, null, null),
+                () -> TileSetWriter.writeGrid(small, "t", boxes, null, null, 1.0));
+        for (Executable write : writes) {
+            AccessDeniedException e = assertThrows(AccessDeniedException.class, write);
+            assertTrue(e.getMessage().contains(small.toString()) && e.getMessage().contains("not writable"),
+                    e.getMessage());
+            assertFalse(e.getMessage().contains(".tmp-"), "names the given path: " + e.getMessage());
+        }
         assertKept(target, before);
     }
 
