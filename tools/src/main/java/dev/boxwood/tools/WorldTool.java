@@ -95,7 +95,14 @@ public final class WorldTool {
                     : cause instanceof InvalidInputException ? EXIT_INVALID_INPUT : EXIT_IO;
         });
         try {
-            return cli.execute(args);
+            int code = cli.execute(args);
+            // a report nobody can read (standard output on a full disk, or a pipe whose reader has gone) is a
+            // failure, not a success; a query that stopped early for it has returned its code already
+            if (code == 0 && out.checkError()) {
+                err.println("error: the standard output could not be written");
+                return EXIT_IO;
+            }
+            return code;
         } catch (OutOfMemoryError e) {
             // the text input is held in memory whole: say what to do rather than print the JVM's stack trace
             err.println();

@@ -134,6 +134,24 @@ class WorldToolTest {
     }
 
     @Test
+    void shouldFailACommandWhoseOutputCannotBeWritten() throws IOException {
+        Path world = buildLevel();
+        // standard output redirected to a full disk: every write fails, which a PrintStream records on itself
+        java.io.PrintStream full = new java.io.PrintStream(new java.io.OutputStream() {
+            @Override
+            public void write(int x) throws IOException {
+                throw new IOException("No space left on device");
+            }
+        });
+        for (String[] command : new String[][] {{"info", world.toString()}, {"verify", world.toString()}}) {
+            StringWriter e = new StringWriter();
+            int code = WorldTool.run(new PrintWriter(full, false), new PrintWriter(e, true), command);
+            assertEquals(WorldTool.EXIT_IO, code, command[0] + " printed nothing: " + e);
+            assertTrue(e.toString().contains("standard output"), e.toString());
+        }
+    }
+
+    @Test
     void shouldRefuseOutputsThatWouldDestroySomething() throws IOException {
         Path input = writeLevel();
         String text = Files.readString(input);
