@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * region's plane normals (the plane test), and every cross product of a region edge direction with a box edge
  * direction. This removes the classic false positive of plane-only tests: a box beyond an edge or corner of the
  * frustum, outside no single plane. The vertices carry rounding from the plane intersections, so the region's
- * vertex box and axis intervals are grown by a tolerance of {@code 1e-9} times the larger of the largest plane
+ * vertex box and axis intervals are grown by a tolerance of {@code 1e-9} times the sum of the largest plane
  * distance from the origin and the largest vertex coordinate sum {@code |x| + |y| + |z|} (the rounding of a vertex
  * grows with its distance from the origin, which can far exceed the planes' distances: a frustum whose side reaches
  * far off screen, its side planes through an eye near the origin): the test never rejects a box that touches the
