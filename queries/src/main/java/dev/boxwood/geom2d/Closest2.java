@@ -1,5 +1,7 @@
 package dev.boxwood.geom2d;
 
+import dev.boxwood.geom.Geom;
+
 /**
  * Closest points: the point of a closed shape nearest to a query point {@code p} (the 2D collision tutorial, "Nearest
  * point"). When {@code p} is inside the shape the answer is {@code p} itself. Every method writes the point into a
@@ -52,17 +54,25 @@ public final class Closest2 {
     public static double closestPointCircle(double px, double py, double cx, double cy, double r, Vector2 dest) {
         double dx = px - cx;
         double dy = py - cy;
-        double d2 = squaredLength(dx, dy);
-        if (d2 <= r * r) {
+        // the offset and the radius at their scale (a power of two, so ordinary inputs give the plain form's answer
+        // bit for bit): their squares overflowed above about 1e154, a point far outside read as inside, and
+        // underflowed below about 1e-162
+        int e = Geom.scaleExponent(dx, dy, 0.0, r);
+        double scale = Geom.powerOfTwo(-e);
+        double mx = dx * scale;
+        double my = dy * scale;
+        double rs = r * scale;
+        double d2 = squaredLength(mx, my);
+        if (d2 <= rs * rs) {
             dest.x = px;
             dest.y = py;
             return 0;
         }
-        double d = Math.sqrt(d2); // > r >= 0, so no division by zero
-        double s = r / d;
+        double d = Math.sqrt(d2); // > rs >= 0, so no division by zero
+        double s = rs / d;
         dest.x = cx + dx * s;
         dest.y = cy + dy * s;
-        double gap = d - r;
+        double gap = Geom.scalb(d - rs, e);
         return gap * gap;
     }
 
@@ -166,11 +176,19 @@ public final class Closest2 {
     static double segmentParameter(double px, double py, double ax, double ay, double bx, double by) {
         double dx = bx - ax;
         double dy = by - ay;
-        double len2 = squaredLength(dx, dy);
-        if (len2 == 0) {
+        if (dx == 0 && dy == 0) {
             return 0; // a zero-length segment is its endpoint (the 2D collision tutorial guards the same division)
         }
-        double u = ((px - ax) * dx + (py - ay) * dy) / len2;
+        // the segment and the point (relative to a) each at its own scale (powers of two, so ordinary inputs give
+        // the plain form's answer bit for bit): the products overflowed above lengths of about 1e154 (u = inf / inf,
+        // a NaN point) and underflowed below about 1e-162 (a segment read as its endpoint a); u = 2^(ew - ed) u'
+        int ed = Geom.scaleExponent(dx, dy, 0.0, 0.0);
+        int ew = Geom.scaleExponent(px - ax, py - ay, 0.0, 0.0);
+        double sd = Geom.powerOfTwo(-ed);
+        double sw = Geom.powerOfTwo(-ew);
+        double ux = dx * sd;
+        double uy = dy * sd;
+        double u = Geom.scalb(((px - ax) * sw * ux + (py - ay) * sw * uy) / squaredLength(ux, uy), ew - ed);
         return u <= 0 ? 0 : u >= 1 ? 1 : u;
     }
 

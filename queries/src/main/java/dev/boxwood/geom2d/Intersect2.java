@@ -260,7 +260,9 @@ public final class Intersect2 {
      * Parallel segments on different lines miss. A zero-length cast ({@code d = 0} or {@code maxFraction = 0}) is
      * the point {@code o}, which hits at fraction 0 if it lies on {@code [a, b]}; a zero-length target
      * {@code a = b} is a point, hit at its own fraction. Parallelism and collinearity are decided on the sign of
-     * {@link Geom2#orient}-style cross products and share their accuracy limits.
+     * {@link Geom2#orient}-style cross products and share their accuracy limits. The products are taken with the
+     * target relative to the origin and the translation each divided by a power of two near its magnitude, so the
+     * answer does not depend on the scale of the input (lengths far below 1e-162 or above 1e154 included).
      *
      * @param ox          x of the origin
      * @param oy          y of the origin
@@ -276,22 +278,33 @@ public final class Intersect2 {
      */
     public static double intersectSegmentSegment(double ox, double oy, double dx, double dy, double maxFraction,
                                                  double ax, double ay, double bx, double by, Hit2 dest) {
+        // the target relative to the origin at its scale and the translation at its own (powers of two, so ordinary
+        // inputs give the plain form's answer bit for bit): cross products of two lengths underflow below about
+        // 1e-162 (crossing segments read as parallel, collinear fractions as 0 / 0) and overflow above about 1e154;
+        // t = 2^(em - ed) t' for the fraction t' of the scaled problem, and s is the same in both
+        int em = Geom.scaleExponent(ax - ox, ay - oy, bx - ox, Math.abs(by - oy));
+        int ed = Geom.scaleExponent(dx, dy, 0.0, 0.0);
+        double sm = Geom.powerOfTwo(-em);
+        double sd = Geom.powerOfTwo(-ed);
+        double ex = (bx - ax) * sm;
+        double ey = (by - ay) * sm;
+        double wx = (ax - ox) * sm;
+        double wy = (ay - oy) * sm;
         if ((dx == 0 && dy == 0) || maxFraction == 0) {
-            if (Geom2.orient(ax, ay, bx, by, ox, oy) == 0 && inBox(ox, oy, ax, ay, bx, by)) {
+            // Geom2.orient(a, b, o) at the target's scale
+            if (ex * -wy - ey * -wx == 0 && inBox(ox, oy, ax, ay, bx, by)) {
                 dest.set(0, ox, oy);
                 return 0;
             }
             return miss(dest);
         }
-        double ex = bx - ax;
-        double ey = by - ay;
-        double wx = ax - ox;
-        double wy = ay - oy;
-        double denominator = dx * ey - dy * ex; // d x e
-        double onLine = wx * dy - wy * dx; // w x d: zero when a lies on the cast line
+        double ux = dx * sd;
+        double uy = dy * sd;
+        double denominator = ux * ey - uy * ex; // d x e
+        double onLine = wx * uy - wy * ux; // w x d: zero when a lies on the cast line
         if (denominator != 0) {
             // o + t d = a + s e  =>  t = (w x e) / (d x e), s = (w x d) / (d x e)
-            double t = (wx * ey - wy * ex) / denominator;
+            double t = Geom.scalb((wx * ey - wy * ex) / denominator, em - ed);
             double s = onLine / denominator;
             if (t >= 0 && t <= maxFraction && s >= 0 && s <= 1) {
                 dest.set(t, ox + t * dx, oy + t * dy);
@@ -303,9 +316,9 @@ public final class Intersect2 {
             return miss(dest); // parallel, on different lines (or a point target off the line)
         }
         // Collinear: place both target endpoints on the cast line by their fractions.
-        double len2 = dx * dx + dy * dy;
-        double ta = (wx * dx + wy * dy) / len2;
-        double tb = ((bx - ox) * dx + (by - oy) * dy) / len2;
+        double len2 = ux * ux + uy * uy;
+        double ta = Geom.scalb((wx * ux + wy * uy) / len2, em - ed);
+        double tb = Geom.scalb(((bx - ox) * sm * ux + (by - oy) * sm * uy) / len2, em - ed);
         boolean aFirst = ta <= tb;
         double first = aFirst ? ta : tb;
         double last = aFirst ? tb : ta;

@@ -1,5 +1,7 @@
 package dev.boxwood.geom2d;
 
+import dev.boxwood.geom.Geom;
+
 /**
  * Collision response: the smallest translation that separates two overlapping shapes.
  */
@@ -37,15 +39,21 @@ public final class Response2 {
                                             double maxY, Vector2 dest) {
         double dx = cx - Closest2.clamp(cx, minX, maxX);
         double dy = cy - Closest2.clamp(cy, minY, maxY);
-        double d2 = Closest2.squaredLength(dx, dy);
+        // the offset and the radius at their scale (a power of two, so ordinary inputs give the plain form's answer
+        // bit for bit): their squares overflowed above about 1e154 (a NaN push, or a circle out of reach pushed)
+        // and underflowed below about 1e-162 (a centre just outside pushed out through a side)
+        int e = Geom.scaleExponent(dx, dy, 0.0, r);
+        double scale = Geom.powerOfTwo(-e);
+        double rs = r * scale;
+        double d2 = Closest2.squaredLength(dx * scale, dy * scale);
         if (d2 > 0) {
-            if (d2 > r * r) {
+            if (d2 > rs * rs) {
                 dest.x = 0;
                 dest.y = 0;
                 return false;
             }
             double d = Math.sqrt(d2);
-            double s = (r - d) / d;
+            double s = (rs - d) / d;
             dest.x = dx * s;
             dest.y = dy * s;
             return true;

@@ -56,6 +56,50 @@ class Closest2Test {
     }
 
     @Test
+    void shouldFindTheSameClosestPointsAtEveryScale() {
+        // the same query at 2^e: the point scales exactly; the products of two lengths once overflowed above about
+        // 1e154 (a segment's parameter came out inf / inf, a NaN point; a point far outside a large circle read as
+        // inside) and underflowed below about 1e-162 (a segment read as its endpoint a)
+        Vector2 unit = new Vector2();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(0xC105E);
+        for (int i = 0; i < 20_000; i++) {
+            double[] v = new double[7];
+            for (int j = 0; j < 7; j++) {
+                v[j] = random.nextInt(-8, 9) * 0.25;
+            }
+            double r = Math.abs(v[6]);
+            double segment = Closest2.closestPointSegment(v[0], v[1], v[2], v[3], v[4], v[5], unit);
+            double ux = unit.x;
+            double uy = unit.y;
+            double circle = Closest2.closestPointCircle(v[0], v[1], v[2], v[3], r, unit);
+            double cx = unit.x;
+            double cy = unit.y;
+            for (int e : new int[] {-900, -600, -300, 300, 600, 900}) {
+                double k = Math.scalb(1.0, e);
+                String what = java.util.Arrays.toString(v) + " at 2^" + e;
+                double d2 = Closest2.closestPointSegment(k * v[0], k * v[1], k * v[2], k * v[3], k * v[4], k * v[5],
+                        q);
+                assertEquals(k * ux, q.x, what + " (segment)");
+                assertEquals(k * uy, q.y, what + " (segment)");
+                assertEquals(Math.scalb(segment, 2 * e), d2, Math.abs(Math.scalb(segment, 2 * e)) * 1e-15,
+                        what + " (segment)");
+                d2 = Closest2.closestPointCircle(k * v[0], k * v[1], k * v[2], k * v[3], k * r, q);
+                assertEquals(k * cx, q.x, what + " (circle)");
+                assertEquals(k * cy, q.y, what + " (circle)");
+                assertEquals(Math.scalb(circle, 2 * e), d2, Math.abs(Math.scalb(circle, 2 * e)) * 1e-15,
+                        what + " (circle)");
+            }
+        }
+        // the reported cases: a point 1 above the middle of a segment 2e200 long (a NaN point), and one 2^510
+        // (about 3e153) outside a circle of radius about 2^520 (inside, distance 0)
+        assertEquals(1.0, Closest2.closestPointSegment(0, 1, -1e200, 0, 1e200, 0, q));
+        assertPoint(0, 0, 0);
+        double r = Math.scalb(1.0, 520) - Math.scalb(1.0, 510);
+        assertEquals(Math.scalb(1.0, 1020), Closest2.closestPointCircle(Math.scalb(1.0, 520), 0, 0, 0, r, q));
+        assertPoint(r, 0, 0);
+    }
+
+    @Test
     void shouldClampToTheRectangle() {
         assertEquals(0.0, Closest2.closestPointRect(0.5, 0.5, 0, 0, 1, 1, q));
         assertPoint(0.5, 0.5, 0);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.boxwood.geom2d.CaseGenerator.Scale;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -122,5 +123,43 @@ class Geom2PropertyTest {
             assertTrue(big(movedX).subtract(big(cx)).abs().doubleValue() <= Math.abs(push.x) + tolerance, what);
         }
         assertTrue(pushed > CASES / 10 && centreInside > CASES / 50, pushed + " pushed, " + centreInside + " inside");
+    }
+
+    @Test
+    void shouldPushACircleOutAlikeAtEveryScale() {
+        // the same push at 2^e scales exactly; squares of the offset and the radius once overflowed above about
+        // 1e154 (a NaN push, or a circle farther than its radius pushed) and underflowed below about 1e-162 (a
+        // centre just outside pushed out through a side)
+        Vector2 unit = new Vector2();
+        Vector2 scaled = new Vector2();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(0x9054);
+        int pushed = 0;
+        for (int i = 0; i < 20_000; i++) {
+            double[] v = new double[7];
+            for (int j = 0; j < 7; j++) {
+                v[j] = random.nextInt(-8, 9) * 0.25;
+            }
+            double r = Math.abs(v[2]);
+            double minX = Math.min(v[3], v[5]);
+            double minY = Math.min(v[4], v[6]);
+            double maxX = Math.max(v[3], v[5]);
+            double maxY = Math.max(v[4], v[6]);
+            boolean overlapping = Response2.pushOutCircleRect(v[0], v[1], r, minX, minY, maxX, maxY, unit);
+            pushed += overlapping ? 1 : 0;
+            for (int e : new int[] {-900, -600, -300, 300, 600, 900}) {
+                double k = Math.scalb(1.0, e);
+                String what = Arrays.toString(v) + " at 2^" + e;
+                assertEquals(overlapping, Response2.pushOutCircleRect(k * v[0], k * v[1], k * r, k * minX, k * minY,
+                        k * maxX, k * maxY, scaled), what);
+                assertEquals(k * unit.x, scaled.x, what);
+                assertEquals(k * unit.y, scaled.y, what);
+            }
+        }
+        assertTrue(pushed > 2000 && pushed < 18_000, "pushed " + pushed);
+        // the reported case: a circle of radius 1e200 overlapping a rectangle 1e160 away
+        Vector2 push = new Vector2();
+        assertTrue(Response2.pushOutCircleRect(0, 0, 1e200, 1e160, 0, 2e160, 1, push));
+        assertEquals(-1e200, push.x, 1e185);
+        assertEquals(0.0, push.y);
     }
 }

@@ -168,6 +168,55 @@ class Intersect2Test {
     }
 
     @Test
+    void shouldCastSegmentsAgainstSegmentsOfEveryScaleAlike() {
+        // the same cast at 2^e: fractions do not depend on the scale; cross products of two lengths underflowed
+        // below about 1e-162 (crossing segments read as parallel, collinear fractions as 0 / 0: a hit at NaN) and
+        // overflowed above about 1e154
+        Hit2 unit = new Hit2();
+        Hit2 scaled = new Hit2();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(0x5E65E6);
+        int hits = 0;
+        for (int i = 0; i < 20_000; i++) {
+            double[] v = new double[8];
+            for (int j = 0; j < 8; j++) {
+                v[j] = random.nextInt(-8, 9) * 0.25;
+            }
+            if (i % 4 == 0) {
+                v[6] = v[4]; // a point target
+                v[7] = v[5];
+            }
+            if (i % 5 == 0) {
+                v[4] = v[0] + 0.5 * v[2]; // a target on the cast's line
+                v[5] = v[1] + 0.5 * v[3];
+                v[6] = v[0] + v[2] * (i % 3);
+                v[7] = v[1] + v[3] * (i % 3);
+            }
+            double t = Intersect2.intersectSegmentSegment(v[0], v[1], v[2], v[3], 1, v[4], v[5], v[6], v[7], unit);
+            hits += t >= 0 ? 1 : 0;
+            for (int e : new int[] {-900, -600, -300, 300, 600, 900}) {
+                double k = Math.scalb(1.0, e);
+                String what = java.util.Arrays.toString(v) + " at 2^" + e;
+                assertEquals(t, Intersect2.intersectSegmentSegment(k * v[0], k * v[1], k * v[2], k * v[3], 1,
+                        k * v[4], k * v[5], k * v[6], k * v[7], scaled), what);
+                assertEquals(unit.hit, scaled.hit, what);
+                assertEquals(k * unit.x, scaled.x, what);
+                assertEquals(k * unit.y, scaled.y, what);
+                // the translation alone scaled, and the largest fraction with it inversely: fractions scale exactly
+                double kd = Math.scalb(1.0, e / 3);
+                double moved = Intersect2.intersectSegmentSegment(v[0], v[1], kd * v[2], kd * v[3], 1 / kd, v[4],
+                        v[5], v[6], v[7], scaled);
+                assertEquals(t < 0 ? t : t / kd, moved, what + " (translation only)");
+            }
+        }
+        assertTrue(hits > 2000 && hits < 18_000, "hits " + hits);
+        // the reported cases: a point target on the start, and two crossing segments, 1e-200 long
+        assertEquals(0.0, Intersect2.intersectSegmentSegment(0, 0, 1e-200, 0, 1, 0, 0, 0, 0, hit));
+        assertEquals(0.5, Intersect2.intersectSegmentSegment(0, 0, 1e-200, 0, 1, 5e-201, -1e-201, 5e-201, 1e-201,
+                hit));
+        assertEquals(5e-201, hit.x);
+    }
+
+    @Test
     void shouldReportTheFirstPointOfACollinearOverlap() {
         // target reversed, entered at its endpoint (3, 0), reported exactly
         assertEquals(0.3, Intersect2.intersectSegmentSegment(0, 0, 10, 0, 1, 7, 0, 3, 0, hit), 1e-16);
