@@ -45,6 +45,7 @@ public record RectCorner(double x, double y, double width, double height) {
      * {@code size / 2} (exact unless the size is subnormal).
      *
      * @return the centre form
+     * @throws IllegalArgumentException if the centre overflows to infinity
      */
     public RectCenter toCenter() {
         return new RectCenter(x + width * 0.5, y + height * 0.5, width * 0.5, height * 0.5);
