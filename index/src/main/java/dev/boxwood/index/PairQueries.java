@@ -56,6 +56,8 @@ public final class PairQueries {
      * @param dest receives the pairs (cleared first)
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for null arguments
+     * @throws IllegalStateException if another query ran on {@code stack} meanwhile (from another thread), whose
+     *     state this walk's answers would be mixed with
      */
     public static void selfPairs(ReadableTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
         Arguments.requireNonNull("tree", tree);
@@ -79,6 +81,8 @@ public final class PairQueries {
      * @param dest receives the pairs (cleared first)
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for null arguments
+     * @throws IllegalStateException if another query ran on {@code stack} meanwhile (from another thread), whose
+     *     state this walk's answers would be mixed with
      */
     public static void treePairs(ReadableTree a, long maskA, ReadableTree b, long maskB, PairBuffer dest,
                                  TraversalStack stack) {
@@ -109,6 +113,8 @@ public final class PairQueries {
      * @param dest receives the pairs (cleared first)
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for null arguments
+     * @throws IllegalStateException if another query ran on {@code stack} meanwhile (from another thread), whose
+     *     state this walk's answers would be mixed with
      */
     public static void movedPairs(DynamicAabbTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
         Arguments.requireNonNull("tree", tree);
@@ -121,7 +127,7 @@ public final class PairQueries {
         final int foldedMask = DynamicAabbTree.fold(categoryMask);
         final float[] tb = tree.tight;
         // marked as any walk of the stack: no callback runs here, but a walk this runs inside must know
-        stack.beginQuery();
+        final int mark = stack.beginQuery();
         // windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
         final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 1);
         final int wrap = st.length - 1;
@@ -171,6 +177,9 @@ public final class PairQueries {
                 }
             }
         }
+        // another thread's walk on this stack would have mixed its ring into this one: refused before the moved
+        // set is cleared, so that the pairs can be asked again
+        stack.checkQuery(mark);
         moved.clear();
         stack.countVisits(nodes, leaves);
         stack.retain(early);
@@ -212,7 +221,7 @@ public final class PairQueries {
         // Windowed order (TraversalStack.ring). A path of the task tree has at most ha self steps and ha + hb
         // split steps; a self step pushes 3 tasks, a split 2, so depth first leaves at most 1 + 2 ha + (ha + hb)
         // tasks pending, and the window adds up to WINDOW + 2; 2 ints each.
-        stack.beginQuery();
+        final int mark = stack.beginQuery();
         final int[] st = stack.ring(3 * ha + hb + 3, 2);
         final int wrap = st.length - 1;
         final int window = 2 * Math.max(a.queryWindow(), b.queryWindow());
@@ -305,6 +314,7 @@ public final class PairQueries {
                 }
             }
         }
+        stack.checkQuery(mark);
         stack.countVisits(nodes, leaves);
         stack.retain(early);
     }

@@ -7,6 +7,7 @@ import dev.boxwood.testkit.scenes.BoxSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -246,6 +247,110 @@ class PairQueriesTest {
         int[] live = sortedLive(w);
         PairQueries.treePairs(w.tree, -1L, bulk, -1L, pairs, stack);
         assertPairs(bruteTreePairs(w.brute, live, -1L, w.brute, live, -1L), pairs, "tall against its bulk build");
+    }
+
+    /**
+     * The move buffer through everything that changes the tree between two calls: moves inside and out of the fat
+     * box, adds one by one and in batches (below and above the rebuild rule), removals and the reuse of their
+     * slots, deferred adds, partial and full rebuilds, optimisation and compaction; far from zero (1e9), on a grid
+     * of 1/16 so that many boxes touch exactly.
+     */
+    @ParameterizedTest(name = "deferred adds {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldFindMovedPairsThroughBatchesRebuildsAndReusedSlots(boolean deferred) {
+        TreeConfig config = TreeConfig.defaults().withOrigin(1e9 + 3, 1e9, 1e9 - 7).withDeferredAdds(deferred);
+        DynamicAabbTree tree = new DynamicAabbTree(config);
+        BruteForceIndex brute = new BruteForceIndex(config.originX(), config.originY(), config.originZ());
+        SplittableRandom random = new SplittableRandom(deferred ? 41 : 42);
+        List<Integer> live = new ArrayList<>();
+        Set<Integer> moved = new HashSet<>();
+        for (int op = 0; op < 600; op++) {
+            int kind = random.nextInt(100);
+            if (live.isEmpty() || kind < 20) {
+                double[] b = gridBox(random, 60);
+                long category = random.nextInt(4) == 0 ? random.nextLong() : -1L;
+                int handle = tree.add(b[0], b[1], b[2], b[3], b[4], b[5], 0, category);
+                assertEquals(handle, brute.add(b[0], b[1], b[2], b[3], b[4], b[5], 0, category));
+                live.add(handle);
+                moved.add(handle);
+            } else if (kind < 55) {
+                int handle = live.get(random.nextInt(live.size()));
+                double[] b = new double[6];
+                tree.getTightBox(handle, b);
+                double step = random.nextInt(3) == 0 ? 5 : 1.0 / 16;
+                double dx = random.nextInt(-2, 3) * step;
+                double dy = random.nextInt(-2, 3) * step;
+                tree.move(handle, b[0] + dx, b[1] + dy, b[2], b[3] + dx, b[4] + dy, b[5], dx, dy, 0);
+                brute.move(handle, b[0] + dx, b[1] + dy, b[2], b[3] + dx, b[4] + dy, b[5]);
+                moved.add(handle);
+            } else if (kind < 72) {
+                int handle = live.remove(random.nextInt(live.size()));
+                tree.remove(handle);
+                brute.remove(handle);
+                moved.remove(handle);
+            } else if (kind < 77) {
+                int n = random.nextInt(3) == 0 ? 64 + random.nextInt(200) : random.nextInt(10);
+                double[] boxes = new double[6 * n];
+                for (int i = 0; i < n; i++) {
+                    System.arraycopy(gridBox(random, random.nextBoolean() ? 60 : 4), 0, boxes, 6 * i, 6);
+                }
+                int[] handles = tree.addAll(boxes, null, null);
+                for (int i = 0; i < n; i++) {
+                    int o = 6 * i;
+                    assertEquals(handles[i], brute.add(boxes[o], boxes[o + 1], boxes[o + 2], boxes[o + 3],
+                            boxes[o + 4], boxes[o + 5], 0, -1L));
+                    live.add(handles[i]);
+                    moved.add(handles[i]);
+                }
+            } else if (kind < 80) {
+                tree.rebuild(random.nextBoolean());
+            } else if (kind < 83) {
+                tree.optimize(random.nextInt(20));
+            } else if (kind < 85) {
+                tree.compact();
+            } else if (kind < 94) {
+                long mask = random.nextInt(3) == 0 ? random.nextLong() : -1L;
+                assertEquals(moved.size(), PairQueries.movedCount(tree), "op " + op + ": moved count");
+                List<long[]> expected = brutePairs(brute, live, mask, moved);
+                PairQueries.movedPairs(tree, mask, pairs, stack);
+                assertPairs(expected, pairs, "op " + op + ": moved pairs, mask " + mask);
+                moved.clear();
+            } else {
+                PairQueries.selfPairs(tree, -1L, pairs, stack);
+                assertPairs(brutePairs(brute, live, -1L, null), pairs, "op " + op + ": self pairs");
+            }
+            tree.validate();
+        }
+        assertTrue(reported > 1000, "pairs reported " + reported);
+    }
+
+    /** A box with corners on the grid of 1/16 within {@code span} of 1e9, a tenth of them of zero size. */
+    private static double[] gridBox(SplittableRandom random, int span) {
+        double[] b = new double[6];
+        boolean point = random.nextInt(10) == 0;
+        for (int a = 0; a < 3; a++) {
+            b[a] = 1e9 + random.nextInt(16 * span) / 16.0;
+            b[a + 3] = point ? b[a] : b[a] + random.nextInt(48) / 16.0;
+        }
+        return b;
+    }
+
+    /** Every pair of the live objects whose stored tight floats overlap, involving a moved one when given, sorted. */
+    private static List<long[]> brutePairs(BruteForceIndex brute, List<Integer> liveList, long mask,
+                                           Set<Integer> moved) {
+        int[] live = liveList.stream().mapToInt(Integer::intValue).sorted().toArray();
+        float[][] boxes = storedBoxes(brute, live);
+        List<long[]> out = new ArrayList<>();
+        for (int i = 0; i < live.length; i++) {
+            for (int j = i + 1; j < live.length; j++) {
+                if ((brute.categoryBits(live[i]) & mask) != 0 && (brute.categoryBits(live[j]) & mask) != 0
+                        && (moved == null || moved.contains(live[i]) || moved.contains(live[j]))
+                        && overlap(boxes[i], boxes[j], 0, 0, 0)) {
+                    out.add(new long[] {live[i], live[j]});
+                }
+            }
+        }
+        return out;
     }
 
     /** Random add, jitter, teleport or remove, recording which objects count as moved. */
