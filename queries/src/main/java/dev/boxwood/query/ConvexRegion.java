@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p><b>Preparation.</b> The constructor enumerates the region's vertices (the intersection points of plane
  * triples that lie inside all planes; Ericson, Real-Time Collision Detection, 5.4.5; a triple too near singular
- * for double arithmetic, as at the far corners of a marquee reaching far off screen, is solved exactly), its edge
+ * for double arithmetic, as at the far corners of a marquee reaching far off screen, is solved exactly, and a point
+ * outside a plane by more than the planes' tolerance counts only if its exact value is within it), its edge
  * directions (the cross product of two planes that share at least two distinct vertices), and for each edge
  * direction {@code e}
  * and each coordinate axis {@code x_k} the interval of the region on the axis {@code e × x_k}. That costs
@@ -60,7 +61,9 @@ public final class ConvexRegion {
     /**
      * How far, relative to its coordinate sum, a plane-triple point may lie outside the other planes and still count
      * as a vertex: above the point's own rounding ({@code 1e-12} at most), far below the rounding a plain double
-     * Cramer's rule has on nearly singular triples, whose points could otherwise pass as far, spurious vertices.
+     * Cramer's rule has on nearly singular triples, whose points could otherwise pass as far, spurious vertices. It
+     * only preselects: a point outside a plane by more than the planes' tolerance is taken when its exact value lies
+     * within that tolerance.
      */
     private static final double VERTEX_SLACK = 1e-11;
 
@@ -190,6 +193,14 @@ public final class ConvexRegion {
                     // reaches far off screen, its side planes through an eye at the origin) misses the planes by
                     // its own rounding, more than the planes' tolerance
                     if (!insideAll(p[0], p[1], p[2], membership + VERTEX_SLACK * extent)) {
+                        continue;
+                    }
+                    // one that passes only by that slack is decided on the exact point: the point of a nearly
+                    // singular triple that is no vertex can miss another plane by less than the slack too (the
+                    // bottom and top planes of a thin marquee, both through the eye, meet the near and far planes
+                    // far beyond the region's corners, just outside a side reaching far off screen), and taken
+                    // for a vertex it would grow the vertex box and the tolerance far past the region
+                    if (!insideAll(p[0], p[1], p[2], membership) && !insideAllExactly(i, j, k, membership)) {
                         continue;
                     }
                     if (3 * count + 3 > v.length) {
@@ -418,6 +429,48 @@ public final class ConvexRegion {
      * reliably even when compensated; false when the determinant is exactly 0.
      */
     private boolean intersectExactly(int a, int b, int c, double[] p) {
+        BigDecimal[] solution = exactSolution(a, b, c);
+        if (solution == null) {
+            return false;
+        }
+        for (int k = 0; k < 3; k++) {
+            p[k] = solution[k].divide(solution[3], MathContext.DECIMAL128).doubleValue();
+        }
+        return true;
+    }
+
+    /**
+     * Whether the exact point on planes {@code i}, {@code j} and {@code k} lies inside every plane but by
+     * {@code slack}: {@code n · x - d <= slack}, decided without rounding on the point {@code numerator / det}
+     * as {@code n · numerator - d det <= slack det} for a positive determinant. False when the planes do not meet
+     * in one point.
+     */
+    private boolean insideAllExactly(int i, int j, int k, double slack) {
+        BigDecimal[] solution = exactSolution(i * 4, j * 4, k * 4);
+        if (solution == null) {
+            return false;
+        }
+        BigDecimal det = solution[3];
+        BigDecimal allowed = new BigDecimal(slack).multiply(det);
+        for (int m = 0; m < planeCount; m++) {
+            int at = m * 4;
+            BigDecimal distance = new BigDecimal(planes[at]).multiply(solution[0])
+                    .add(new BigDecimal(planes[at + 1]).multiply(solution[1]))
+                    .add(new BigDecimal(planes[at + 2]).multiply(solution[2]))
+                    .subtract(new BigDecimal(planes[at + 3]).multiply(det));
+            if (distance.compareTo(allowed) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The exact point on the planes at {@code a}, {@code b} and {@code c} by Cramer's rule, as the numerators
+     * {@code d1 (n2 × n3) + d2 (n3 × n1) + d3 (n1 × n2)} and the determinant, made positive: {@code x, y, z, det}.
+     * Null when the determinant is exactly 0.
+     */
+    private BigDecimal[] exactSolution(int a, int b, int c) {
         BigDecimal[] n = new BigDecimal[9];
         for (int k = 0; k < 3; k++) {
             n[k] = new BigDecimal(planes[a + k]);
@@ -427,18 +480,20 @@ public final class ConvexRegion {
         BigDecimal[] c23 = exactCross(n, 3, 6);
         BigDecimal det = n[0].multiply(c23[0]).add(n[1].multiply(c23[1])).add(n[2].multiply(c23[2]));
         if (det.signum() == 0) {
-            return false;
+            return null;
         }
         BigDecimal[] c31 = exactCross(n, 6, 0);
         BigDecimal[] c12 = exactCross(n, 0, 3);
         BigDecimal d1 = new BigDecimal(planes[a + 3]);
         BigDecimal d2 = new BigDecimal(planes[b + 3]);
         BigDecimal d3 = new BigDecimal(planes[c + 3]);
+        BigDecimal[] solution = new BigDecimal[4];
         for (int k = 0; k < 3; k++) {
             BigDecimal numerator = d1.multiply(c23[k]).add(d2.multiply(c31[k])).add(d3.multiply(c12[k]));
-            p[k] = numerator.divide(det, MathContext.DECIMAL128).doubleValue();
+            solution[k] = det.signum() > 0 ? numerator : numerator.negate();
         }
-        return true;
+        solution[3] = det.abs();
+        return solution;
     }
 
     /** The exact cross product of the vectors at {@code u} and {@code v} in {@code n}. */

@@ -2,11 +2,14 @@ package dev.boxwood.query;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.boxwood.geom.FrustumAabb;
 import dev.boxwood.geom.Plane;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -172,5 +175,35 @@ class ConvexRegionTranslationTest {
         ConvexRegion local = region.translated(-1e300, -1e300, 0);
         assertTrue(local.containsBox(-1e18, -1e18, -1e18, 1e18, 1e18, 1e18));
         assertEquals(region.planes()[0], local.planes()[0]);
+    }
+
+    @Test
+    void shouldTakeNoFarPointOfNearlySingularPlanesForAVertexOfAThinMarquee() {
+        // a thin marquee whose right side reaches 5.7e10 screen widths off screen: its bottom and top planes meet
+        // along a line through the eye that the near and far planes cross some 1e14 and 1e17 away, just outside
+        // the right side, and those points are no corners of the region
+        PerspectiveCamera camera = PerspectiveCamera.lookAt(7.8, -7.2, -0.4, 8.56, -7.56, 0.81, 0, 1, 0, Math.PI / 3,
+                1.5, 0.1, 100);
+        double u1 = 5.681512866159528E10;
+        ConvexRegion marquee = camera.frustum(0.5, 0.3, u1, 0.31);
+        assertTrue(marquee.isBounded());
+        assertEquals(8, marquee.vertexCount());
+        // the corners lie between the near and far ends of the pick rays through the rectangle's corners
+        double[] ray = new double[6];
+        double maxX = Double.NEGATIVE_INFINITY;
+        for (double u : new double[] {0.5, u1}) {
+            for (double v : new double[] {0.3, 0.31}) {
+                camera.pickRay(u, v, ray);
+                maxX = Math.max(maxX, Math.max(ray[0], ray[0] + ray[3]));
+            }
+        }
+        assertTrue(maxX < 60, "the region reaches x = " + maxX);
+        // a box from x = 8e6, beyond the region by some 600 times the tolerance (1e-9 of the far corners' reach of
+        // 1.3e13), yet crossing its planes: the box face axis x separates them
+        assertNotEquals(FrustumAabb.CULLED, marquee.cull(marquee.allPlanes(), 8063391.146581829,
+                -1.4477797770622685E9, -5.368095001144809E8, 3.075630118777253E8, 1.5285400608175802E8,
+                2.3056905101705152E8));
+        assertFalse(marquee.testBox(8063391.146581829, -1.4477797770622685E9, -5.368095001144809E8,
+                3.075630118777253E8, 1.5285400608175802E8, 2.3056905101705152E8));
     }
 }
