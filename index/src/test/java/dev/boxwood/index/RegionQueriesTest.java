@@ -492,4 +492,29 @@ class RegionQueriesTest {
         RegionQueries.queryConvex(tree, region, RegionMode.WINDOW, -1L, null, fromTree, stack);
         assertArrayEquals(new long[] {7}, QueryWorld.sortedUserValues(fromTree));
     }
+
+    @Test
+    void shouldReportABoxTouchingAnObliqueFaceOfAConvexRegion() {
+        // the tetrahedron x, y, z >= 0, x + y + z <= 1; the point (2^-10, 0.09375, 0.9052734375) lies on its
+        // oblique face exactly (the normalized face has equal normal components and d equal to them), but its
+        // distance to the face rounds to one unit in the last place above 0
+        ConvexRegion tetrahedron = new ConvexRegion(new double[] {
+            -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 1, 1, 1, 1}, 4);
+        double x = 0x1p-10;
+        double y = 0.09375;
+        double z = 0.9052734375;
+        assertEquals(1, x + y + z);
+        DynamicAabbTree tree = new DynamicAabbTree();
+        BruteForceIndex brute = new BruteForceIndex();
+        tree.add(x, y, z, x, y, z, 1, -1L);
+        brute.add(x, y, z, x, y, z, 1, -1L);
+        for (RegionMode mode : new RegionMode[] {RegionMode.CROSSING, RegionMode.CROSSING_CONSERVATIVE}) {
+            reset();
+            RegionQueries.queryConvex(tree, tetrahedron, mode, -1L, null, fromTree, stack);
+            brute.queryConvex(tetrahedron, mode, -1L, null, fromBrute);
+            assertArrayEquals(new long[] {1}, QueryWorld.sortedUserValues(fromTree), "tree, " + mode);
+            assertArrayEquals(new long[] {1}, QueryWorld.sortedUserValues(fromBrute), "brute force, " + mode);
+        }
+        assertTrue(tetrahedron.testBox(x, y, z, x, y, z));
+    }
 }

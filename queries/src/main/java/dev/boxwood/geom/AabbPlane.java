@@ -4,9 +4,20 @@ package dev.boxwood.geom;
  * Axis-aligned box against a plane {@code n · x = d} whose positive side {@code n · x > d} is outside (the kernel
  * convention). The normal need not be unit length: only signs are decided. Uses the corners that extend farthest
  * along and against the normal (the "p-vertex" and "n-vertex", Haines and Wallace 1994; Greene 1994), picked by
- * the signs of the normal, so no rounded box centre enters the result. The kernels do not validate.
+ * the signs of the normal, so no rounded box centre enters the result. A box is outside only when the nearest
+ * corner's distance is certainly positive despite its rounding, so a box touching the plane is never found outside
+ * (one outside by less than about {@code 1e-31} of the distance's terms may count as crossing). The kernels do not
+ * validate.
  */
 public final class AabbPlane {
+
+    /**
+     * Relative error bound of a corner's distance in double ({@link #outside}): its four roundings, and a fifth for
+     * the bound's own.
+     */
+    private static final double PLAIN_BOUND = Geom.gamma(5);
+    /** Absolute error of products in the subnormal range, half a step each: at most this in all. */
+    private static final double UNDERFLOW = 4 * Double.MIN_VALUE;
 
     private AabbPlane() {
     }
@@ -15,7 +26,8 @@ public final class AabbPlane {
      * Classifies the closed box against the closed inside half-space {@code n · x <= d}: {@link Geom#INSIDE} if the
      * whole box is in it (touching the plane from inside counts as inside), {@link Geom#OUTSIDE} if no point of the
      * box is in it, {@link Geom#CROSSING} otherwise (the box has points strictly outside and points inside or on the
-     * plane). Gomez 1999, "box-plane test", in corner form.
+     * plane; outside only beyond the rounding of the distance, see the class comment). Gomez 1999, "box-plane test",
+     * in corner form.
      *
      * @param minX box min x
      * @param minY box min y
@@ -31,7 +43,7 @@ public final class AabbPlane {
      */
     public static int classify(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                                double nx, double ny, double nz, double d) {
-        if (nearestDistance(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d) > 0.0) {
+        if (outside(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d)) {
             return Geom.OUTSIDE;
         }
         return farthestDistance(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d) > 0.0
@@ -55,16 +67,52 @@ public final class AabbPlane {
      */
     public static boolean test(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                                double nx, double ny, double nz, double d) {
-        return nearestDistance(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d) <= 0.0
-                && farthestDistance(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d) >= 0.0;
+        // on both closed sides: outside neither this half-space nor the opposite one, each beyond rounding
+        return !outside(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d)
+                && !outside(minX, minY, minZ, maxX, maxY, maxZ, -nx, -ny, -nz, -d);
     }
 
     /**
-     * {@code n · x - d} at the corner that extends farthest against the normal (the smallest over the box).
+     * Whether the closed box is outside the closed half-space {@code n · x <= d}, its nearest corner's distance
+     * {@code ((nx x + ny y) + nz z) - d} certainly positive. In double the distance carries at most four roundings
+     * ({@link Geom#gamma gamma(4)} of the sum of its terms' magnitudes, and half a subnormal step per product where
+     * they underflow), and a corner on the plane can round to a small positive distance (a point on an oblique face
+     * of a polyhedron), which read as outside culled boxes that touch the region. Within that bound the distance is
+     * taken again in compensated arithmetic (Ogita, Rump and Oishi 2005, Dot2: products split by fma, sums by
+     * TwoSum), whose error is at most {@code u} of the distance
+     * plus {@code gamma(4)^2} of the terms: a distance above twice that is positive. Where a product overflows the
+     * bound is infinite and the box is not outside.
      */
-    static double nearestDistance(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
-                                  double nx, double ny, double nz, double d) {
-        return nx * (nx >= 0.0 ? minX : maxX) + ny * (ny >= 0.0 ? minY : maxY) + nz * (nz >= 0.0 ? minZ : maxZ) - d;
+    static boolean outside(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                           double nx, double ny, double nz, double d) {
+        double x = nx >= 0.0 ? minX : maxX;
+        double y = ny >= 0.0 ? minY : maxY;
+        double z = nz >= 0.0 ? minZ : maxZ;
+        double px = nx * x;
+        double py = ny * y;
+        double pz = nz * z;
+        double distance = px + py + pz - d;
+        if (!(distance > 0.0)) {
+            return false;
+        }
+        // terms scaled before they are summed: finite terms cannot overflow the bound
+        double bound = PLAIN_BOUND * Math.abs(px) + PLAIN_BOUND * Math.abs(py) + PLAIN_BOUND * Math.abs(pz)
+                + PLAIN_BOUND * Math.abs(d) + UNDERFLOW;
+        if (distance > bound) {
+            return true;
+        }
+        double error = Math.fma(nx, x, -px) + Math.fma(ny, y, -py) + Math.fma(nz, z, -pz);
+        double sum = px;
+        for (int term = 0; term < 3; term++) {
+            double next = term == 0 ? py : term == 1 ? pz : -d;
+            double s = sum + next;
+            double v = s - sum;
+            error += (sum - (s - v)) + (next - v);
+            sum = s;
+        }
+        // twice gamma(5) * bound covers gamma(4)^2 of the terms twice over; products in the subnormal range are not
+        // split exactly by fma
+        return sum + error > 2 * PLAIN_BOUND * bound + UNDERFLOW;
     }
 
     /** {@code n · x - d} at the corner that extends farthest along the normal (the largest over the box). */

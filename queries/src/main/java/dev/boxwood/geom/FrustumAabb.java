@@ -11,7 +11,8 @@ package dev.boxwood.geom;
  * {@code (nx, ny, nz, d)}, at most {@link #MAX_PLANES}; normals need not be unit length. Each plane is tested with
  * the box corners extending farthest along and against its normal ({@link AabbPlane}). The test is the usual
  * conservative one: a box that misses the region near one of its edges, without being fully outside one plane, is
- * reported as crossing. The kernels do not validate.
+ * reported as crossing; a box is outside a plane only beyond the rounding of its distance
+ * ({@link AabbPlane}), so a box touching the region is never culled. The kernels do not validate.
  */
 public final class FrustumAabb {
 
@@ -63,7 +64,7 @@ public final class FrustumAabb {
             double ny = planes[at + 1];
             double nz = planes[at + 2];
             double d = planes[at + 3];
-            if (AabbPlane.nearestDistance(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d) > 0.0) {
+            if (AabbPlane.outside(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d)) {
                 return CULLED;
             }
             if (AabbPlane.farthestDistance(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d) > 0.0) {

@@ -2,6 +2,7 @@ package dev.boxwood.geom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
@@ -76,6 +77,32 @@ class PlaneFrustumTest {
         for (int c : counts) {
             assertTrue(c > 500, java.util.Arrays.toString(counts));
         }
+    }
+
+    @Test
+    void shouldFindNoPointOfAnObliquePlaneOutsideIt() {
+        // x + y + z <= 1 normalized: equal normal components and d, so the dyadic points with x + y + z = 1 lie on it
+        // exactly, while their distances in double round to either side of 0
+        double s = 1 / Math.sqrt(3);
+        double[] planes = {s, s, s, s};
+        int checked = 0;
+        for (int i = 1; i < 256; i++) {
+            for (int j = 1; i + j < 256; j++) {
+                double x = i / 256.0;
+                double y = j / 256.0;
+                double z = 1 - x - y;
+                String where = x + ", " + y + ", " + z;
+                assertNotEquals(Geom.OUTSIDE, AabbPlane.classify(x, y, z, x, y, z, s, s, s, s), where);
+                assertTrue(AabbPlane.test(x, y, z, x, y, z, s, s, s, s), where);
+                assertNotEquals(FrustumAabb.CULLED, FrustumAabb.cull(planes, 1, x, y, z, x, y, z), where);
+                // a hair above the plane, beyond the rounding, it is outside
+                double above = z + 0x1p-40;
+                assertEquals(Geom.OUTSIDE, AabbPlane.classify(x, y, above, x, y, above, s, s, s, s), where);
+                assertEquals(FrustumAabb.CULLED, FrustumAabb.cull(planes, 1, x, y, above, x, y, above), where);
+                checked++;
+            }
+        }
+        assertTrue(checked > 30000);
     }
 
     @Test
