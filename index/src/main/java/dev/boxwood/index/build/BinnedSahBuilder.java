@@ -62,7 +62,10 @@ public final class BinnedSahBuilder {
         MEDIAN
     }
 
-    /** Receives build progress; may be called concurrently from several pool threads. */
+    /**
+     * Receives build progress; may be called concurrently from several pool threads. A call that throws fails the
+     * build as a throwing {@link NodeSink} does.
+     */
     @FunctionalInterface
     public interface Progress {
         /**
@@ -90,7 +93,9 @@ public final class BinnedSahBuilder {
         /**
          * Receives internal node {@code node}, exactly once per node. Calls for different nodes may come
          * concurrently from the pool's threads, a parent's always before its children's, and every call has
-         * returned when the build method returns; the sink must only write state of its own node.
+         * returned when the build method returns; the sink must only write state of its own node. A call that
+         * throws fails the build, and the build method throws that exception, here too only once no call is under
+         * way and none can follow.
          *
          * @param node       the node, {@code 0 .. n - 2}
          * @param childBoxes holds the two child boxes, A then B ({@code minX .. maxZ} each), at {@code offset}; the
@@ -512,6 +517,8 @@ public final class BinnedSahBuilder {
         final NodeSink sink;
         final int total;
         final AtomicLong placed = new AtomicLong();
+        /** Set when a task failed: the tasks still to split their ranges stop, so the failure comes sooner. */
+        volatile boolean failed;
 
         /**
          * @param boxes       the boxes, partitioned in place from here on
@@ -1253,13 +1260,44 @@ public final class BinnedSahBuilder {
 
         @Override
         protected void compute() {
+            ArrayList<Task> forked = new ArrayList<>(0);
+            Throwable failure = null;
+            try {
+                split(forked);
+            } catch (RuntimeException | Error e) {
+                // subtrees not started yet skip their work from here on
+                job.failed = true;
+                failure = e;
+            }
+            // Every forked subtree has finished before this one returns, also when something failed (a sink or
+            // progress callback that threw, here or in a forked subtree): otherwise the build would throw while
+            // subtrees still ran, calling the sink and partitioning the boxes after the caller got the exception.
+            // (Cancelling them would not do: a cancelled task that has started counts as done but keeps running.)
+            for (int i = forked.size() - 1; i >= 0; i--) {
+                Task task = forked.get(i);
+                task.quietlyJoin();
+                if (failure == null && task.isCompletedAbnormally()) {
+                    failure = task.getException();
+                }
+            }
+            if (failure instanceof Error) {
+                throw (Error) failure;
+            }
+            if (failure != null) {
+                // compute throws nothing checked, so a subtree's failure is a RuntimeException
+                throw failure instanceof RuntimeException ? (RuntimeException) failure
+                        : new IllegalStateException(failure);
+            }
+        }
+
+        /** Builds this task's range; the smaller half of each split above the threshold is forked into the list. */
+        private void split(ArrayList<Task> forked) {
             Scratch sc = new Scratch(binCount);
             System.arraycopy(centroids, 0, sc.centroids, 0, 6);
-            ArrayList<Task> forked = null;
             int s = start;
             int e = end;
             int n = node;
-            while (true) {
+            while (!job.failed) {
                 if (e - s <= parallelThreshold || pool == null) {
                     job.buildSequential(s, e, n, sc);
                     break;
@@ -1273,9 +1311,6 @@ public final class BinnedSahBuilder {
                             ? new Task(job, s, mid, n + 1, sc.leftCentroids.clone())
                             : new Task(job, mid, e, n + countA, sc.rightCentroids.clone());
                     smaller.fork();
-                    if (forked == null) {
-                        forked = new ArrayList<>();
-                    }
                     forked.add(smaller);
                     if (countA < countB) {
                         s = mid;
@@ -1299,11 +1334,6 @@ public final class BinnedSahBuilder {
                 }
             }
             job.flushPlaced(sc);
-            if (forked != null) {
-                for (int i = forked.size() - 1; i >= 0; i--) {
-                    forked.get(i).join();
-                }
-            }
         }
     }
 }

@@ -13,7 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -477,6 +480,56 @@ class BinnedSahBuilderTest {
         assertThrows(IllegalArgumentException.class,
                 () -> BinnedSahBuilder.defaults().buildInPlace(inverted, new float[6], none));
         assertArrayEquals(new float[] {0, 0, 0, 1, 1, 1, 2, 2, 2, 1, 3, 3}, inverted, "rejected input unchanged");
+    }
+
+    @Test
+    void shouldFinishEverySubtreeBeforeAFailingSinkOrProgressCallbackThrows() throws InterruptedException {
+        float[] boxes = BinnedSahBuilder.toFloatBoxes(clusteredWorld(100_000, 29, 0), 0, 0, 0);
+        ForkJoinPool pool = new ForkJoinPool(4);
+        try {
+            for (boolean progressFails : new boolean[] {false, true}) {
+                // the thread building the root splits the larger side of each split and forks the smaller: the
+                // failure comes there once several subtrees are being built on the other threads
+                AtomicReference<Thread> rootThread = new AtomicReference<>();
+                AtomicLong rootCalls = new AtomicLong();
+                AtomicBoolean thrown = new AtomicBoolean();
+                AtomicLong callsAfterThrow = new AtomicLong();
+                BinnedSahBuilder.NodeSink sink = (node, childBoxes, offset, refA, refB) -> {
+                    if (thrown.get()) {
+                        callsAfterThrow.incrementAndGet();
+                    }
+                    if (node == 0) {
+                        rootThread.set(Thread.currentThread());
+                    }
+                    if (Thread.currentThread() == rootThread.get()) {
+                        if (!progressFails && rootCalls.incrementAndGet() == 3) {
+                            throw new IllegalStateException("sink failed");
+                        }
+                    } else {
+                        LockSupport.parkNanos(20_000); // slow subtrees: still being built when the failure comes
+                    }
+                };
+                BinnedSahBuilder builder = BinnedSahBuilder.defaults().withParallelism(pool, 2_000)
+                        .withProgress((placed, total) -> {
+                            if (thrown.get()) {
+                                callsAfterThrow.incrementAndGet();
+                            }
+                            // first reported where the root's own range is done, before its forked subtrees
+                            if (progressFails && Thread.currentThread() == rootThread.get()) {
+                                throw new IllegalStateException("progress failed");
+                            }
+                        });
+                IllegalStateException failure = assertThrows(IllegalStateException.class,
+                        () -> builder.buildInPlace(boxes.clone(), new float[6], sink));
+                thrown.set(true);
+                assertTrue(String.valueOf(failure).contains(progressFails ? "progress failed" : "sink failed"),
+                        String.valueOf(failure));
+                Thread.sleep(200);
+                assertEquals(0, callsAfterThrow.get(), "sink and progress calls after the build threw");
+            }
+        } finally {
+            pool.shutdown();
+        }
     }
 
     @Test
