@@ -44,6 +44,7 @@ public class FrustumSelectionBenchmark {
     private BoxSet boxes;
     private DynamicAabbTree tree;
     private ConvexRegion marquee;
+    private PerspectiveCamera camera;
     private final TraversalStack stack = new TraversalStack();
     private final AllOverlaps selected = new AllOverlaps();
 
@@ -54,7 +55,7 @@ public class FrustumSelectionBenchmark {
         double[] b = boxes.bounds();
         double cx = 0.5 * (b[0] + b[3]);
         double cy = 0.5 * (b[1] + b[4]);
-        PerspectiveCamera camera = PerspectiveCamera.lookAt(cx, cy - 4000, 3000, cx, cy, 0, 0, 0, 1, 1.0, 16.0 / 9,
+        camera = PerspectiveCamera.lookAt(cx, cy - 4000, 3000, cx, cy, 0, 0, 0, 1, 1.0, 16.0 / 9,
                 1, 20000);
         marquee = camera.frustum(0.4, 0.4, 0.6, 0.6);
     }
@@ -65,6 +66,15 @@ public class FrustumSelectionBenchmark {
         selected.reset();
         RegionQueries.queryConvex(tree, marquee, RegionMode.CROSSING, -1L, null, selected, stack);
         return selected.count();
+    }
+
+    /**
+     * @return the vertex count of the marquee's region prepared from the camera: what an editor pays per update of
+     *     a drag, and a tiled world per tile origin its region has not seen yet (independent of {@code objects})
+     */
+    @Benchmark
+    public int prepareMarquee() {
+        return camera.frustum(0.4, 0.4, 0.6, 0.6).vertexCount();
     }
 
     /** @return the number of objects selected by testing each one */
