@@ -184,8 +184,10 @@ public final class BinnedSahBuilder {
      * @param boxes stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max; object {@code i}
      *              is the box at {@code 6 i}
      * @return the tree
-     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, too many objects, or boxes
-     *                                  centred beyond {@link OutwardFloat#MAX_ORIGIN} ({@link #originOf})
+     * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, too many objects, boxes
+     *                                  centred beyond {@link OutwardFloat#MAX_ORIGIN} ({@link #originOf}), or
+     *                                  boxes spread so far that one reaches more than
+     *                                  {@link OutwardFloat#MAX_OFFSET} from that centre (naming the box)
      */
     public FlatBvh build(double[] boxes) {
         BoxValidation.checkDoubleBoxes(boxes, "boxes");

@@ -363,6 +363,10 @@ class BinnedSahBuilderTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> BinnedSahBuilder.defaults().buildInPlace(far, 0, 0, 0));
         assertTrue(e.getMessage().contains("box 700"), e.getMessage());
+        // double input spread over more than twice the storage reach: no origin holds both ends
+        double[] spread = {-1.5e18, 0, 0, -1.5e18, 0, 0, 1.5e18, 0, 0, 1.5e18, 0, 0};
+        e = assertThrows(IllegalArgumentException.class, () -> BinnedSahBuilder.defaults().build(spread));
+        assertTrue(e.getMessage().contains("box 0"), e.getMessage());
     }
 
     @Test
