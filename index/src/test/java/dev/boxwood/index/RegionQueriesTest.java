@@ -517,4 +517,27 @@ class RegionQueriesTest {
         }
         assertTrue(tetrahedron.testBox(x, y, z, x, y, z));
     }
+
+    @Test
+    void shouldReportABoxTouchedBySphereWhoseSquaredOffsetsRound() {
+        // the sphere's surface passes through the box corner (0, 0, 0) exactly: 44076023^2 + 184745854^2
+        // + 42115414^2 = 194544171^2, though the squares have more than 53 bits and round
+        double[] origins = {0, 1 << 20};
+        for (double origin : origins) {
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(origin, -origin, origin));
+            BruteForceIndex brute = new BruteForceIndex(origin, -origin, origin);
+            tree.add(origin, -origin, origin, origin + 1, 1 - origin, origin + 1, 1, -1L);
+            brute.add(origin, -origin, origin, origin + 1, 1 - origin, origin + 1, 1, -1L);
+            double cx = origin - 44076023;
+            double cy = -origin - 184745854;
+            double cz = origin - 42115414;
+            for (RegionMode mode : new RegionMode[] {RegionMode.CROSSING, RegionMode.CROSSING_CONSERVATIVE}) {
+                reset();
+                RegionQueries.querySphere(tree, cx, cy, cz, 194544171, mode, -1L, null, fromTree, stack);
+                brute.querySphere(cx, cy, cz, 194544171, mode, -1L, null, fromBrute);
+                assertArrayEquals(new long[] {1}, QueryWorld.sortedUserValues(fromTree), "tree, " + mode);
+                assertArrayEquals(new long[] {1}, QueryWorld.sortedUserValues(fromBrute), "brute force, " + mode);
+            }
+        }
+    }
 }

@@ -102,17 +102,9 @@ public final class AabbPlane {
             return true;
         }
         double error = Math.fma(nx, x, -px) + Math.fma(ny, y, -py) + Math.fma(nz, z, -pz);
-        double sum = px;
-        for (int term = 0; term < 3; term++) {
-            double next = term == 0 ? py : term == 1 ? pz : -d;
-            double s = sum + next;
-            double v = s - sum;
-            error += (sum - (s - v)) + (next - v);
-            sum = s;
-        }
         // twice gamma(5) * bound covers gamma(4)^2 of the terms twice over; products in the subnormal range are not
         // split exactly by fma
-        return sum + error > 2 * PLAIN_BOUND * bound + UNDERFLOW;
+        return Geom.compensatedSum(px, py, pz, -d, error) > 2 * PLAIN_BOUND * bound + UNDERFLOW;
     }
 
     /** {@code n · x - d} at the corner that extends farthest along the normal (the largest over the box). */

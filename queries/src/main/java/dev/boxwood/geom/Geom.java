@@ -266,4 +266,22 @@ public final class Geom {
     static double earlier(double bound, double t) {
         return t < bound ? t : bound;
     }
+
+    /**
+     * {@code a + b + c + d + error} summed in compensated arithmetic: each partial sum's rounding error is recovered
+     * exactly by TwoSum (Knuth; Ogita, Rump and Oishi 2005, Sum2) and added back at the end, so the result is good to
+     * about {@code u} of itself plus {@code gamma(3)^2} of the terms' magnitudes. The compensated kernels' final step
+     * ({@link AabbPlane}, {@link SphereAabb}) with {@code error} the products' exact errors from fma.
+     */
+    static double compensatedSum(double a, double b, double c, double d, double error) {
+        double sum = a;
+        for (int term = 0; term < 3; term++) {
+            double next = term == 0 ? b : term == 1 ? c : d;
+            double s = sum + next;
+            double v = s - sum;
+            error += (sum - (s - v)) + (next - v);
+            sum = s;
+        }
+        return sum + error;
+    }
 }

@@ -14,20 +14,32 @@ package dev.boxwood.geom;
  * compare rounded squares). {@link #testCentreExtent} takes the box as centre and half extents and is exact for
  * those inputs.
  *
- * <p>{@link #test} is the canonical entry point and delegates to the variant measured fastest by
- * {@code SphereAabbBenchmark}: Arvo's, on JDK 17 and 25 (figures in {@code docs/benchmarks.md}). The kernels do
+ * <p>{@link #test} is the canonical entry point and computes the variant measured fastest by
+ * {@code SphereAabbBenchmark}: Arvo's, on JDK 17 and 25 (figures in {@code docs/benchmarks.md}). Unlike the variants
+ * it never misses a touch: a squared distance above {@code r^2} by no more than its rounding is taken again in
+ * compensated arithmetic, so a box corner or face point exactly on the sphere's surface overlaps even where the
+ * squares round (a sphere apart by less than about {@code 1e-29} of {@code r^2} may count as touching). The kernels do
  * not validate: {@code r >= 0}, {@code min <= max}, finite input. Squares are not rescaled (the queries' hot
  * path), so radii and distances must stay below about 1e150, where squares overflow and the variants disagree
  * (the indexes refuse larger radii, {@code Arguments.MAX_RADIUS}); gaps below about 1.5e-162 square to 0 and touch.
  */
 public final class SphereAabb {
 
+    /**
+     * Relative error bound of {@code d - r^2} in {@link #test}: a rounded difference per axis (twice in its
+     * square), the square, two sums, {@code r^2} and the subtraction, with one to spare.
+     */
+    private static final double PLAIN_BOUND = Geom.gamma(8);
+    /** Absolute error of the products in the subnormal range, half a step each: at most this in all. */
+    private static final double UNDERFLOW = 4 * Double.MIN_VALUE;
+
     private SphereAabb() {
     }
 
     /**
-     * Whether the closed sphere and the closed box overlap (touching counts). Canonical entry point: delegates to
-     * the fastest measured variant; all variants give the same answer (see the class comment).
+     * Whether the closed sphere and the closed box overlap (touching counts). Canonical entry point: the fastest
+     * measured variant, with a miss within rounding of {@code r^2} decided again in compensated arithmetic, so a
+     * touch is never missed (see the class comment).
      *
      * @param cx centre x
      * @param cy centre y
@@ -44,8 +56,52 @@ public final class SphereAabb {
     public static boolean test(double cx, double cy, double cz, double r,
                                double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
         // Arvo measured fastest on JDK 17 and 25 (SphereAabbBenchmark, docs/benchmarks.md): its branches predict
-        // well and it skips the work of the axes where the centre is inside the slab.
-        return testArvo(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ);
+        // well and it skips the work of the axes where the centre is inside the slab. Its sum, computed here so that
+        // a miss within rounding of r^2 can be decided again.
+        double d = squaredDistanceOutside(cx, cy, cz, minX, minY, minZ, maxX, maxY, maxZ);
+        double rr = r * r;
+        if (d <= rr) {
+            return true;
+        }
+        if (d - rr > PLAIN_BOUND * (d + rr) + UNDERFLOW) {
+            return false;
+        }
+        return touchesBeyondRounding(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ, d, rr);
+    }
+
+    /**
+     * Whether the sphere touches the box after all, for a squared distance {@code d} above {@code rr} by no more
+     * than its rounding: with squares of more than 26 significant bits (offsets of a Pythagorean quadruple, or
+     * coordinates far from the origin) an exact touch, a corner or face point exactly on the surface, can round
+     * to a sum an ulp above {@code r^2}. The distances and squares are taken again in compensated arithmetic (each
+     * difference's error by TwoSum, products split by fma, sums by TwoSum; Ogita, Rump and Oishi 2005, Dot2), whose
+     * error is at most {@code u} of the result plus a few {@code u^2} of the terms: a result below twice
+     * {@code PLAIN_BOUND^2} of the terms is a touch. So a touch is never missed, and a sphere apart from the box by
+     * less than about {@code 1e-29} of {@code r^2} may count as touching. Overflowed squares give NaN: apart.
+     */
+    private static boolean touchesBeyondRounding(double cx, double cy, double cz, double r,
+                                                 double minX, double minY, double minZ,
+                                                 double maxX, double maxY, double maxZ, double d, double rr) {
+        double ex = cx < minX ? cx - minX : cx > maxX ? cx - maxX : 0.0;
+        double ey = cy < minY ? cy - minY : cy > maxY ? cy - maxY : 0.0;
+        double ez = cz < minZ ? cz - minZ : cz > maxZ ? cz - maxZ : 0.0;
+        // exact errors of the differences (TwoSum of c and -face)
+        double fx = cx < minX ? minX : maxX;
+        double fy = cy < minY ? minY : maxY;
+        double fz = cz < minZ ? minZ : maxZ;
+        double vx = ex - cx;
+        double vy = ey - cy;
+        double vz = ez - cz;
+        double gx = ex == 0.0 ? 0.0 : (cx - (ex - vx)) + (-fx - vx);
+        double gy = ey == 0.0 ? 0.0 : (cy - (ey - vy)) + (-fy - vy);
+        double gz = ez == 0.0 ? 0.0 : (cz - (ez - vz)) + (-fz - vz);
+        double px = ex * ex;
+        double py = ey * ey;
+        double pz = ez * ez;
+        // (e + g)^2 = e^2 + 2 e g + g^2, the last two far below e^2
+        double error = Math.fma(ex, ex, -px) + Math.fma(ey, ey, -py) + Math.fma(ez, ez, -pz) - Math.fma(r, r, -rr)
+                + (ex * (2 * gx) + gx * gx) + (ey * (2 * gy) + gy * gy) + (ez * (2 * gz) + gz * gz);
+        return Geom.compensatedSum(px, py, pz, -rr, error) <= 2 * PLAIN_BOUND * (PLAIN_BOUND * (d + rr)) + UNDERFLOW;
     }
 
     /**
@@ -66,10 +122,15 @@ public final class SphereAabb {
      */
     public static boolean testArvo(double cx, double cy, double cz, double r,
                                    double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        double d = squaredOutside(cx - minX, cx - maxX)
+        return squaredDistanceOutside(cx, cy, cz, minX, minY, minZ, maxX, maxY, maxZ) <= r * r;
+    }
+
+    /** Arvo's sum of the squared per-axis distances from the centre to the box (0 inside). */
+    private static double squaredDistanceOutside(double cx, double cy, double cz, double minX, double minY,
+                                                 double minZ, double maxX, double maxY, double maxZ) {
+        return squaredOutside(cx - minX, cx - maxX)
                 + squaredOutside(cy - minY, cy - maxY)
                 + squaredOutside(cz - minZ, cz - maxZ);
-        return d <= r * r;
     }
 
     /**

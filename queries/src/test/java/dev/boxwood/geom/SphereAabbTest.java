@@ -1,9 +1,11 @@
 package dev.boxwood.geom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -138,5 +140,52 @@ class SphereAabbTest {
         }
         assertTrue(hits > cases / 5 && misses > cases / 5, "hits " + hits + " misses " + misses);
         assertTrue(skipped < cases / 100, "skipped " + skipped);
+    }
+
+    @Test
+    void shouldNeverMissAnExactTouchWhoseSquaresRound() {
+        // offsets from the corner (0, 0, 0) of a Pythagorean quadruple: 44076023^2 + 184745854^2 + 42115414^2 is
+        // exactly 194544171^2, but the squares have more than 53 bits and their rounded sum exceeds the rounded r^2
+        assertTrue(SphereAabb.test(-44076023, -184745854, -42115414, 194544171, 0, 0, 0, 1, 1, 1));
+        assertFalse(SphereAabb.test(-44076023, -184745854, -42115414, Math.nextDown(194544171.0), 0, 0, 0, 1, 1, 1));
+        SplittableRandom random = new SplittableRandom(0x5A5A_0005L);
+        int touches = 0;
+        while (touches < 20_000) {
+            // (m^2 + n^2 - p^2 - q^2, 2 (m q + n p), 2 (n q - m p)) has length m^2 + n^2 + p^2 + q^2
+            long m = random.nextLong(1, 1 << 13);
+            long n = random.nextLong(1, 1 << 13);
+            long p = random.nextLong(1 << 13);
+            long q = random.nextLong(1 << 13);
+            double scale = Math.scalb(1.0, random.nextInt(-30, 30));
+            double[] offset = {
+                (m * m + n * n - p * p - q * q) * scale, 2 * (m * q + n * p) * scale, 2 * (n * q - m * p) * scale};
+            double r = (m * m + n * n + p * p + q * q) * scale;
+            // a box corner on a grid far from the origin (1e6 to 1e12), the centre beyond it on every axis
+            double grid = Math.scalb(1.0, random.nextInt(-4, 4));
+            double[] min = new double[3];
+            double[] max = new double[3];
+            double[] c = new double[3];
+            BigDecimal[] outside = new BigDecimal[3];
+            boolean representable = true;
+            for (int i = 0; i < 3; i++) {
+                double corner = Math.rint(random.nextDouble(1e6, 1e12) / grid) * grid;
+                boolean below = random.nextBoolean();
+                min[i] = below ? corner : corner - 5;
+                max[i] = below ? corner + 5 : corner;
+                c[i] = below ? corner - Math.abs(offset[i]) : corner + Math.abs(offset[i]);
+                outside[i] = ExactReference.outside(c[i], min[i], max[i]);
+                representable &= outside[i].compareTo(BigDecimal.valueOf(Math.abs(offset[i]))) == 0;
+            }
+            if (!representable) {
+                continue;
+            }
+            touches++;
+            assertEquals(0.0, ExactReference.sphereMargin(outside, r));
+            assertTrue(SphereAabb.test(c[0], c[1], c[2], r, min[0], min[1], min[2], max[0], max[1], max[2]),
+                    "touch " + touches + ": centre " + Arrays.toString(c) + " r " + r);
+            // apart beyond rounding (an ulp or so below r may still round to a touch, as the class comment says)
+            assertFalse(SphereAabb.test(c[0], c[1], c[2], r * (1 - 0x1p-40), min[0], min[1], min[2],
+                    max[0], max[1], max[2]), "apart " + touches);
+        }
     }
 }
