@@ -10,6 +10,12 @@ import java.util.Arrays;
  */
 public final class PairBuffer extends HeapSorted {
 
+    /**
+     * The most pairs a buffer holds: the largest {@code int[]} length HotSpot allocates (a few below
+     * {@code Integer.MAX_VALUE}, for the array header).
+     */
+    public static final int MAX_PAIRS = Integer.MAX_VALUE - 8;
+
     private int[] first;
     private int[] second;
     private int size;
@@ -38,15 +44,33 @@ public final class PairBuffer extends HeapSorted {
      *
      * @param a the first handle
      * @param b the second handle
+     * @throws IllegalStateException if the buffer already holds {@link #MAX_PAIRS} pairs (it is left as it was)
      */
     public void add(int a, int b) {
         if (size == first.length) {
-            first = Arrays.copyOf(first, 2 * size);
-            second = Arrays.copyOf(second, 2 * size);
+            int capacity = grownCapacity(size);
+            // both copies before either is kept: a copy that runs out of memory leaves the buffer as it was
+            int[] grownFirst = Arrays.copyOf(first, capacity);
+            int[] grownSecond = Arrays.copyOf(second, capacity);
+            first = grownFirst;
+            second = grownSecond;
         }
         first[size] = a;
         second[size] = b;
         size++;
+    }
+
+    /**
+     * The capacity after a full buffer of {@code size} pairs grows: doubled, up to the largest array length the JVMs
+     * allocate ({@link #MAX_PAIRS}).
+     *
+     * @throws IllegalStateException if the buffer already holds {@link #MAX_PAIRS} pairs
+     */
+    static int grownCapacity(int size) {
+        if (size >= MAX_PAIRS) {
+            throw new IllegalStateException("a PairBuffer holds at most " + MAX_PAIRS + " pairs");
+        }
+        return size > MAX_PAIRS / 2 ? MAX_PAIRS : 2 * size;
     }
 
     /** Removes every pair (keeps the arrays). */
