@@ -431,16 +431,21 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         moved.clear();
         pendingCount = 0;
         hasPending = false;
-        Arrays.fill(touched, 0, nodeHighWater, false);
-        nodeHighWater = 1;
-        freeNode = -1;
-        freeNodeCount = 0;
+        dropFreeNodes();
         renumberMark = RENUMBER_MIN_NODES;
         addsSinceOptimization = 0;
         parentEntries[HEADER] = -1;
         heights[HEADER] = 1;
         clearEntry(0);
         clearEntry(1);
+    }
+
+    /** Forgets every internal node, the free ones included; only for a hierarchy that uses none (see rebuild). */
+    void dropFreeNodes() {
+        Arrays.fill(touched, 0, nodeHighWater, false);
+        nodeHighWater = 1;
+        freeNode = -1;
+        freeNodeCount = 0;
     }
 
     /**

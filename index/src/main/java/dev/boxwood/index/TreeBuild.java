@@ -668,7 +668,15 @@ final class TreeBuild {
     /** See {@link DynamicAabbTree#rebuild(boolean)}. */
     static void rebuild(DynamicAabbTree tree, boolean full) {
         int root = tree.child(0);
-        if (root < 0 || !full && !tree.touched[root]) {
+        if (root < 0) {
+            // no internal node in use (empty, or one object under the header): a full rebuild still drops the
+            // nodes that removals freed, as it does for larger trees
+            if (full) {
+                tree.dropFreeNodes();
+            }
+            return;
+        }
+        if (!full && !tree.touched[root]) {
             return;
         }
         if (full) {

@@ -173,4 +173,33 @@ class TreeRebuildTest {
         tree.validate();
         assertEquals(2L, tree.userValue(b));
     }
+
+    @Test
+    void shouldDropTheFreedNodesOnAFullRebuildOfOneObjectOrNone() {
+        DynamicAabbTree tree = new DynamicAabbTree();
+        int[] handles = new int[100];
+        for (int i = 0; i < handles.length; i++) {
+            handles[i] = tree.add(3 * i, 0, 0, 3 * i + 1, 1, 1, i, 1);
+        }
+        for (int i = 1; i < handles.length; i++) {
+            tree.remove(handles[i]);
+        }
+        assertTrue(tree.freeNodeCount > 0, "removals freed nodes");
+        tree.rebuild(false);
+        assertTrue(tree.freeNodeCount > 0, "a partial rebuild keeps the free list");
+        tree.rebuild(true);
+        tree.validate();
+        assertEquals(0, tree.freeNodeCount);
+        assertEquals(1, tree.nodeHighWater, "only the header is in use");
+        assertEquals(0L, tree.userValue(handles[0]));
+        int again = tree.add(0, 2, 0, 1, 3, 1, 7, 1);
+        tree.validate();
+        assertEquals(7L, tree.userValue(again));
+        tree.remove(again);
+        tree.remove(handles[0]);
+        tree.rebuild(true);
+        tree.validate();
+        assertEquals(0, tree.freeNodeCount, "an empty tree keeps no free node either");
+        assertEquals(0, tree.size());
+    }
 }
