@@ -165,6 +165,73 @@ class CollectorsTest {
         assertEquals(0.0, all.fraction(0));
     }
 
+    @Test
+    void shouldReportFractionZeroForAMaxFractionOfNegativeZero() {
+        // -0.0 passes as a maxFraction (it is >= 0): a start inside is still hit at the documented fraction 0
+        DynamicAabbTree tree = new DynamicAabbTree();
+        BruteForceIndex brute = new BruteForceIndex();
+        for (SpatialIndex index : new SpatialIndex[] {tree, brute}) {
+            index.add(0, 0, 0, 1, 1, 1, 7L, 1L);
+        }
+        TraversalStack stack = new TraversalStack();
+        ClosestHit closest = new ClosestHit();
+        AllHits all = new AllHits();
+        for (SpatialIndex index : new SpatialIndex[] {tree, brute}) {
+            index.rayCast(0.5, 0.5, 0.5, 1, 0, 0, -0.0, -1L, closest, stack);
+            index.rayCast(0.5, 0.5, 0.5, 1, 0, 0, -0.0, -1L, all, stack);
+            // assertEquals on doubles compares bit patterns: -0.0 would fail here.
+            assertEquals(0.0, closest.fraction());
+            assertEquals(1, all.count());
+            assertEquals(0.0, all.fraction(0));
+        }
+        try (BatchQueries batch = new BatchQueries(1)) {
+            int[] handles = {3};
+            double[] fractions = {3};
+            batch.closestRays(tree, new double[] {0.5, 0.5, 0.5}, new double[] {1, 0, 0}, 1, -0.0, -1L, handles,
+                    fractions);
+            assertEquals(0.0, fractions[0]);
+        }
+    }
+
+    @Test
+    void shouldBreakTiesByLowerHandleWhenTheExactFractionRoundsBelowTheBoxEntry() {
+        // Four objects with the same box, each's shape that box. Far from the tree's origin the index computes the
+        // box fraction in its frame and the exact test in world coordinates, which round differently: the exact
+        // fraction is often an ulp below the box's, and the tie must still go to the lowest handle.
+        double o = 1e6;
+        double[] box = {o + 1e5, o + 1, o + 1, o + 1e5 + 1, o + 2, o + 2};
+        SegmentIntersector ownBox = (handle, userValue, ox, oy, oz, tx, ty, tz, maxFraction) ->
+                SegmentAabb.intersect(ox, oy, oz, tx, ty, tz, maxFraction, box[0], box[1], box[2], box[3], box[4],
+                        box[5]);
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(o, o, o));
+        BruteForceIndex brute = new BruteForceIndex(o, o, o);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(i, tree.add(box[0], box[1], box[2], box[3], box[4], box[5], i, 1L));
+            assertEquals(i, brute.add(box[0], box[1], box[2], box[3], box[4], box[5], i, 1L));
+        }
+        ClosestHit closest = new ClosestHit();
+        closest.setExactTest(ownBox);
+        TraversalStack stack = new TraversalStack();
+        SplittableRandom random = new SplittableRandom(53);
+        int below = 0;
+        for (int q = 0; q < 500; q++) {
+            double ox = 0.1 + 1000 * random.nextDouble();
+            double oy = o + 1 + random.nextDouble();
+            double oz = o + 1 + random.nextDouble();
+            double exact = ownBox.intersect(0, 0, ox, oy, oz, 2e6, 0, 0, 1.0);
+            double inFrame = SegmentAabb.intersect(ox - o, oy - o, oz - o, 2e6, 0, 0, 1.0, 1e5, 1, 1, 1e5 + 1, 2, 2);
+            if (exact < inFrame) {
+                below++;
+            }
+            for (SpatialIndex index : new SpatialIndex[] {tree, brute}) {
+                index.rayCast(ox, oy, oz, 2e6, 0, 0, 1.0, -1L, closest, stack);
+                assertEquals(0, closest.handle(), "query " + q + " on " + index.getClass().getSimpleName());
+                assertEquals(exact, closest.fraction(), "query " + q);
+            }
+        }
+        assertTrue(below > 20, "the exact fraction should often round below the box's: " + below);
+    }
+
     /** The handles of the second and third objects whose boxes the segment enters (or NONE). */
     private static int[] firstTwoByBox(SpatialIndex index, double ox, double oy, double oz,
                                        double tx, double ty, double tz) {

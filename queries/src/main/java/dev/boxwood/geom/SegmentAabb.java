@@ -107,7 +107,9 @@ public final class SegmentAabb {
         // Ize 2013: compare against the enlarged far bound so rounding cannot produce a false miss. A negative far
         // bound is a true one (every distance has the exact sign), and enlarging it keeps it negative.
         if (near <= far * Geom.ROBUST_FAR_SCALE) {
-            return Math.min(near, maxFraction);
+            // + 0.0: near is never -0.0, but a maxFraction of -0.0 (valid, it is >= 0) would make the minimum -0.0
+            // for a start in the box, where the fraction is 0 (IEEE 754: -0 + 0 = +0)
+            return Math.min(near, maxFraction) + 0.0;
         }
         return Geom.NO_HIT;
     }
@@ -310,7 +312,7 @@ public final class SegmentAabb {
         double near = near(ox, oy, oz, invDx, invDy, invDz, minX, minY, minZ, maxX, maxY, maxZ);
         double far = far(ox, oy, oz, invDx, invDy, invDz, maxFraction, minX, minY, minZ, maxX, maxY, maxZ);
         if (near <= far * Geom.ROBUST_FAR_SCALE) {
-            double first = Math.min(near, maxFraction);
+            double first = Math.min(near, maxFraction) + 0.0; // no -0.0 (see the fraction form)
             // in the rounding band far may be a few ulps below near
             return dest.set(first, Math.max(far, first));
         }

@@ -24,7 +24,7 @@ public final class AllHits extends SegmentCollector {
     }
 
     @Override
-    double accept(int handle, long userValue, double fraction) {
+    double accept(int handle, long userValue, double fraction, double boxFraction) {
         hits.add(handle, userValue, fraction, currentPart);
         // Not maxFraction: a cast with maxFraction 0 would read it as 0, "stop", and lose every other hit at 0.
         return Double.POSITIVE_INFINITY;

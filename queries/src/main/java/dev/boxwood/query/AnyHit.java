@@ -16,7 +16,7 @@ public final class AnyHit extends SingleHitCollector {
     }
 
     @Override
-    double accept(int candidate, long candidateValue, double t) {
+    double accept(int candidate, long candidateValue, double t, double boxFraction) {
         record(candidate, candidateValue, t);
         return 0.0;
     }

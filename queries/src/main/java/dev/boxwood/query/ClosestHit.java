@@ -5,9 +5,12 @@ package dev.boxwood.query;
  * lower handle (in an index of several parts, the lower part first), so the answer is deterministic and the same
  * for every index.
  *
- * <p>Each accepted hit clips the cast to its fraction. A hit at fraction 0 clips to {@link Double#MIN_VALUE}
- * rather than returning 0 (which would stop the cast), so another object also entered at 0 with a lower handle is
- * still found.
+ * <p>Each accepted hit clips the cast to its fraction, or to the fraction at which the cast entered its box when an
+ * exact test ({@link #setExactTest}) puts the hit before that (by rounding: the exact test works in world
+ * coordinates, the index in its own frame), so objects entered at the same box fraction are still visited and the
+ * tie-break holds whichever the index visits first. A hit at fraction 0 clips to {@link Double#MIN_VALUE} rather
+ * than returning 0 (which would stop the cast), so another object also entered at 0 with a lower handle is still
+ * found.
  */
 public final class ClosestHit extends SingleHitCollector {
 
@@ -21,11 +24,15 @@ public final class ClosestHit extends SingleHitCollector {
     }
 
     @Override
-    double accept(int candidate, long candidateValue, double t) {
+    double accept(int candidate, long candidateValue, double t, double boxFraction) {
         if (!hit || t < fraction || (t == fraction && (currentPart < hitPart
                 || currentPart == hitPart && candidate < handle))) {
             record(candidate, candidateValue, t);
-            return t > 0.0 ? t : Double.MIN_VALUE;
+            // Never below the box fraction: an exact test may put the hit a few ulps before it (it works in world
+            // coordinates, the index in its own frame), and a clip there would skip the objects that tie with this
+            // one at the same box fraction (equal shapes), whichever of them the index happened to visit first.
+            double clip = Math.max(t, boxFraction);
+            return clip > 0.0 ? clip : Double.MIN_VALUE;
         }
         return -1.0;
     }

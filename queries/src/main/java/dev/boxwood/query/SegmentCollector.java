@@ -125,7 +125,7 @@ public abstract class SegmentCollector implements RayCastVisitor {
             // -0.0 passes the test above; adding +0.0 reports it as the documented fraction 0 (IEEE 754: -0 + 0 = +0).
             t += 0.0;
         }
-        return accept(handle, userValue, t);
+        return accept(handle, userValue, t, fraction);
     }
 
     /**
@@ -141,7 +141,9 @@ public abstract class SegmentCollector implements RayCastVisitor {
      * @param handle the object
      * @param userValue its user value
      * @param fraction the hit fraction, in {@code [0, bound()]}
+     * @param boxFraction the entry fraction into the object's stored box the index reported (the hit fraction
+     *     itself without an exact test)
      * @return the steering value
      */
-    abstract double accept(int handle, long userValue, double fraction);
+    abstract double accept(int handle, long userValue, double fraction, double boxFraction);
 }

@@ -103,6 +103,16 @@ class SegmentAabbTest {
     }
 
     @Test
+    void shouldReturnPositiveZeroForAMaxFractionOfNegativeZero() {
+        // -0.0 is a valid maxFraction (>= 0); the entry of a start inside or on the box is still the fraction 0
+        // (assertEquals on doubles compares bit patterns: -0.0 would fail)
+        assertEquals(0.0, cast(0.5, 0.5, 0.5, 1, 0, 0, -0.0));
+        assertEquals(0.0, cast(0, 0.5, 0.5, -1, 2, 0, -0.0));
+        assertEquals(0.0, cast(0.5, 0.5, 0.5, 0, 0, 0, -0.0));
+        assertEquals(Geom.NO_HIT, cast(-1, 0.5, 0.5, 1, 0, 0, -0.0));
+    }
+
+    @Test
     void shouldWorkFarFromTheOrigin() {
         double b = 1e7;
         assertEquals(0.5, cast(b - 2, b + 0.5, b + 0.5, 4, 0, 0, 1, b, b, b, b + 1, b + 1, b + 1));
