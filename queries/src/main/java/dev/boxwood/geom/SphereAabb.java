@@ -85,16 +85,9 @@ public final class SphereAabb {
         double ex = cx < minX ? cx - minX : cx > maxX ? cx - maxX : 0.0;
         double ey = cy < minY ? cy - minY : cy > maxY ? cy - maxY : 0.0;
         double ez = cz < minZ ? cz - minZ : cz > maxZ ? cz - maxZ : 0.0;
-        // exact errors of the differences (TwoSum of c and -face)
-        double fx = cx < minX ? minX : maxX;
-        double fy = cy < minY ? minY : maxY;
-        double fz = cz < minZ ? minZ : maxZ;
-        double vx = ex - cx;
-        double vy = ey - cy;
-        double vz = ez - cz;
-        double gx = ex == 0.0 ? 0.0 : (cx - (ex - vx)) + (-fx - vx);
-        double gy = ey == 0.0 ? 0.0 : (cy - (ey - vy)) + (-fy - vy);
-        double gz = ez == 0.0 ? 0.0 : (cz - (ez - vz)) + (-fz - vz);
+        double gx = ex == 0.0 ? 0.0 : differenceError(cx, cx < minX ? minX : maxX, ex);
+        double gy = ey == 0.0 ? 0.0 : differenceError(cy, cy < minY ? minY : maxY, ey);
+        double gz = ez == 0.0 ? 0.0 : differenceError(cz, cz < minZ ? minZ : maxZ, ez);
         double px = ex * ex;
         double py = ey * ey;
         double pz = ez * ez;
@@ -102,6 +95,12 @@ public final class SphereAabb {
         double error = Math.fma(ex, ex, -px) + Math.fma(ey, ey, -py) + Math.fma(ez, ez, -pz) - Math.fma(r, r, -rr)
                 + (ex * (2 * gx) + gx * gx) + (ey * (2 * gy) + gy * gy) + (ez * (2 * gz) + gz * gz);
         return Geom.compensatedSum(px, py, pz, -rr, error) <= 2 * PLAIN_BOUND * (PLAIN_BOUND * (d + rr)) + UNDERFLOW;
+    }
+
+    /** The exact error of {@code e = fl(c - face)} (TwoSum of {@code c} and {@code -face}; Knuth). */
+    private static double differenceError(double c, double face, double e) {
+        double v = e - c;
+        return (c - (e - v)) + (-face - v);
     }
 
     /**
