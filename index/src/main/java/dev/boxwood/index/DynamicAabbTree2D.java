@@ -43,7 +43,10 @@ public final class DynamicAabbTree2D {
 
     /**
      * The underlying 3D tree, for code written against {@link dev.boxwood.query.SpatialQueries}; its boxes have
-     * {@code minZ = maxZ = 0}.
+     * {@code minZ = maxZ = 0}. Its 3D methods do not hold objects to the plane: a box added or moved through them
+     * with a z extent is stored and answered exactly, but a planar tree gives fat boxes no margin or displacement
+     * in z and costs insertions by perimeter in x and y, so such boxes re-insert on every move in z and do not
+     * shape the hierarchy by their depth.
      *
      * @return the tree
      */
@@ -151,6 +154,7 @@ public final class DynamicAabbTree2D {
             throw new IllegalArgumentException("rectangles length must be a multiple of 4, got " + rectangles.length);
         }
         int n = rectangles.length / 4;
+        TreeBuild.checkPerObject(userValues, categories, n, "rectangle");
         double[] boxes = new double[6 * n];
         for (int i = 0; i < n; i++) {
             for (int a = 0; a < 2; a++) {

@@ -489,7 +489,7 @@ final class TreeBuild {
     }
 
     /** Checks that the optional user values and categories hold one element per object ({@code per} names it). */
-    private static void checkPerObject(long[] userValues, long[] categories, int n, String per) {
+    static void checkPerObject(long[] userValues, long[] categories, int n, String per) {
         if (userValues != null && userValues.length != n) {
             throw new IllegalArgumentException("userValues length must be " + n + " (one per " + per + "), got "
                     + userValues.length);

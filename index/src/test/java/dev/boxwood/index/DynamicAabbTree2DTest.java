@@ -21,17 +21,22 @@ class DynamicAabbTree2DTest {
     void shouldRejectBadRectangleBatchesNamingTheArgument() {
         DynamicAabbTree2D tree = new DynamicAabbTree2D();
         tree.add(0, 0, 1, 1, 7, -1L);
+        IllegalArgumentException e;
         for (double[] bad : new double[][] {null, {0, 0, 1}, {0, 0, Double.NaN, 1}, {2, 0, 1, 1},
                 {0, Double.NEGATIVE_INFINITY, 1, 1}, {0, 0, 1, 1, 0, 0, 1e19, 1}}) {
-            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+            e = org.junit.jupiter.api.Assertions.assertThrows(
                     IllegalArgumentException.class, () -> tree.addAll(bad, null, null));
             assertTrue(e.getMessage().contains("rectangles"), e.getMessage());
         }
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> tree.addAll(new double[] {0, 0, 1, 1}, new long[2], null));
+        assertEquals("userValues length must be 1 (one per rectangle), got 2", e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> tree.addAll(new double[] {0, 0, 1, 1, 2, 2, 3, 3}, null, new long[1]));
+        assertEquals("categories length must be 2 (one per rectangle), got 1", e.getMessage());
         tree.validate();
         assertEquals(1, tree.size());
-        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new DynamicAabbTree2D(null));
         assertTrue(e.getMessage().contains("config"), e.getMessage());
     }

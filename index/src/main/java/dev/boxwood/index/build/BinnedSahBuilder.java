@@ -1077,8 +1077,21 @@ public final class BinnedSahBuilder {
      * @param to    end position (exclusive)
      * @param nth   the position to settle, in {@code [from, to)}
      * @param axis  0, 1 or 2
+     * @throws IllegalArgumentException before anything moves: null arrays, a range not inside both arrays,
+     *                                  {@code nth} outside {@code [from, to)} or an axis other than 0, 1, 2 (the
+     *                                  boxes themselves are not checked: NaN centroids are placed arbitrarily)
      */
     public static void selectByCentroid(float[] boxes, int[] ids, int from, int to, int nth, int axis) {
+        Arguments.requireNonNull("boxes", boxes);
+        Arguments.requireNonNull("ids", ids);
+        if (from < 0 || to > ids.length || (long) to * 6 > boxes.length || nth < from || nth >= to) {
+            throw new IllegalArgumentException("selectByCentroid needs 0 <= from <= nth < to with to boxes and ids,"
+                    + " got from " + from + ", nth " + nth + ", to " + to + " with " + boxes.length / 6 + " boxes and "
+                    + ids.length + " ids");
+        }
+        if (axis < 0 || axis > 2) {
+            throw new IllegalArgumentException("axis must be 0, 1 or 2, got " + axis);
+        }
         int lo = from;
         int hi = to - 1;
         while (hi > lo) {

@@ -148,6 +148,31 @@ class BinnedSahBuilderTest {
     }
 
     @Test
+    void shouldRejectABadSelectionRangeBeforeMovingAnything() {
+        float[] boxes = new float[6 * 4];
+        int[] ids = {0, 1, 2, 3};
+        for (int i = 0; i < 4; i++) {
+            float c = 3 - i;
+            boxes[6 * i] = c;
+            boxes[6 * i + 3] = c;
+        }
+        float[] boxesBefore = boxes.clone();
+        int[][] bad = {{0, 5, 2, 0}, {-1, 3, 1, 0}, {0, 3, 3, 0}, {2, 3, 1, 0}, {0, 4, 1, 3}, {0, 4, 1, -1}};
+        for (int[] b : bad) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> BinnedSahBuilder.selectByCentroid(boxes, ids, b[0], b[1], b[2], b[3]));
+            assertTrue(e.getMessage().contains(b[3] == 0 ? "from" : "axis"), e.getMessage());
+            assertArrayEquals(boxesBefore, boxes);
+            assertArrayEquals(new int[] {0, 1, 2, 3}, ids);
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> BinnedSahBuilder.selectByCentroid(boxes, new int[3], 0, 4, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> BinnedSahBuilder.selectByCentroid(null, ids, 0, 1, 0, 0));
+        BinnedSahBuilder.selectByCentroid(boxes, ids, 0, 4, 1, 0);
+        assertEquals(2, ids[1]);
+    }
+
+    @Test
     void shouldSplitCoincidentCentroidsAtTheMiddle() {
         float[] boxes = new float[6 * 1000];
         SplittableRandom r = new SplittableRandom(7);
