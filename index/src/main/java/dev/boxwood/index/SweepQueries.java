@@ -72,7 +72,8 @@ public final class SweepQueries {
     /**
      * Sweeps a sphere: each object whose tight box the moving sphere touches during the frame, with the exact
      * first time of contact ({@link SweepAabb#intersectMovingSphere}: the centre's path against the box rounded by
-     * the radius).
+     * the radius). With {@link dev.boxwood.query.AllHits} this is also the capsule overlap query: the objects
+     * within {@code radius} of the segment from the centre to the centre plus the displacement.
      *
      * @param tree the tree, or a {@link ReadView} of one
      * @param centerX centre x at the start
