@@ -81,30 +81,59 @@ public final class AabbPlane {
      * taken again in compensated arithmetic (Ogita, Rump and Oishi 2005, Dot2: products split by fma, sums by
      * TwoSum), whose error is at most {@code u} of the distance
      * plus {@code gamma(4)^2} of the terms: a distance above twice that is positive. Where a product overflows the
-     * bound is infinite and the box is not outside.
+     * bound is infinite and the box is not outside. Where the products are finite but a partial sum overflows to
+     * infinity (terms near the end of the double range of opposite signs, whose exact sum is finite), the distance
+     * says nothing: it is taken again with every term divided by 4.
      */
     static boolean outside(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                            double nx, double ny, double nz, double d) {
         double x = nx >= 0.0 ? minX : maxX;
         double y = ny >= 0.0 ? minY : maxY;
         double z = nz >= 0.0 ? minZ : maxZ;
-        double px = nx * x;
-        double py = ny * y;
-        double pz = nz * z;
-        double distance = px + py + pz - d;
+        int verdict = positiveBeyondRounding(nx, x, ny, y, nz, z, d, 1.0);
+        // Four terms of at most Double.MAX_VALUE / 4 cannot overflow again; the power of two keeps the sign and the
+        // relative bounds (terms that become subnormal lose at most half a step, far below a bound at the range's end)
+        return verdict == OUTSIDE_BEYOND_ROUNDING
+                || verdict == SUM_OVERFLOWED && positiveBeyondRounding(nx, x, ny, y, nz, z, d, 0.25)
+                == OUTSIDE_BEYOND_ROUNDING;
+    }
+
+    /** {@link #positiveBeyondRounding}: the distance is positive beyond its rounding. */
+    private static final int OUTSIDE_BEYOND_ROUNDING = 1;
+    /** {@link #positiveBeyondRounding}: finite terms whose rounded sum overflowed, so the distance says nothing. */
+    private static final int SUM_OVERFLOWED = -1;
+
+    /**
+     * Decides {@code scale (n · x - d) > 0} beyond rounding, every term scaled by the power of two {@code scale}
+     * before it is summed ({@link #outside}'s test).
+     *
+     * @return {@link #OUTSIDE_BEYOND_ROUNDING}, {@link #SUM_OVERFLOWED}, or 0 (not outside)
+     */
+    private static int positiveBeyondRounding(double nx, double x, double ny, double y, double nz, double z,
+                                              double d, double scale) {
+        double ux = nx * x;
+        double uy = ny * y;
+        double uz = nz * z;
+        double px = scale * ux;
+        double py = scale * uy;
+        double pz = scale * uz;
+        double sd = scale * d;
+        double distance = px + py + pz - sd;
         if (!(distance > 0.0)) {
-            return false;
+            return 0;
         }
         // terms scaled before they are summed: finite terms cannot overflow the bound
         double bound = PLAIN_BOUND * Math.abs(px) + PLAIN_BOUND * Math.abs(py) + PLAIN_BOUND * Math.abs(pz)
-                + PLAIN_BOUND * Math.abs(d) + UNDERFLOW;
+                + PLAIN_BOUND * Math.abs(sd) + UNDERFLOW;
         if (distance > bound) {
-            return true;
+            // infinite with a finite bound: finite products of opposite signs whose partial sum overflowed
+            return distance < Double.POSITIVE_INFINITY ? OUTSIDE_BEYOND_ROUNDING : SUM_OVERFLOWED;
         }
-        double error = Math.fma(nx, x, -px) + Math.fma(ny, y, -py) + Math.fma(nz, z, -pz);
+        double error = scale * (Math.fma(nx, x, -ux) + Math.fma(ny, y, -uy) + Math.fma(nz, z, -uz));
         // twice gamma(5) * bound covers gamma(4)^2 of the terms twice over; products in the subnormal range are not
         // split exactly by fma
-        return Geom.compensatedSum(px, py, pz, -d, error) > 2 * PLAIN_BOUND * bound + UNDERFLOW;
+        return Geom.compensatedSum(px, py, pz, -sd, error) > 2 * PLAIN_BOUND * bound + UNDERFLOW
+                ? OUTSIDE_BEYOND_ROUNDING : 0;
     }
 
     /** {@code n · x - d} at the corner that extends farthest along the normal (the largest over the box). */

@@ -33,6 +33,9 @@ public final class Geom {
      */
     public static final double ROBUST_FAR_SCALE = 1.0 + 2.0 * gamma(5);
 
+    /** Relative rounding bound of {@code |m|^2 - r^2} in {@link #within}: that of {@link SphereSphere#test}. */
+    private static final double WITHIN_BOUND = gamma(8);
+
     /** Classification result: the shape has no point in the region (closed region: touching is not outside). */
     public static final int OUTSIDE = 0;
     /** Classification result: the shape is partly inside the region and partly outside. */
@@ -96,7 +99,11 @@ public final class Geom {
     /**
      * Whether the vector {@code m} is shorter than {@code r >= 0} (or as long, if {@code closed}), scaled by a power
      * of two first so that no square overflows or underflows: the tests of a start in the interior of a ball or
-     * a capsule (closed for {@link SegmentCapsule#intersect}, open for the {@code surface} methods).
+     * a capsule (closed for {@link SegmentCapsule#intersect}, open for the {@code surface} methods). The closed test
+     * never misses a vector exactly as long as {@code r} whose squares round (components of more than 26 significant
+     * bits): a sum of squares above {@code r^2} by no more than its rounding is taken again in compensated arithmetic
+     * ({@link SphereSphere#touchesBeyondRounding}), so a vector longer by less than about {@code 1e-29} of
+     * {@code r^2} may count as within.
      *
      * @return {@code |m| < r}, or {@code |m| <= r} if {@code closed}
      */
@@ -108,7 +115,9 @@ public final class Geom {
         r *= s;
         double mm = mx * mx + my * my + mz * mz;
         double rr = r * r;
-        return mm < rr || closed && mm == rr;
+        // within the rounding bound of SphereSphere.test (and its subnormal steps) of the surface: taken again
+        return mm < rr || closed && (mm == rr || mm - rr <= WITHIN_BOUND * (mm + rr) + 4 * Double.MIN_VALUE
+                && SphereSphere.touchesBeyondRounding(mx, 0.0, my, 0.0, mz, 0.0, r, 0.0, mm, rr));
     }
 
     /**
@@ -265,6 +274,20 @@ public final class Geom {
     /** The smaller of a bound and a slab distance, keeping the bound when the distance is NaN (see {@link #later}). */
     static double earlier(double bound, double t) {
         return t < bound ? t : bound;
+    }
+
+    /**
+     * The exact error of the rounded sum {@code s = fl(a + b)}: {@code a + b - s}, by Knuth's TwoSum (exact for any
+     * finite operands whose sum does not overflow). The compensated touch checks recover rounded differences with it.
+     *
+     * @param a an operand
+     * @param b the other operand
+     * @param s {@code a + b} as rounded
+     * @return {@code (a + b) - s}, exactly
+     */
+    static double sumError(double a, double b, double s) {
+        double v = s - a;
+        return (a - (s - v)) + (b - v);
     }
 
     /**

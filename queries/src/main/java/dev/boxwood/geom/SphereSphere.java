@@ -4,16 +4,31 @@ package dev.boxwood.geom;
  * Sphere against sphere: overlap, and the sweep of two moving spheres. Spheres are closed (touching counts); a
  * radius of 0 is a point. Differences of centres are formed before anything is multiplied, so the tests keep their
  * accuracy far from the origin, and they are scaled by a power of two to unit size before anything is squared,
- * so huge and tiny spheres give the answers of unit ones. The kernels do not validate (radii {@code >= 0}, finite
- * input, differences of centres finite).
+ * so huge and tiny spheres give the answers of unit ones. {@link #test} never misses a touch: a squared distance
+ * above {@code (ra + rb)^2} by no more than its rounding is taken again in compensated arithmetic, as in
+ * {@link SphereAabb#test}. The kernels do not validate (radii {@code >= 0}, finite input, differences of centres
+ * finite).
  */
 public final class SphereSphere {
+
+    /**
+     * Relative error bound of {@code |s|^2 - r^2} in {@link #test}, with {@code s} and {@code r} at unit scale: a
+     * rounded difference per axis (twice in its square), the square, two sums, a rounded radius sum (twice in its
+     * square), its square and the subtraction: seven, with one to spare (the bound of {@link SphereAabb}).
+     */
+    private static final double PLAIN_BOUND = Geom.gamma(8);
+    /** Absolute error of the products in the subnormal range, half a step each: at most this in all. */
+    private static final double UNDERFLOW = 4 * Double.MIN_VALUE;
 
     private SphereSphere() {
     }
 
     /**
-     * Whether two closed spheres overlap: {@code |cb - ca|^2 <= (ra + rb)^2}. Symmetric.
+     * Whether two closed spheres overlap: {@code |cb - ca|^2 <= (ra + rb)^2}. Symmetric. Never misses a touch: where
+     * the offsets or the radius sum have more than 26 significant bits (a Pythagorean quadruple of offsets, spheres
+     * far from the origin, radii of different magnitudes) their squares round, and an exact touch can come out an
+     * ulp apart; a miss within that rounding is decided again in compensated arithmetic, so spheres apart by less
+     * than about {@code 1e-29} of {@code (ra + rb)^2} may count as touching.
      *
      * @param ax centre of a, x
      * @param ay centre of a, y
@@ -33,11 +48,43 @@ public final class SphereSphere {
         // at the inputs' scale (a power of two, so unit-scale answers are bit for bit those of the plain form):
         // squares of 1e160 overflow and of 1e-170 underflow, which made far spheres overlap and near ones touch
         double k = Geom.powerOfTwo(-Geom.kernelExponent(sx, sy, sz, r));
-        sx *= k;
-        sy *= k;
-        sz *= k;
-        r *= k;
-        return sx * sx + sy * sy + sz * sz <= r * r;
+        double ux = sx * k;
+        double uy = sy * k;
+        double uz = sz * k;
+        double ur = r * k;
+        double d = ux * ux + uy * uy + uz * uz;
+        double rr = ur * ur;
+        if (d <= rr) {
+            return true;
+        }
+        if (d - rr > PLAIN_BOUND * (d + rr) + UNDERFLOW) {
+            return false;
+        }
+        // within rounding of a touch: the exact errors of the rounded differences and radius sum (TwoSum, Knuth),
+        // scaled like them (a power of two)
+        return touchesBeyondRounding(ux, k * Geom.sumError(bx, -ax, sx), uy, k * Geom.sumError(by, -ay, sy),
+                uz, k * Geom.sumError(bz, -az, sz), ur, k * Geom.sumError(ra, rb, r), d, rr);
+    }
+
+    /**
+     * Whether the vector {@code s + g} is no longer than {@code r + gr}, for a rounded squared length
+     * {@code d = |s|^2} above {@code rr = r^2} by no more than its rounding, {@code g} and {@code gr} the exact
+     * errors of the rounded components and radius (0 where they are exact), all at unit scale. The squares are taken
+     * again in compensated arithmetic (products split by fma, sums by TwoSum; Ogita, Rump and Oishi 2005, Dot2, as
+     * {@link SphereAabb}'s touch check), whose error is at most {@code u} of the result plus a few {@code u^2} of the
+     * terms: a result below twice {@code PLAIN_BOUND^2} of the terms is a touch. Shared with the closed inside test
+     * of {@link Geom#within}.
+     */
+    static boolean touchesBeyondRounding(double sx, double gx, double sy, double gy, double sz, double gz,
+                                         double r, double gr, double d, double rr) {
+        double px = sx * sx;
+        double py = sy * sy;
+        double pz = sz * sz;
+        // (s + g)^2 = s^2 + 2 s g + g^2, the last two far below s^2; likewise (r + gr)^2
+        double error = Math.fma(sx, sx, -px) + Math.fma(sy, sy, -py) + Math.fma(sz, sz, -pz) - Math.fma(r, r, -rr)
+                + (sx * (2 * gx) + gx * gx) + (sy * (2 * gy) + gy * gy) + (sz * (2 * gz) + gz * gz)
+                - (r * (2 * gr) + gr * gr);
+        return Geom.compensatedSum(px, py, pz, -rr, error) <= 2 * PLAIN_BOUND * (PLAIN_BOUND * (d + rr)) + UNDERFLOW;
     }
 
     /**
@@ -99,17 +146,26 @@ public final class SphereSphere {
         int toCaller = es - ev;
         double a = vx * vx + vy * vy + vz * vz;
         double h = vx * sx + vy * sy + vz * sz;
-        double c = sx * sx + sy * sy + sz * sz - r * r;
+        double ss = sx * sx + sy * sy + sz * sz;
+        double rr = r * r;
+        double c = ss - rr;
+        // in contact at the start as test decides it: an exact touch whose squares round (c an ulp above 0) too
+        boolean startInContact = c <= 0.0 || c <= PLAIN_BOUND * (ss + rr) + UNDERFLOW
+                && touchesBeyondRounding(sx, ks * Geom.sumError(bx, -ax, bx - ax),
+                        sy, ks * Geom.sumError(by, -ay, by - ay), sz, ks * Geom.sumError(bz, -az, bz - az),
+                        r, ks * Geom.sumError(ra, rb, ra + rb), ss, rr);
         if (a == 0.0) {
             // no relative motion: in contact for the whole frame or never
-            return c <= 0.0 ? dest.set(0.0, 1.0) : dest.miss();
+            return startInContact ? dest.set(0.0, 1.0) : dest.miss();
         }
         double wx = vy * sz - vz * sy;
         double wy = vz * sx - vx * sz;
         double wz = vx * sy - vy * sx;
         double discriminant = a * r * r - (wx * wx + wy * wy + wz * wz);
-        if (c <= 0.0) {
-            // overlapping at the start: the later root is the separation time (the roots have opposite signs)
+        if (startInContact) {
+            // overlapping at the start: the later root is the separation time (the roots have opposite signs; for a
+            // touch whose c rounded above 0 they have one sign and one lies within rounding of 0: the later one is
+            // kept, or 0 by the clamp below)
             double q = Quadratic.q(h, Math.max(discriminant, 0.0));
             double separation = Geom.scalb(h <= 0.0 ? q / a : c / q, toCaller);
             // clamped to [0, 1]; max also turns the -0.0 of a touching start (c = 0) into 0

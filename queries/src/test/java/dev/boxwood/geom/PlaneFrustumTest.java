@@ -106,6 +106,31 @@ class PlaneFrustumTest {
     }
 
     @Test
+    void shouldNotCullABoxWhoseCornerDistanceOverflowsInItsPartialSums() {
+        // x + y + z <= 0.6e308 and the corner (1e308, 1e308, -1.5e308): every product is finite and the exact
+        // distance is -0.1e308 (inside), but x + y rounds to infinity, which read as outside beyond any rounding
+        double[] corner = {1e308, 1e308, -1.5e308};
+        double d = 0.6e308;
+        BigDecimal exact = ExactReference.exact(corner[0]).add(ExactReference.exact(corner[1]))
+                .add(ExactReference.exact(corner[2])).subtract(ExactReference.exact(d));
+        assertTrue(exact.signum() < 0);
+        assertNotEquals(Geom.OUTSIDE, AabbPlane.classify(corner[0], corner[1], corner[2], corner[0], corner[1],
+                corner[2], 1, 1, 1, d));
+        assertNotEquals(Geom.OUTSIDE, AabbPlane.classify(corner[0], corner[1], corner[2], 1.5e308, 1.5e308, 0,
+                1, 1, 1, d));
+        assertNotEquals(FrustumAabb.CULLED, FrustumAabb.cull(new double[] {1, 1, 1, d}, 1, corner[0], corner[1],
+                corner[2], corner[0], corner[1], corner[2]));
+        // through the validated types: the unit normal of (1, 1, 1) and d = 1.7e308 / sqrt(3)
+        Plane plane = new Plane(1, 1, 1, 1.7e308);
+        Aabb box = new Aabb(1.7e308, 1.7e308, -1.79e308, 1.7e308, 1.7e308, -1.79e308);
+        assertNotEquals(Geom.OUTSIDE, plane.classify(box));
+        assertNotEquals(Geom.OUTSIDE, new Frustum(plane).classify(box));
+        // still outside where the exact distance is positive, and where it is at that scale
+        assertEquals(Geom.OUTSIDE, AabbPlane.classify(1e308, 1e308, -0.5e308, 1e308, 1e308, -0.5e308, 1, 1, 1, d));
+        assertEquals(Geom.OUTSIDE, AabbPlane.classify(1e308, 1e308, 0, 1e308, 1e308, 0, 1, 1, 1, 0));
+    }
+
+    @Test
     void shouldCullWithPlaneMasks() {
         double[] planes = boxPlanes(0, 10);
         int all = FrustumAabb.allPlanes(6);
