@@ -3,12 +3,15 @@ package dev.boxwood.samples;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 import dev.boxwood.index.DynamicAabbTree;
@@ -480,6 +483,19 @@ public final class StreamingServerSample {
             progress(tx + 1, n, n * (tx + 1), objects[0], System.nanoTime() - start);
         }
         System.out.println();
+        // a world baked earlier with other settings left tiles this grid did not replace: they would be loaded
+        // with it by anyone opening the folder's tiles
+        Set<Path> baked = new HashSet<>();
+        for (Path file : tileFiles) {
+            baked.add(file.toAbsolutePath().normalize());
+        }
+        try (DirectoryStream<Path> old = Files.newDirectoryStream(folder, "city_*.bxw")) {
+            for (Path file : old) {
+                if (!baked.contains(file.toAbsolutePath().normalize())) {
+                    Files.delete(file);
+                }
+            }
+        }
         StringBuilder text = new StringBuilder(expected).append("\nobjects=").append(objects[0]).append('\n');
         for (Path file : tileFiles) {
             text.append(file.getFileName()).append('\n');

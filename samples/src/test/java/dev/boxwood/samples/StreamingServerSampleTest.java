@@ -187,6 +187,20 @@ class StreamingServerSampleTest {
     }
 
     @Test
+    void shouldLeaveOnlyTheTilesOfTheWorldItBakedInTheFolder() throws Exception {
+        SampleArgs.quiet();
+        // a full run and then a quick one (demo.sh, then demo.sh --quick) share the folder; so do these two
+        StreamingServerSample.run(out, new Settings(4, 2, 2, 5, 1, 150, 60 << 10, 60, 120));
+        Result smaller = StreamingServerSample.run(out, new Settings(3, 2, 2, 5, 1, 150, 60 << 10, 60, 120));
+        assertTrue(smaller.baked());
+        java.util.Set<Path> left = new java.util.HashSet<>();
+        try (var files = java.nio.file.Files.newDirectoryStream(out.resolve("streaming-world"), "city_*.bxw")) {
+            files.forEach(left::add);
+        }
+        assertEquals(new java.util.HashSet<>(smaller.tileFiles()), left);
+    }
+
+    @Test
     void shouldLookForPeopleInTheNextTileWhoseBodiesReachIntoTheAreaOfInterest() {
         Settings settings = Settings.of(true);
         StreamingServerSample.ActiveTiles active = new StreamingServerSample.ActiveTiles(settings);

@@ -199,7 +199,7 @@ public final class WorldTool {
                     f.grow();
                     int at = 6 * f.count;
                     for (int a = 0; a < 6; a++) {
-                        f.boxes[at + a] = parse(where, FIELDS[a], parts[a], Double::parseDouble);
+                        f.boxes[at + a] = parse(where, FIELDS[a], parts[a], DoubleDecoder::parse);
                     }
                     try {
                         Arguments.requireBox(f.boxes[at], f.boxes[at + 1], f.boxes[at + 2], f.boxes[at + 3],
@@ -247,6 +247,8 @@ public final class WorldTool {
                 throws InvalidInputException {
             try {
                 return parser.apply(text);
+            } catch (DoubleDecoder.OutOfRangeException e) {
+                throw new InvalidInputException(where + field + " " + e.getMessage() + ": \"" + text + "\"", e);
             } catch (NumberFormatException e) {
                 throw new InvalidInputException(where + field + " is not a number: \"" + text + "\"", e);
             }
@@ -261,10 +263,38 @@ public final class WorldTool {
             if (m.find()) {
                 long box = Long.parseLong(m.group(1));
                 if (box < count) {
-                    return message + " (line " + lines[(int) box] + ")";
+                    return message + " (line " + lines[(int) box] + ")" + spread(message);
                 }
             }
             return message;
+        }
+
+        private static final Pattern BEYOND_STORAGE = Pattern.compile("reaches more than .* on axis (\\d)");
+
+        /**
+         * For a box beyond the float storage range: the origin is the centre of all the boxes, so the box the
+         * writer names is merely the first one checked (often an ordinary box), not the one far from the others.
+         * The lines holding the two ends of the world on that axis are where the stray box is.
+         */
+        private String spread(String message) {
+            Matcher m = BEYOND_STORAGE.matcher(message);
+            if (!m.find() || count == 0) {
+                return "";
+            }
+            int a = Integer.parseInt(m.group(1));
+            int low = 0;
+            int high = 0;
+            for (int i = 1; i < count; i++) {
+                if (boxes[6 * i + a] < boxes[6 * low + a]) {
+                    low = i;
+                }
+                if (boxes[6 * i + 3 + a] > boxes[6 * high + 3 + a]) {
+                    high = i;
+                }
+            }
+            return "; the boxes reach from " + boxes[6 * low + a] + " (line " + lines[low] + ") to "
+                    + boxes[6 * high + 3 + a] + " (line " + lines[high] + ") on axis " + a
+                    + ", too far apart for one world file";
         }
 
         private void grow() {
@@ -294,7 +324,8 @@ public final class WorldTool {
         boolean binary;
         @Parameters(index = "1", description = "output world file (or, with --tile-size, output directory)")
         Path output;
-        @Option(names = "--tile-size", description = "split into tiles of this edge length, one file per tile")
+        @Option(names = "--tile-size", converter = DoubleDecoder.class,
+                description = "split into tiles of this edge length, one file per tile")
         Double tileSize;
         @Option(names = "--overwrite", description = "with --tile-size: replace the tiles of an earlier build in the "
                 + "output directory (the new grid is written, then the old tiles it did not replace are deleted)")
@@ -401,7 +432,7 @@ public final class WorldTool {
          * if the writer refuses the boxes before writing a tile, so a refused build leaves nothing behind.
          */
         private void buildTiles(BoxFile boxes, PrintWriter out) throws IOException {
-            boolean created = !Files.exists(output);
+            Path created = outermostMissing(output);
             Files.createDirectories(output);
             try {
                 List<Path> tiles = TileSetWriter.writeGrid(output, "tile", boxes.boxes, boxes.categories,
@@ -411,12 +442,8 @@ public final class WorldTool {
                     removeOldTiles(tiles, out);
                 }
             } catch (IllegalArgumentException e) {
-                if (created) {
-                    try {
-                        Files.deleteIfExists(output);
-                    } catch (DirectoryNotEmptyException kept) {
-                        // something was written after all: leave it for the user to see
-                    }
+                if (created != null) {
+                    removeCreated(created);
                 }
                 if (e.getMessage().startsWith("cellSize")) {
                     // the option, not the input: a grid too fine for the world's extent
@@ -424,6 +451,32 @@ public final class WorldTool {
                             "--tile-size" + e.getMessage().substring("cellSize".length()), e);
                 }
                 throw new InvalidInputException(input + ": " + boxes.withLine(e.getMessage()), e);
+            }
+        }
+
+        /**
+         * The outermost directory of the output that does not exist yet, or null: {@code createDirectories} makes
+         * the missing parents too, and a refused build must not leave them behind either.
+         */
+        private Path outermostMissing(Path dir) {
+            Path missing = null;
+            for (Path p = dir.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
+                missing = p;
+            }
+            return missing;
+        }
+
+        /** Removes the output directory and its parents up to {@code created}, while they are empty. */
+        private void removeCreated(Path created) throws IOException {
+            for (Path p = output.toAbsolutePath(); p != null; p = p.getParent()) {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (DirectoryNotEmptyException kept) {
+                    return; // something was written after all: leave it for the user to see
+                }
+                if (p.equals(created)) {
+                    return;
+                }
             }
         }
 
@@ -542,12 +595,15 @@ public final class WorldTool {
         CommandLine.Model.CommandSpec spec;
         @Parameters(index = "0", description = "world file")
         Path file;
-        @Option(names = "--box", arity = "6", description = "minX minY minZ maxX maxY maxZ")
+        @Option(names = "--box", arity = "6", converter = DoubleDecoder.class,
+                description = "minX minY minZ maxX maxY maxZ")
         double[] box;
-        @Option(names = "--ray", arity = "6", description = "originX originY originZ translationX translationY "
+        @Option(names = "--ray", arity = "6", converter = DoubleDecoder.class,
+                description = "originX originY originZ translationX translationY "
                 + "translationZ")
         double[] ray;
-        @Option(names = "--max-fraction", defaultValue = "1", description = "largest fraction of a ray (default 1)")
+        @Option(names = "--max-fraction", defaultValue = "1", converter = DoubleDecoder.class,
+                description = "largest fraction of a ray (default 1)")
         double maxFraction;
         @Option(names = "--closest", description = "print only the closest hit of a ray")
         boolean closest;
@@ -658,6 +714,45 @@ public final class WorldTool {
                 err.println();
                 shown = Integer.MAX_VALUE;
             }
+        }
+    }
+
+    /**
+     * Parses a double as {@link Double#parseDouble} does, without what it takes beyond a written number: Java's
+     * type suffixes ({@code 1f}, {@code 2d}: a typo such as {@code 1f} for hex would pass as one) and the control
+     * characters it trims (a NUL at the end of a field), and without turning a finite number too large for a double
+     * ({@code 1e400}) silently into infinity, which would then be refused as "not finite" under a value never
+     * written.
+     */
+    static final class DoubleDecoder implements CommandLine.ITypeConverter<Double> {
+        /** A number too large in magnitude for a double. */
+        static final class OutOfRangeException extends NumberFormatException {
+            OutOfRangeException(String message) {
+                super(message);
+            }
+        }
+
+        @Override
+        public Double convert(String value) {
+            try {
+                return parse(value);
+            } catch (OutOfRangeException e) {
+                throw new CommandLine.TypeConversionException("'" + value + "' " + e.getMessage());
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a number");
+            }
+        }
+
+        static double parse(String value) {
+            char last = value.isEmpty() ? ' ' : value.charAt(value.length() - 1);
+            if ("dDfF".indexOf(last) >= 0 || value.chars().anyMatch(c -> c <= ' ')) {
+                throw new NumberFormatException("For input string: \"" + value + "\"");
+            }
+            double d = Double.parseDouble(value);
+            if (Double.isInfinite(d) && !value.endsWith("Infinity")) {
+                throw new OutOfRangeException("is beyond the double range");
+            }
+            return d;
         }
     }
 

@@ -310,6 +310,18 @@ class WorldToolTest {
     }
 
     @Test
+    void shouldNameTheLinesOfAWorldTooWideForItsFloatsNotOnlyTheFirstBoxChecked() throws IOException {
+        Path input = dir.resolve("stray.txt");
+        Path world = dir.resolve("stray.bxw");
+        // the stray box is the last: the writer's origin is the centre of all, so it names box 0 first
+        Files.writeString(input, "0 0 0 1 1 1\n2 2 2 3 3 3\n# a typo: 1e19 for 1e1\n1e19 0 0 1e19 1 1\n");
+        assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", input.toString(), world.toString()));
+        assertTrue(err.contains("(line 1)") && err.contains("1.0E19 (line 4)") && err.contains("0.0 (line 1)"),
+                err);
+        assertFalse(Files.exists(world));
+    }
+
+    @Test
     void shouldTakeOneQueryAndFullWidthHexMasks() throws IOException {
         Path world = buildLevel();
         String[] everything = {"-1e9", "-1e9", "-1e9", "1e9", "1e9", "1e9"};
@@ -357,6 +369,12 @@ class WorldToolTest {
             {"0,0,0,1,1,1,,5\n", ":1: ", "categoryBits is not a number: \"\""},
             {"0 0 0 1 1 1,\n", ":1: ", "categoryBits is not a number: \"\""},
             {"0 0 0 1 1 1 0x+1\n", ":1: ", "categoryBits is not a number"},
+            // what Double.parseDouble takes beyond a written number: Java's suffixes, trimmed control characters
+            {"0 0 0 1f 1 1\n", ":1: ", "maxX is not a number: \"1f\""},
+            {"0 0 0 1 1 2d\n", ":1: ", "maxZ is not a number: \"2d\""},
+            {"0 0 0 1 1 1\u0000\n", ":1: ", "maxZ is not a number"},
+            // a finite number beyond the double range is named as written, not as infinity
+            {"0 0 0 1e400 1 1\n", ":1: ", "maxX is beyond the double range: \"1e400\""},
         };
         Files.writeString(world, "");
         assertEquals(0, run("build", input.toString(), world.toString()), err);
@@ -372,6 +390,12 @@ class WorldToolTest {
         assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", input.toString(), world.toString()));
         assertTrue(err.contains("box 0 reaches more than") && err.contains("(line 2)") && !err.contains("Usage"), err);
 
+        // the query's numbers are read the same way
+        assertEquals(2, run("query", world.toString(), "--box", "0", "0", "0", "1", "1", "1f"));
+        assertTrue(err.contains("'1f' is not a number"), err);
+        assertEquals(2, run("query", world.toString(), "--ray", "0", "0", "0", "1e400", "0", "0"));
+        assertTrue(err.contains("'1e400' is beyond the double range"), err);
+
         // a signed hex mask applies its sign to the bits: -0x1 is every category
         Files.writeString(input, "0 0 0 1 1 1 0x4\n");
         assertEquals(0, run("build", input.toString(), world.toString()), err);
@@ -385,6 +409,11 @@ class WorldToolTest {
                 "--tile-size", "10"));
         assertTrue(err.contains("object 1") && err.contains("(line 3)"), err);
         assertFalse(Files.exists(tiles), "no tile directory left behind");
+        // nor the missing parents the build created for it
+        Path nested = dir.resolve("new").resolve("deeper").resolve("tiles");
+        assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", input.toString(), nested.toString(),
+                "--tile-size", "10"));
+        assertFalse(Files.exists(dir.resolve("new")), "no parent directory left behind");
         // a grid too fine for the world is the option's fault: bad usage, naming it
         Files.writeString(input, "0 0 0 1 1 1\n1e6 0 0 1e6 1 1\n");
         assertEquals(2, run("build", input.toString(), tiles.toString(), "--tile-size", "1e-3"));
