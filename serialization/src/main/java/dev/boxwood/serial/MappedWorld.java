@@ -37,6 +37,7 @@ import dev.boxwood.query.TraversalStack;
 import net.openhft.chronicle.bytes.MappedBytesStore;
 import net.openhft.chronicle.bytes.MappedFile;
 import net.openhft.chronicle.core.UnsafeMemory;
+import net.openhft.chronicle.core.io.IORuntimeException;
 import net.openhft.chronicle.core.io.ReferenceOwner;
 
 /**
@@ -175,11 +176,19 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Header.requireWorldFile(file, capacity);
         for (int attempt = 1; ; attempt++) {
             // the file is mapped as it is opened, and only the store's own release unmaps it (Unmapping)
-            MappedFile mapped = MappedFile.ofSingle(file.toFile(), capacity, true);
+            MappedFile mapped;
+            try {
+                mapped = MappedFile.ofSingle(file.toFile(), capacity, true);
+            } catch (IORuntimeException e) {
+                throw mappingFailure(file, e);
+            }
             ReferenceOwner owner = ReferenceOwner.temporary("MappedWorld");
             MappedBytesStore store;
             try {
                 store = mapped.acquireByteStore(owner, 0);
+            } catch (IORuntimeException e) {
+                mapped.releaseLast();
+                throw mappingFailure(file, e);
             } catch (RuntimeException | IOException e) {
                 mapped.releaseLast();
                 throw e;
@@ -202,6 +211,16 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             }
             capacity = length;
         }
+    }
+
+    /**
+     * Chronicle reports a file the operating system refuses to map (a file system without mmap, such as sysfs, or
+     * no address space left) unchecked and without the path; {@link #open} promises an {@link IOException} naming
+     * the file, and {@link TiledWorld} turns only that into its documented {@link UncheckedIOException}.
+     */
+    private static IOException mappingFailure(Path file, IORuntimeException e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        return new IOException(file + ": the file cannot be mapped: " + cause.getMessage(), e);
     }
 
     /**
@@ -2183,6 +2202,11 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 int expectedSize = WorldLayout.recordSize(s, flags);
                 if (recordSize != expectedSize) {
                     throw fail(file, name + " section record size " + recordSize + " instead of " + expectedSize);
+                }
+                if (length < 0) {
+                    // the payload's length is taken as stored, so the comparisons below would report a negative one
+                    // as "length L instead of L"
+                    throw fail(file, name + " section length " + length + " is negative");
                 }
                 if (s == WorldLayout.SECTION_PALETTE) {
                     long maxLength = indexed ? (long) WorldLayout.PALETTE_ENTRY_SIZE * Math.min(objects,

@@ -2,7 +2,9 @@ package dev.boxwood.serial;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -23,6 +25,7 @@ import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.TraversalStack;
 import net.openhft.chronicle.core.io.AbstractReferenceCounted;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -278,6 +281,33 @@ class CorruptionTest {
         }, true), "ascending");
         assertMessage(mutated(b -> b.putInt(WorldLayout.FLAGS_OFFSET, b.getInt(WorldLayout.FLAGS_OFFSET)
                 ^ WorldLayout.FLAG_NO_ZERO_CATEGORY), true), "no-zero");
+    }
+
+    @Test
+    void shouldNameANegativeSectionLengthAsSuch() throws IOException {
+        int payload = WorldLayout.sectionEntryOffset(WorldLayout.SECTION_PAYLOAD) + WorldLayout.ENTRY_LENGTH;
+        // one bit flip (the sign) of the fixture's payload length, header checksum resealed
+        String message = assertRejected(mutated(b -> b.putLong(payload, b.getLong(payload) | Long.MIN_VALUE), false),
+                "negative payload length");
+        assertTrue(message.contains("payload section length") && message.contains("negative"), message);
+        assertFalse(message.contains("instead of"), message);
+        for (int s = 0; s < WorldLayout.SECTION_PAYLOAD; s++) {
+            int length = WorldLayout.sectionEntryOffset(s) + WorldLayout.ENTRY_LENGTH;
+            assertMessage(mutated(b -> b.putLong(length, -WorldLayout.SECTION_ALIGNMENT), false), "negative");
+        }
+    }
+
+    @Test
+    void shouldReportAFileThatCannotBeMappedAsAnIOExceptionNamingIt() throws IOException {
+        // sysfs files report a page of length but refuse to be mapped (ENODEV)
+        Path unmappable = Path.of("/sys/devices/system/cpu/online");
+        Assumptions.assumeTrue(Files.isReadable(unmappable) && Files.size(unmappable) >= WorldLayout.HEADER_SIZE,
+                "no sysfs file to map");
+        for (int attempt = 0; attempt < 3; attempt++) {
+            IOException e = assertThrows(IOException.class, () -> MappedWorld.open(unmappable));
+            assertTrue(e.getMessage().startsWith(unmappable.toString()) && e.getMessage().contains("mapped"),
+                    e.getMessage());
+        }
     }
 
     @Test
