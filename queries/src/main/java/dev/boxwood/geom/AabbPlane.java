@@ -90,27 +90,18 @@ public final class AabbPlane {
         double x = nx >= 0.0 ? minX : maxX;
         double y = ny >= 0.0 ? minY : maxY;
         double z = nz >= 0.0 ? minZ : maxZ;
-        int verdict = positiveBeyondRounding(nx, x, ny, y, nz, z, d, 1.0);
-        // Four terms of at most Double.MAX_VALUE / 4 cannot overflow again; the power of two keeps the sign and the
-        // relative bounds (terms that become subnormal lose at most half a step, far below a bound at the range's end)
-        return verdict == OUTSIDE_BEYOND_ROUNDING
-                || verdict == SUM_OVERFLOWED && positiveBeyondRounding(nx, x, ny, y, nz, z, d, 0.25)
-                == OUTSIDE_BEYOND_ROUNDING;
+        return positiveBeyondRounding(nx, x, ny, y, nz, z, d, 1.0);
     }
-
-    /** {@link #positiveBeyondRounding}: the distance is positive beyond its rounding. */
-    private static final int OUTSIDE_BEYOND_ROUNDING = 1;
-    /** {@link #positiveBeyondRounding}: finite terms whose rounded sum overflowed, so the distance says nothing. */
-    private static final int SUM_OVERFLOWED = -1;
 
     /**
      * Decides {@code scale (n · x - d) > 0} beyond rounding, every term scaled by the power of two {@code scale}
-     * before it is summed ({@link #outside}'s test).
-     *
-     * @return {@link #OUTSIDE_BEYOND_ROUNDING}, {@link #SUM_OVERFLOWED}, or 0 (not outside)
+     * before it is summed ({@link #outside}'s test). A sum that overflowed at scale 1 is taken again at 1/4, out of
+     * line, so the common path stays small enough to be inlined into the culling loops: four terms of at most
+     * {@code Double.MAX_VALUE / 4} cannot overflow again, and the power of two keeps the sign and the relative bounds
+     * (terms that become subnormal lose at most half a step, far below a bound at the range's end).
      */
-    private static int positiveBeyondRounding(double nx, double x, double ny, double y, double nz, double z,
-                                              double d, double scale) {
+    private static boolean positiveBeyondRounding(double nx, double x, double ny, double y, double nz, double z,
+                                                  double d, double scale) {
         double ux = nx * x;
         double uy = ny * y;
         double uz = nz * z;
@@ -120,20 +111,20 @@ public final class AabbPlane {
         double sd = scale * d;
         double distance = px + py + pz - sd;
         if (!(distance > 0.0)) {
-            return 0;
+            return false;
         }
         // terms scaled before they are summed: finite terms cannot overflow the bound
         double bound = PLAIN_BOUND * Math.abs(px) + PLAIN_BOUND * Math.abs(py) + PLAIN_BOUND * Math.abs(pz)
                 + PLAIN_BOUND * Math.abs(sd) + UNDERFLOW;
         if (distance > bound) {
             // infinite with a finite bound: finite products of opposite signs whose partial sum overflowed
-            return distance < Double.POSITIVE_INFINITY ? OUTSIDE_BEYOND_ROUNDING : SUM_OVERFLOWED;
+            return distance < Double.POSITIVE_INFINITY
+                    || scale == 1.0 && positiveBeyondRounding(nx, x, ny, y, nz, z, d, 0.25);
         }
         double error = scale * (Math.fma(nx, x, -ux) + Math.fma(ny, y, -uy) + Math.fma(nz, z, -uz));
         // twice gamma(5) * bound covers gamma(4)^2 of the terms twice over; products in the subnormal range are not
         // split exactly by fma
-        return Geom.compensatedSum(px, py, pz, -sd, error) > 2 * PLAIN_BOUND * bound + UNDERFLOW
-                ? OUTSIDE_BEYOND_ROUNDING : 0;
+        return Geom.compensatedSum(px, py, pz, -sd, error) > 2 * PLAIN_BOUND * bound + UNDERFLOW;
     }
 
     /** {@code n · x - d} at the corner that extends farthest along the normal (the largest over the box). */

@@ -60,10 +60,24 @@ public final class SphereSphere {
         if (d - rr > PLAIN_BOUND * (d + rr) + UNDERFLOW) {
             return false;
         }
-        // within rounding of a touch: the exact errors of the rounded differences and radius sum (TwoSum, Knuth),
-        // scaled like them (a power of two)
-        return touchesBeyondRounding(ux, k * Geom.sumError(bx, -ax, sx), uy, k * Geom.sumError(by, -ay, sy),
-                uz, k * Geom.sumError(bz, -az, sz), ur, k * Geom.sumError(ra, rb, r), d, rr);
+        return touchesAfterRounding(ax, ay, az, ra, bx, by, bz, rb, k, d, rr);
+    }
+
+    /**
+     * {@link #test}'s and {@link #sweep}'s start within rounding of a touch, out of line so that their common path
+     * stays small enough to be inlined into callers' loops: the offset and radius sum scaled by {@code k} again, with
+     * the exact errors of their rounding (TwoSum, Knuth) scaled like them (a power of two), for
+     * {@link #touchesBeyondRounding}.
+     */
+    private static boolean touchesAfterRounding(double ax, double ay, double az, double ra,
+                                                double bx, double by, double bz, double rb,
+                                                double k, double d, double rr) {
+        double sx = bx - ax;
+        double sy = by - ay;
+        double sz = bz - az;
+        double r = ra + rb;
+        return touchesBeyondRounding(sx * k, k * Geom.sumError(bx, -ax, sx), sy * k, k * Geom.sumError(by, -ay, sy),
+                sz * k, k * Geom.sumError(bz, -az, sz), r * k, k * Geom.sumError(ra, rb, r), d, rr);
     }
 
     /**
@@ -151,9 +165,7 @@ public final class SphereSphere {
         double c = ss - rr;
         // in contact at the start as test decides it: an exact touch whose squares round (c an ulp above 0) too
         boolean startInContact = c <= 0.0 || c <= PLAIN_BOUND * (ss + rr) + UNDERFLOW
-                && touchesBeyondRounding(sx, ks * Geom.sumError(bx, -ax, bx - ax),
-                        sy, ks * Geom.sumError(by, -ay, by - ay), sz, ks * Geom.sumError(bz, -az, bz - az),
-                        r, ks * Geom.sumError(ra, rb, ra + rb), ss, rr);
+                && touchesAfterRounding(ax, ay, az, ra, bx, by, bz, rb, ks, ss, rr);
         if (a == 0.0) {
             // no relative motion: in contact for the whole frame or never
             return startInContact ? dest.set(0.0, 1.0) : dest.miss();
