@@ -59,6 +59,9 @@ import java.util.Arrays;
  * recategorised and removed like any other. A query that takes them
  * in writes to the tree, under a lock, so concurrent queries on many threads stay safe: one does the work and the
  * others wait for it; that query may also allocate (the rebuild's or the batch's scratch, grown node arrays).
+ * The rebuild runs on the common fork/join pool; should that pool hand the thread doing it, while it waits for its
+ * parallel build, a task that queries this tree (queries running as fork/join tasks), that query throws
+ * {@link IllegalStateException} rather than read a half-built hierarchy ({@link #flushAdds()} first avoids it).
  * {@link #validate()} checks the pending objects as they are, without taking them in.
  *
  * <h2>Queries and threads</h2>
@@ -204,6 +207,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private volatile boolean hasPending;
     /** Serialises taking in the pending objects between concurrent readers. */
     private final Object flushLock = new Object();
+    /** Set under {@link #flushLock} while pending objects go in: a re-entry on the same thread is refused. */
+    boolean takingIn;
     /** How the pending objects were taken in so far (tests check which way ran): by a rebuild, a batch, one by one. */
     int rebuildFlushes;
     int batchFlushes;
@@ -650,7 +655,19 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private void flushShared() {
         synchronized (flushLock) {
             if (hasPending) {
-                insertPending();
+                if (takingIn) {
+                    // the lock is re-entrant: only the thread taking the objects in gets here, from a task its
+                    // fork/join pool gave it while the parallel build waited, and the hierarchy is half built
+                    throw new IllegalStateException("a query reached this tree on the thread taking its pending"
+                            + " adds in (a fork/join task run while the parallel build waited); the tree is being"
+                            + " rebuilt: call flushAdds() before running queries as fork/join tasks");
+                }
+                takingIn = true;
+                try {
+                    insertPending();
+                } finally {
+                    takingIn = false;
+                }
                 hasPending = false;
             }
         }

@@ -335,6 +335,30 @@ class DeferredAddsTest {
         }
     }
 
+    @Test
+    void shouldRefuseAQueryOnTheThreadTakingThePendingObjectsIn() {
+        // what a fork/join pool can do to the thread running the parallel rebuild: hand it, while it waits, a task
+        // that queries the same tree (the lock is re-entrant, so nothing else stops it from reading a half-built
+        // hierarchy); the state is set here as the taking in sets it
+        BoxSet boxes = SyntheticWorld.clustered(500, 57, WorldFrame.scaled(1)).boxes();
+        DynamicAabbTree tree = new DynamicAabbTree(DEFERRED);
+        addAll(tree, boxes, 0, boxes.size());
+        AllOverlaps found = new AllOverlaps();
+        TraversalStack stack = new TraversalStack(4);
+        tree.takingIn = true;
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, found, stack));
+        assertTrue(e.getMessage().contains("pending adds"), e.getMessage());
+        assertEquals(boxes.size(), tree.pendingAdds(), "nothing taken in by the refused query");
+        assertEquals(0, found.count());
+        tree.takingIn = false;
+        tree.validate();
+        tree.queryAabb(-1e9, -1e9, -1e9, 1e9, 1e9, 1e9, -1L, found, stack);
+        assertEquals(boxes.size(), found.count());
+        assertEquals(0, tree.pendingAdds());
+        tree.validate();
+    }
+
     /** Box queries and closest hits against the brute force on one thread; the first failure, or "". */
     private static String checkQueries(DynamicAabbTree tree, BruteForceIndex brute, BoxSet boxes, int seed) {
         TraversalStack own = new TraversalStack(4);
