@@ -40,7 +40,9 @@ public final class TileSetWriter {
      * @param categoryBits per object, or {@code null} for {@code -1L}
      * @param userValues   per object, or {@code null} for the object's global index in {@code boxes}
      * @param cellSize     the grid cell edge length, finite and {@code > 0}; the world may lie anywhere but span
-     *                     at most 2^21 cells along each axis
+     *                     at most 2^21 cells along each axis, and every box's centre must lie within 2^53 cells of
+     *                     the origin (the message names the first box beyond, or the cell size where no box is
+     *                     within)
      * @return the written tile files, ordered by cell z, then y, then x
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming {@code dir} if it does
      *                                  not exist (checked first), {@link java.nio.file.AccessDeniedException} if it
@@ -74,14 +76,34 @@ public final class TileSetWriter {
         // sort object indices by cell (z, y, x) then index: one pass per tile afterwards
         long[] firstCell = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
         long[] lastCell = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
+        // the first box beyond 2^53 cells of the origin, on its axis: a box far from the rest is the input's fault,
+        // but where no box is within reach the cell size is too fine for any grid of this world
+        int farObject = -1;
+        int farAxis = -1;
         for (int i = 0; i < n; i++) {
             Arguments.requireBox(boxes[6 * i], boxes[6 * i + 1], boxes[6 * i + 2], boxes[6 * i + 3],
                     boxes[6 * i + 4], boxes[6 * i + 5]);
             for (int a = 0; a < 3; a++) {
-                long c = cellIndex(boxes, i, a, cellSize);
+                double at = cellCoordinate(boxes, i, a, cellSize);
+                if (!(Math.abs(at) < CELL_INDEX_LIMIT)) {
+                    if (farObject < 0) {
+                        farObject = i;
+                        farAxis = a;
+                    }
+                    continue;
+                }
+                long c = (long) at;
                 firstCell[a] = Math.min(firstCell[a], c);
                 lastCell[a] = Math.max(lastCell[a], c);
             }
+        }
+        if (farObject >= 0) {
+            if (firstCell[farAxis] == Long.MAX_VALUE) {
+                throw new IllegalArgumentException("cellSize " + cellSize + " puts every box beyond 2^53 cells from"
+                        + " the origin on axis " + "xyz".charAt(farAxis) + " (more than 2^21 cells on it, or a"
+                        + " world far from the origin: a larger cell size)");
+            }
+            cellIndex(boxes, farObject, farAxis, cellSize);
         }
         for (int a = 0; a < 3; a++) {
             // the key packs cells relative to the world's first cell, so only the world's extent is bounded,
@@ -170,12 +192,18 @@ public final class TileSetWriter {
     /** Beyond this many cells from the origin a cell index is no longer a whole number of cells. */
     private static final double CELL_INDEX_LIMIT = 0x1p53;
 
-    /** {@code floor(centre / cellSize)} on axis {@code a}. */
-    private static long cellIndex(double[] boxes, int i, int a, double cellSize) {
+    /** {@code floor(centre / cellSize)} on axis {@code a}, unbounded (infinite beyond the double range). */
+    private static double cellCoordinate(double[] boxes, int i, int a, double cellSize) {
         double centre = boxes[6 * i + a] * 0.5 + boxes[6 * i + 3 + a] * 0.5;
-        double c = Math.floor(centre / cellSize);
+        return Math.floor(centre / cellSize);
+    }
+
+    /** {@link #cellCoordinate} as a whole number of cells, refused beyond 2^53. */
+    private static long cellIndex(double[] boxes, int i, int a, double cellSize) {
+        double c = cellCoordinate(boxes, i, a, cellSize);
         if (!(Math.abs(c) < CELL_INDEX_LIMIT)) {
-            throw new IllegalArgumentException("object " + i + " lies " + c + " cells of size " + cellSize
+            throw new IllegalArgumentException("object " + i + " lies "
+                    + (Double.isInfinite(c) ? "more than " + Double.MAX_VALUE : c) + " cells of size " + cellSize
                     + " from the origin on axis " + "xyz".charAt(a) + ", beyond 2^53");
         }
         return (long) c;

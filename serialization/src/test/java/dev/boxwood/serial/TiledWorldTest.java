@@ -900,8 +900,19 @@ class TiledWorldTest {
         double[] spread = {0, 2e8, 0, 1, 2e8 + 1, 1,
             0, 2e8 + 100 * (1 << 21) + 50, 0, 1, 2e8 + 100 * (1 << 21) + 51, 1};
         assertBad("on axis y", () -> TileSetWriter.writeGrid(wide, "tile", spread, null, null, 100));
+        // a box beyond 2^53 cells of the origin is named where others are within reach; where none is, the cell size
         double[] tiny = {1e300, 0, 0, 1e300, 0, 0};
-        assertBad("beyond 2^53", () -> TileSetWriter.writeGrid(wide, "tile", tiny, null, null, 1e-10));
+        assertBad("cellSize 1.0E-10 puts every box beyond 2^53 cells from the origin on axis x",
+                () -> TileSetWriter.writeGrid(wide, "tile", tiny, null, null, 1e-10));
+        double[] stray = {0, 0, 0, 1, 1, 1, 1e300, 0, 0, 1e300, 1, 1};
+        assertBad("object 1 lies more than 1.7976931348623157E308 cells of size 1.0E-10 from the origin on axis x,"
+                + " beyond 2^53",
+                () -> TileSetWriter.writeGrid(wide, "tile", stray, null, null, 1e-10));
+        double[] two = {0, 0, 0, 1, 1, 1, 5, 5, 5, 6, 6, 6};
+        assertBad("cellSize 1.0E-300 puts every box beyond 2^53 cells from the origin on axis x",
+                () -> TileSetWriter.writeGrid(wide, "tile", two, null, null, 1e-300));
+        assertBad("cellSize 1.0E-6 gives more than 2^21 cells on axis x (cells 500000 to 5500000)",
+                () -> TileSetWriter.writeGrid(wide, "tile", two, null, null, 1e-6));
         try (var listing = Files.list(wide)) {
             assertEquals(0, listing.count(), "no tile written");
         }

@@ -286,6 +286,10 @@ class WorldToolTest {
         Path tiles = dir.resolve("tiles");
         assertEquals(2, run("build", input.toString(), tiles.toString(), "--tile-size", "0"));
         assertFalse(Files.exists(tiles), "nothing created for a bad tile size");
+        // a tile size too fine for the world is bad usage, also where it puts every box beyond 2^53 cells
+        assertEquals(2, run("build", input.toString(), tiles.toString(), "--tile-size", "1e-300"));
+        assertTrue(err.contains("--tile-size 1.0E-300 puts every box beyond 2^53 cells"), err);
+        assertFalse(Files.exists(tiles), "nothing left behind by a tile size too fine");
         // the output's kind must match the command: a directory for tiles, a file otherwise
         assertEquals(2, run("build", input.toString(), dir.toString()));
         assertTrue(err.contains("the output is a directory") && err.contains(dir.toString())
