@@ -15,8 +15,10 @@ for arg in "$@"; do
     -h|--help) echo "$usage"; exit 0 ;;
     --quick) args+=("$arg") ;;
     -*) echo "error: unknown option $arg" >&2; echo "$usage" >&2; exit 2 ;;
-    /*) folder="$arg"; args+=("$arg") ;;
-    *) folder="$arg"; args+=("$caller/$arg") ;;
+    *)
+      if [ -n "$folder" ]; then echo "error: one folder at most (got $folder and $arg)" >&2; echo "$usage" >&2; exit 2; fi
+      folder="$arg"
+      case "$arg" in /*) args+=("$arg") ;; *) args+=("$caller/$arg") ;; esac ;;
   esac
 done
 if [ -z "$folder" ]; then args+=("$caller/boxwood-out"); fi

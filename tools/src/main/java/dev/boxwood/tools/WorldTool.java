@@ -106,8 +106,10 @@ public final class WorldTool {
         } catch (OutOfMemoryError e) {
             // the text input is held in memory whole: say what to do rather than print the JVM's stack trace
             err.println();
-            err.println("error: out of memory (" + e.getMessage() + "): give the JVM more heap (java -Xmx...) or,"
-                    + " for a single world file, use --binary input, which is streamed");
+            boolean streamed = java.util.Arrays.stream(args).anyMatch(a -> a.startsWith("--binary"));
+            err.println("error: out of memory (" + e.getMessage() + "): give the JVM more heap (java -Xmx...)"
+                    + (streamed ? " (the binary input is streamed; the builder still holds 24 bytes per box and its"
+                    + " working arrays)" : " or, for a single world file, use --binary input, which is streamed"));
             return EXIT_IO;
         } finally {
             out.flush();
@@ -159,6 +161,40 @@ public final class WorldTool {
     static final class InvalidInputException extends IOException {
         InvalidInputException(String message, Throwable cause) {
             super(message, cause);
+        }
+    }
+
+    /**
+     * The first line (from 1) of a file whose bytes are not UTF-8, or 0 if every line decodes (the file changed
+     * since it failed): each line's bytes are decoded alone, so the answer does not depend on how far a reader
+     * decoded ahead.
+     */
+    static long firstLineNotUtf8(Path file) throws IOException {
+        java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
+        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        long number = 1;
+        try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file))) {
+            for (int b; (b = in.read()) >= 0; ) {
+                if (b != '\n') {
+                    line.write(b);
+                    continue;
+                }
+                if (!decodes(decoder, line)) {
+                    return number;
+                }
+                line.reset();
+                number++;
+            }
+        }
+        return decodes(decoder, line) ? 0 : number;
+    }
+
+    private static boolean decodes(java.nio.charset.CharsetDecoder decoder, java.io.ByteArrayOutputStream line) {
+        try {
+            decoder.reset().decode(java.nio.ByteBuffer.wrap(line.toByteArray()));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
         }
     }
 
@@ -215,8 +251,10 @@ public final class WorldTool {
                     f.count++;
                 }
             } catch (CharacterCodingException e) {
-                // the reader decodes ahead of the lines it returns: the bad bytes are at or after the next line
-                throw new IOException(file + ": not UTF-8 text (at or after line " + (lineNumber + 1) + ")", e);
+                // the reader decodes ahead of the lines it returns: the file is read again to name the line
+                long bad = firstLineNotUtf8(file);
+                throw new InvalidInputException(file + (bad > 0 ? ":" + bad + ": not UTF-8 text"
+                        : ": not UTF-8 text (at or after line " + (lineNumber + 1) + ")"), e);
             }
             f.boxes = Arrays.copyOf(f.boxes, 6 * f.count);
             f.categories = Arrays.copyOf(f.categories, f.count);
@@ -344,8 +382,9 @@ public final class WorldTool {
             // be named in the error instead
             Path directory = output.toAbsolutePath().getParent();
             if (tileSize == null && directory != null && !Files.isDirectory(directory)) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "the directory of the output does not exist: " + directory);
+                throw new CommandLine.ParameterException(spec.commandLine(), Files.exists(directory)
+                        ? "the directory of the output is not a directory: " + directory
+                        : "the directory of the output does not exist: " + directory);
             }
             if (tileSize == null && Files.isDirectory(output)) {
                 throw new CommandLine.ParameterException(spec.commandLine(),

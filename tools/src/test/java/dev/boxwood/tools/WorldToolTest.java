@@ -283,6 +283,8 @@ class WorldToolTest {
         assertTrue(err.contains(dir + ": not a regular file"), err);
         assertEquals(2, run("build", input.toString(), dir.resolve("no/such/dir/x.bxw").toString()));
         assertTrue(err.contains("does not exist"), err);
+        assertEquals(2, run("build", input.toString(), input.resolve("x.bxw").toString()));
+        assertTrue(err.contains("the directory of the output is not a directory: " + input), err);
         Path tiles = dir.resolve("tiles");
         assertEquals(2, run("build", input.toString(), tiles.toString(), "--tile-size", "0"));
         assertFalse(Files.exists(tiles), "nothing created for a bad tile size");
@@ -297,12 +299,27 @@ class WorldToolTest {
         assertEquals(2, run("build", input.toString(), world.toString(), "--tile-size", "5"));
         assertTrue(err.contains("this is a file: " + world), err);
         assertEquals(WorldTool.EXIT_IO, run("verify", world.resolve("inside.bxw").toString()));
-        // a text input that is not UTF-8 names the file (and where decoding stood)
+        // a text input that is not UTF-8 is bad input, named by file and line
         Path latin = dir.resolve("latin.txt");
         Files.write(latin, new byte[] {'0', ' ', '0', ' ', '0', ' ', '1', ' ', '1', ' ', '1', '\n', '#', (byte) 0xE9,
             '\n'});
-        assertEquals(WorldTool.EXIT_IO, run("build", latin.toString(), dir.resolve("latin.bxw").toString()));
-        assertTrue(err.contains(latin + ": not UTF-8 text (at or after line 1)"), err);
+        assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", latin.toString(),
+                dir.resolve("latin.bxw").toString()));
+        assertTrue(err.contains(latin + ":2: not UTF-8 text"), err);
+        // far down a file the reader decodes ahead of: still the line, also the last one without a newline
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            many.append(i).append(" 0 0 ").append(i + 1).append(" 1 1\n");
+        }
+        byte[] text = many.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] tail = java.util.Arrays.copyOf(text, text.length + 2);
+        tail[text.length] = '#';
+        tail[text.length + 1] = (byte) 0xC3;
+        Files.write(latin, tail);
+        assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", latin.toString(),
+                dir.resolve("latin.bxw").toString()));
+        assertTrue(err.contains(latin + ":20001: not UTF-8 text"), err);
+        assertEquals(0, WorldTool.firstLineNotUtf8(input), "a good file has no bad line");
     }
 
     @Test
