@@ -100,10 +100,10 @@ public final class TileSetWriter {
         if (farObject >= 0) {
             if (firstCell[farAxis] == Long.MAX_VALUE) {
                 throw new IllegalArgumentException("cellSize " + cellSize + " puts every box beyond 2^53 cells from"
-                        + " the origin on axis " + "xyz".charAt(farAxis) + " (more than 2^21 cells on it, or a"
-                        + " world far from the origin: a larger cell size)");
+                        + " the origin on axis " + "xyz".charAt(farAxis) + ": no grid of cells this small holds the"
+                        + " world");
             }
-            cellIndex(boxes, farObject, farAxis, cellSize);
+            throw beyondReach(farObject, farAxis, cellCoordinate(boxes, farObject, farAxis, cellSize), cellSize);
         }
         for (int a = 0; a < 3; a++) {
             // the key packs cells relative to the world's first cell, so only the world's extent is bounded,
@@ -202,11 +202,16 @@ public final class TileSetWriter {
     private static long cellIndex(double[] boxes, int i, int a, double cellSize) {
         double c = cellCoordinate(boxes, i, a, cellSize);
         if (!(Math.abs(c) < CELL_INDEX_LIMIT)) {
-            throw new IllegalArgumentException("object " + i + " lies "
-                    + (Double.isInfinite(c) ? "more than " + Double.MAX_VALUE : c) + " cells of size " + cellSize
-                    + " from the origin on axis " + "xyz".charAt(a) + ", beyond 2^53");
+            throw beyondReach(i, a, c, cellSize);
         }
         return (long) c;
+    }
+
+    /** Object {@code i} lies {@code c} cells from the origin on axis {@code a}: too far for a whole cell index. */
+    private static IllegalArgumentException beyondReach(int i, int a, double c, double cellSize) {
+        return new IllegalArgumentException("object " + i + " lies "
+                + (Double.isInfinite(c) ? "more than " + Double.MAX_VALUE : c) + " cells of size " + cellSize
+                + " from the origin on axis " + "xyz".charAt(a) + ", beyond 2^53");
     }
 
     /** Cell indices relative to {@code firstCell}, packed z, y, x (21 bits each), so the key order is z-major. */

@@ -1,10 +1,15 @@
 package dev.boxwood.tools;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -106,7 +111,9 @@ public final class WorldTool {
         } catch (OutOfMemoryError e) {
             // the text input is held in memory whole: say what to do rather than print the JVM's stack trace
             err.println();
-            boolean streamed = java.util.Arrays.stream(args).anyMatch(a -> a.startsWith("--binary"));
+            CommandLine.ParseResult parsed = cli.getParseResult();
+            boolean streamed = parsed != null && parsed.hasSubcommand()
+                    && parsed.subcommand().hasMatchedOption("--binary");
             err.println("error: out of memory (" + e.getMessage() + "): give the JVM more heap (java -Xmx...)"
                     + (streamed ? " (the binary input is streamed; the builder still holds 24 bytes per box and its"
                     + " working arrays)" : " or, for a single world file, use --binary input, which is streamed"));
@@ -170,10 +177,10 @@ public final class WorldTool {
      * decoded ahead.
      */
     static long firstLineNotUtf8(Path file) throws IOException {
-        java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
-        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
         long number = 1;
-        try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file))) {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
             for (int b; (b = in.read()) >= 0; ) {
                 if (b != '\n') {
                     line.write(b);
@@ -189,9 +196,9 @@ public final class WorldTool {
         return decodes(decoder, line) ? 0 : number;
     }
 
-    private static boolean decodes(java.nio.charset.CharsetDecoder decoder, java.io.ByteArrayOutputStream line) {
+    private static boolean decodes(CharsetDecoder decoder, ByteArrayOutputStream line) {
         try {
-            decoder.reset().decode(java.nio.ByteBuffer.wrap(line.toByteArray()));
+            decoder.reset().decode(ByteBuffer.wrap(line.toByteArray()));
             return true;
         } catch (CharacterCodingException e) {
             return false;
