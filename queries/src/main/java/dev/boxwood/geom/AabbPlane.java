@@ -46,8 +46,7 @@ public final class AabbPlane {
         if (outside(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d)) {
             return Geom.OUTSIDE;
         }
-        return farthestDistance(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d) > 0.0
-                ? Geom.CROSSING : Geom.INSIDE;
+        return extendsOutside(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d) ? Geom.CROSSING : Geom.INSIDE;
     }
 
     /**
@@ -82,8 +81,8 @@ public final class AabbPlane {
      * TwoSum), whose error is at most {@code u} of the distance
      * plus {@code gamma(4)^2} of the terms: a distance above twice that is positive. Where a product overflows the
      * bound is infinite and the box is not outside. Where the products are finite but a partial sum overflows to
-     * infinity (terms near the end of the double range of opposite signs, whose exact sum is finite), the distance
-     * says nothing: it is taken again with every term divided by 4.
+     * either infinity (terms near the end of the double range of opposite signs, whose exact sum is finite), the
+     * distance says nothing: it is taken again with every term divided by 4.
      */
     static boolean outside(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                            double nx, double ny, double nz, double d) {
@@ -111,7 +110,9 @@ public final class AabbPlane {
         double sd = scale * d;
         double distance = px + py + pz - sd;
         if (!(distance > 0.0)) {
-            return false;
+            // minus infinity from finite terms: a partial sum overflowed, the exact distance may be positive
+            return distance == Double.NEGATIVE_INFINITY && scale == 1.0
+                    && positiveBeyondRounding(nx, x, ny, y, nz, z, d, 0.25);
         }
         // terms scaled before they are summed: finite terms cannot overflow the bound
         double bound = PLAIN_BOUND * Math.abs(px) + PLAIN_BOUND * Math.abs(py) + PLAIN_BOUND * Math.abs(pz)
@@ -127,9 +128,32 @@ public final class AabbPlane {
         return Geom.compensatedSum(px, py, pz, -sd, error) > 2 * PLAIN_BOUND * bound + UNDERFLOW;
     }
 
-    /** {@code n · x - d} at the corner that extends farthest along the normal (the largest over the box). */
-    static double farthestDistance(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
-                                   double nx, double ny, double nz, double d) {
-        return nx * (nx >= 0.0 ? maxX : minX) + ny * (ny >= 0.0 ? maxY : minY) + nz * (nz >= 0.0 ? maxZ : minZ) - d;
+    /**
+     * Whether the corner that extends farthest along the normal (the largest distance over the box) has a distance
+     * {@code n · x - d} above zero as rounded: the box has points outside (or within rounding of the plane). Where
+     * the finite products' partial sums overflow, an infinite distance says nothing of the sign (minus infinity read
+     * as inside dropped a plane the box crosses): it is taken again, out of line, with every term divided by 4.
+     */
+    static boolean extendsOutside(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                                  double nx, double ny, double nz, double d) {
+        double distance = distance(nx, nx >= 0.0 ? maxX : minX, ny, ny >= 0.0 ? maxY : minY,
+                nz, nz >= 0.0 ? maxZ : minZ, d, 1.0);
+        if (Math.abs(distance) < Double.POSITIVE_INFINITY) {
+            return distance > 0.0;
+        }
+        return overflowedDistancePositive(nx, nx >= 0.0 ? maxX : minX, ny, ny >= 0.0 ? maxY : minY,
+                nz, nz >= 0.0 ? maxZ : minZ, d);
+    }
+
+    /** The sign of a distance whose sum overflowed, on terms divided by 4 (which cannot overflow again). */
+    private static boolean overflowedDistancePositive(double nx, double x, double ny, double y, double nz, double z,
+                                                      double d) {
+        return distance(nx, x, ny, y, nz, z, d, 0.25) > 0.0;
+    }
+
+    /** {@code scale (n · x - d)}, each term scaled by the power of two {@code scale} before it is summed. */
+    private static double distance(double nx, double x, double ny, double y, double nz, double z, double d,
+                                   double scale) {
+        return scale * (nx * x) + scale * (ny * y) + scale * (nz * z) - scale * d;
     }
 }

@@ -67,7 +67,7 @@ public final class FrustumAabb {
             if (AabbPlane.outside(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d)) {
                 return CULLED;
             }
-            if (AabbPlane.farthestDistance(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d) > 0.0) {
+            if (AabbPlane.extendsOutside(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d)) {
                 crossing |= 1 << plane;
             }
         }

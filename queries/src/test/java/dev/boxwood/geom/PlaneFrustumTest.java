@@ -131,6 +131,80 @@ class PlaneFrustumTest {
     }
 
     @Test
+    void shouldClassifyAgainstTheExactSignWhereAPartialSumOverflowsToEitherInfinity() {
+        // the point (-1e308, -1e308, 1.5e308) against x + y + z <= -1.7e308: exact distance +1.2e308 (outside), but
+        // x + y rounds to minus infinity, which read as inside dropped the plane from a traversal's mask
+        assertEquals(Geom.OUTSIDE, AabbPlane.classify(-1e308, -1e308, 1.5e308, -1e308, -1e308, 1.5e308,
+                1, 1, 1, -1.7e308));
+        assertEquals(FrustumAabb.CULLED, FrustumAabb.cull(new double[] {1, 1, 1, -1.7e308}, 1,
+                -1e308, -1e308, 1.5e308, -1e308, -1e308, 1.5e308));
+        // the box from (-1e308, -1e308, 1.5e308) down to z = -0.5e308 crosses it (its lowest corner is 0.8e308 in)
+        assertEquals(1, FrustumAabb.cull(new double[] {1, 1, 1, -1.7e308}, 1,
+                -1e308, -1e308, -0.5e308, -1e308, -1e308, 1.5e308));
+        // the corner (1e308, 1e308, -1.5e308) against x + y + z <= 0.6e308 is inside (-0.1e308), x + y rounds to
+        // plus infinity, which read as crossing
+        assertEquals(Geom.INSIDE, AabbPlane.classify(1e308, 1e308, -1.5e308, 1e308, 1e308, -1.5e308,
+                1, 1, 1, 0.6e308));
+        assertEquals(0, FrustumAabb.cull(new double[] {1, 1, 1, 0.6e308}, 1,
+                1e308, 1e308, -1.5e308, 1e308, 1e308, -1.5e308));
+
+        // random boxes at the end of the double range against normals within [-1, 1]: every product is finite, many
+        // sums overflow; the answers follow the exact sign of the nearest and farthest corners' distances
+        SplittableRandom random = new SplittableRandom(20261129);
+        double range = Double.MAX_VALUE;
+        int overflowed = 0;
+        for (int i = 0; i < 20000; i++) {
+            double ax = (2 * random.nextDouble() - 1) * range;
+            double ay = (2 * random.nextDouble() - 1) * range;
+            double az = (2 * random.nextDouble() - 1) * range;
+            double bx = random.nextInt(3) == 0 ? ax : (2 * random.nextDouble() - 1) * range;
+            double by = random.nextInt(3) == 0 ? ay : (2 * random.nextDouble() - 1) * range;
+            double bz = random.nextInt(3) == 0 ? az : (2 * random.nextDouble() - 1) * range;
+            double minX = Math.min(ax, bx);
+            double minY = Math.min(ay, by);
+            double minZ = Math.min(az, bz);
+            double maxX = Math.max(ax, bx);
+            double maxY = Math.max(ay, by);
+            double maxZ = Math.max(az, bz);
+            double nx = random.nextDouble(-1, 1);
+            double ny = random.nextDouble(-1, 1);
+            double nz = random.nextDouble(-1, 1);
+            double d = (2 * random.nextDouble() - 1) * range;
+            double[] near = {nx >= 0 ? minX : maxX, ny >= 0 ? minY : maxY, nz >= 0 ? minZ : maxZ};
+            double[] far = {nx >= 0 ? maxX : minX, ny >= 0 ? maxY : minY, nz >= 0 ? maxZ : minZ};
+            BigDecimal nearest = exactDistance(near, nx, ny, nz, d);
+            BigDecimal farthest = exactDistance(far, nx, ny, nz, d);
+            if (!Double.isFinite(nx * near[0] + ny * near[1] + nz * near[2] - d)
+                    || !Double.isFinite(nx * far[0] + ny * far[1] + nz * far[2] - d)) {
+                overflowed++;
+            }
+            // decided where the exact distance is beyond 1e-12 of the range (far above any rounding)
+            BigDecimal margin = BigDecimal.valueOf(range * 1e-12);
+            int expected = nearest.compareTo(margin) > 0 ? Geom.OUTSIDE
+                    : farthest.compareTo(margin.negate()) < 0 ? Geom.INSIDE
+                    : nearest.signum() <= 0 && farthest.compareTo(margin) > 0 ? Geom.CROSSING : -2;
+            int classified = AabbPlane.classify(minX, minY, minZ, maxX, maxY, maxZ, nx, ny, nz, d);
+            int culled = FrustumAabb.cull(new double[] {nx, ny, nz, d}, 1, minX, minY, minZ, maxX, maxY, maxZ);
+            String where = "case " + i;
+            if (expected != -2) {
+                assertEquals(expected, classified, where);
+                assertEquals(expected, FrustumAabb.classification(culled), where);
+            }
+            if (nearest.signum() <= 0) {
+                assertNotEquals(Geom.OUTSIDE, classified, where + ": never outside where a corner is not");
+            }
+        }
+        assertTrue(overflowed > 2000, "overflowing sums tried: " + overflowed);
+    }
+
+    private static BigDecimal exactDistance(double[] corner, double nx, double ny, double nz, double d) {
+        return ExactReference.exact(nx).multiply(ExactReference.exact(corner[0]))
+                .add(ExactReference.exact(ny).multiply(ExactReference.exact(corner[1])))
+                .add(ExactReference.exact(nz).multiply(ExactReference.exact(corner[2])))
+                .subtract(ExactReference.exact(d));
+    }
+
+    @Test
     void shouldCullWithPlaneMasks() {
         double[] planes = boxPlanes(0, 10);
         int all = FrustumAabb.allPlanes(6);
