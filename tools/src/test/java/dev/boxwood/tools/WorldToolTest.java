@@ -191,25 +191,29 @@ class WorldToolTest {
         assertEquals(2, run("build", input.toString(), dir.resolve("w.bxw").toString(), "--overwrite"));
     }
 
-    @Test
-    void shouldStreamABinaryBoxListIntoTheSameWorldAsItsTextForm() throws IOException {
-        BoxSet level = LevelScenes.load(LevelScenes.Level.BOUNDS02);
+    /** Writes {@code count} boxes both as a text box list ({@code name.txt}) and as a binary one ({@code name.bin}). */
+    private void writeBoxLists(String name, int count, java.util.function.IntFunction<double[]> box)
+            throws IOException {
         StringBuilder text = new StringBuilder();
-        java.nio.ByteBuffer binary = java.nio.ByteBuffer.allocate(48 * level.size())
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < level.size(); i++) {
-            double[] box = {level.minX[i], level.minY[i], level.minZ[i], level.maxX[i], level.maxY[i],
-                level.maxZ[i]};
-            for (double v : box) {
+        java.nio.ByteBuffer binary = java.nio.ByteBuffer.allocate(48 * count).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            for (double v : box.apply(i)) {
                 text.append(v).append(' ');
                 binary.putDouble(v);
             }
             text.append('\n');
         }
+        Files.writeString(dir.resolve(name + ".txt"), text);
+        Files.write(dir.resolve(name + ".bin"), binary.array());
+    }
+
+    @Test
+    void shouldStreamABinaryBoxListIntoTheSameWorldAsItsTextForm() throws IOException {
+        BoxSet level = LevelScenes.load(LevelScenes.Level.BOUNDS02);
+        writeBoxLists("level", level.size(), i -> new double[] {level.minX[i], level.minY[i], level.minZ[i],
+            level.maxX[i], level.maxY[i], level.maxZ[i]});
         Path textInput = dir.resolve("level.txt");
         Path binaryInput = dir.resolve("level.bin");
-        Files.writeString(textInput, text);
-        Files.write(binaryInput, binary.array());
         Path fromText = dir.resolve("text.bxw");
         Path fromBinary = dir.resolve("binary.bxw");
         assertEquals(0, run("build", textInput.toString(), fromText.toString()), err);
@@ -227,12 +231,62 @@ class WorldToolTest {
         assertEquals(2, run("build", "--binary", binaryInput.toString(), dir.resolve("t").toString(),
                 "--tile-size", "10"));
         assertTrue(err.contains("--tile-size needs a text input"), err);
-        binary.putDouble(48 * 7 + 8, Double.NaN);   // box 7's min y
-        Files.write(binaryInput, binary.array());
+        byte[] binary = Files.readAllBytes(binaryInput);
+        java.nio.ByteBuffer.wrap(binary).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putDouble(48 * 7 + 8, Double.NaN);   // box 7's min y
+        Files.write(binaryInput, binary);
         assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", "--binary", binaryInput.toString(),
                 fromBinary.toString()));
         assertTrue(err.contains("box 7") && !err.contains("Usage"), err);
         assertEquals(0, run("verify", fromBinary.toString()), "the previous world is intact: " + err);
+    }
+
+    /**
+     * The tool in a JVM of its own with a heap too small for the input: the advice names the input kind that was
+     * given, and the exit code is {@link WorldTool#EXIT_IO}, with no stack trace and no world written.
+     */
+    @Test
+    void shouldAdviseByTheInputKindWhenTheHeapIsTooSmall() throws IOException, InterruptedException {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        writeBoxLists("big", 400_000, i -> {
+            double x = random.nextInt(100_000);
+            double y = random.nextInt(100_000);
+            double z = random.nextInt(100);
+            return new double[] {x, y, z, x + 1, y + 2, z + 3};
+        });
+        Path textInput = dir.resolve("big.txt");
+        Path binaryInput = dir.resolve("big.bin");
+        Path world = dir.resolve("big.bxw");
+
+        String textErr = runInSmallHeap("build", textInput.toString(), world.toString());
+        assertTrue(textErr.contains("error: out of memory") && textErr.contains("use --binary input"), textErr);
+        String binaryErr = runInSmallHeap("build", "--binary", binaryInput.toString(), world.toString());
+        assertTrue(binaryErr.contains("error: out of memory") && binaryErr.contains("the binary input is streamed")
+                && !binaryErr.contains("use --binary"), binaryErr);
+        assertFalse(Files.exists(world));
+    }
+
+    /** Runs the tool's main in a JVM with a 16 MB heap, checks its exit code and returns its error output. */
+    private String runInSmallHeap(String... args) throws IOException, InterruptedException {
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // this JVM's module and storage options (as the build passes them to tests), not its heap size or agents
+        for (String option : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (option.startsWith("--") || option.startsWith("-Dchronicle") || option.startsWith("-Ddisable.")) {
+                command.add(option);
+            }
+        }
+        command.addAll(java.util.List.of("-Xmx16m", "-cp", System.getProperty("java.class.path"),
+                WorldTool.class.getName()));
+        command.addAll(java.util.List.of(args));
+        Path errFile = dir.resolve("child-err.txt");
+        Process child = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(errFile.toFile()).start();
+        assertTrue(child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the tool did not finish");
+        String childErr = Files.readString(errFile);
+        assertEquals(WorldTool.EXIT_IO, child.exitValue(), childErr);
+        assertFalse(childErr.contains("\tat "), "no stack trace: " + childErr);
+        return childErr;
     }
 
     @Test
