@@ -49,7 +49,8 @@ public final class Demo {
         }
         LineOfSightSample.Result sight = LineOfSightSample.run(out, los);
         summary.add(String.format(Locale.ROOT, "line of sight: %d agents, %d ticks, %,d lines of sight (%d %% visible),"
-                        + " %,.0f lines/s on %d threads", los.agents(), los.ticks(), sight.segments(),
+                        + " %,.0f lines/s on %d threads after the first tick", los.agents(), los.ticks(),
+                sight.segments(),
                 Math.round(100.0 * sight.visible() / Math.max(1, sight.segments())), sight.segmentsPerSecond(),
                 los.threads()));
         pictures.add(sight.picture());

@@ -106,7 +106,8 @@ public final class LineOfSightSample {
      * @param cityObjects objects in the static world
      * @param segments lines of sight cast over all ticks
      * @param visible of those, the visible ones
-     * @param segmentsPerSecond query throughput over all ticks
+     * @param segmentsPerSecond query throughput from the second tick on (the first includes the JIT's warm-up of
+     *     the query code), over the one tick of a one-tick run
      * @param agentBoxes the agents' stored boxes in the read view of the last tick, stride 6, in agent order
      *     (handles were allocated in that order)
      * @param targets per agent {@code nearest} slots at the last tick: the targets' agent indices, nearest first,
@@ -200,10 +201,12 @@ public final class LineOfSightSample {
                 thinking = aiThread.submit(ai);
             }
             get(thinking);
-            double perSecond = ai.segments / (ai.queryNanos / 1e9);
-            System.out.printf(Locale.ROOT, "  total: %d lines of sight, %d visible (%.0f %%), %,.0f lines/s;"
+            double perSecond = ai.warmNanos > 0 ? ai.warmSegments / (ai.warmNanos / 1e9)
+                    : ai.segments / (ai.queryNanos / 1e9);
+            System.out.printf(Locale.ROOT, "  total: %d lines of sight, %d visible (%.0f %%), %,.0f lines/s%s;"
                             + " the game thread moved %d agents per tick in %.1f ms on average, during the AI%n",
                     ai.segments, ai.visible, 100.0 * ai.visible / Math.max(1, ai.segments), perSecond,
+                    ai.warmNanos > 0 ? " from tick 2 on (tick 1 includes the JIT's warm-up)" : "",
                     settings.agents(), moveNanos / 1e6 / settings.ticks());
             Path picture = out.resolve("line-of-sight.png");
             draw(picture, city, scene, settings, ai.agentBoxes, ai.targets, ai.visibleBits);
@@ -253,6 +256,9 @@ public final class LineOfSightSample {
         long segments;
         long visible;
         long queryNanos;
+        /** Lines and time from the second tick on: the first includes compiling the query code. */
+        long warmSegments;
+        long warmNanos;
 
         Ai(SpatialQueries world, TreeSnapshots snapshots, BatchQueries batch, ExecutorService pool, int[] handles,
            Settings settings) {
@@ -321,6 +327,10 @@ public final class LineOfSightSample {
                 queryNanos += nanos;
                 segments += lines;
                 visible += seen;
+                if (tick > 1) {
+                    warmSegments += lines;
+                    warmNanos += nanos;
+                }
                 System.out.printf(Locale.ROOT, "  tick %2d: %6d lines of sight, %6d visible, %6d blocked (%5d by the"
                                 + " city), %6.1f ms, %,10.0f lines/s%n", tick, lines, seen, lines - seen,
                         lines - count, nanos / 1e6, lines / (nanos / 1e9));
