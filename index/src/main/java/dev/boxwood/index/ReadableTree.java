@@ -52,6 +52,25 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
     public abstract double originZ();
 
     /**
+     * The handle of every object in the tree, in ascending order of the slots they occupy (freed slots are reused,
+     * so this is not the order of the adds): to save a level, enumerate a world for a tool, or write it as a static
+     * world file. Objects pending under deferred adds are included. A new array on each call, O(slots ever used).
+     *
+     * @return the live handles, {@link #size()} of them
+     */
+    public final int[] liveHandles() {
+        Handles h = frame().handles;
+        int[] result = new int[h.size()];
+        int n = 0;
+        for (int slot = 0, end = h.highWater(); slot < end; slot++) {
+            if (h.isLiveSlot(slot)) {
+                result[n++] = h.handleOf(slot);
+            }
+        }
+        return result;
+    }
+
+    /**
      * Copies the object's tight box as the tree stores it: six floats relative to the tree's origin
      * ({@link #originX()}), rounded outward from the box given to {@code add} or {@code move}, as
      * {@code minX, minY, minZ, maxX, maxY, maxZ}. {@link #getTightBox} is this box plus the origin; the floats

@@ -484,4 +484,34 @@ class DynamicAabbTreeTest {
             seen[value] = true;
         }
     }
+
+    @Test
+    void shouldListTheLiveHandlesInSlotOrderPendingAddsIncluded() {
+        for (boolean deferred : new boolean[] {false, true}) {
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withDeferredAdds(deferred));
+            assertEquals(0, tree.liveHandles().length);
+            SplittableRandom r = new SplittableRandom(3);
+            java.util.TreeMap<Integer, Integer> liveBySlot = new java.util.TreeMap<>();
+            for (int step = 0; step < 3_000; step++) {
+                if (liveBySlot.isEmpty() || r.nextInt(3) != 0) {
+                    double x = r.nextDouble(0, 100);
+                    int h = tree.add(x, 0, 0, x + 1, 1, 1, step, -1L);
+                    assertEquals(null, liveBySlot.put(h & Handles.SLOT_MASK, h));
+                } else {
+                    Integer slot = liveBySlot.keySet().toArray(new Integer[0])[r.nextInt(liveBySlot.size())];
+                    tree.remove(liveBySlot.remove(slot));
+                }
+                if (step % 500 == 0) {
+                    int[] expected = liveBySlot.values().stream().mapToInt(Integer::intValue).toArray();
+                    assertArrayEquals(expected, tree.liveHandles(), "step " + step);
+                }
+            }
+            int[] expected = liveBySlot.values().stream().mapToInt(Integer::intValue).toArray();
+            int pendingBefore = tree.pendingAdds();
+            assertArrayEquals(expected, tree.liveHandles());
+            assertEquals(pendingBefore, tree.pendingAdds(), "listing takes nothing in");
+            assertTrue(!deferred || pendingBefore > 0);
+            tree.validate();
+        }
+    }
 }

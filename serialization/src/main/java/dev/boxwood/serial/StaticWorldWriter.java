@@ -13,10 +13,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.zip.CRC32C;
 
+import dev.boxwood.index.DynamicAabbTree;
+import dev.boxwood.index.ReadableTree;
 import dev.boxwood.index.build.BinnedSahBuilder;
 import dev.boxwood.index.build.FlatBvh;
+import dev.boxwood.query.Handles;
 import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.bytes.MappedBytes;
 import net.openhft.chronicle.bytes.MappedFile;
@@ -212,6 +216,67 @@ public final class StaticWorldWriter {
     public static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
                                      long[] userValues, byte[] payload) throws IOException {
         return write(file, tree, objectBoxes, categoryBits, userValues, payload, null);
+    }
+
+    /**
+     * Writes objects of a tree as a static world: a level edited in a {@link DynamicAabbTree} and saved for
+     * shipping, or the current state of a world taken from a {@link dev.boxwood.index.ReadView} while the game
+     * goes on changing the tree. Each object keeps the tight box the tree stores (the same floats, relative to the
+     * tree's origin, which becomes the file's), its user value and its categories, so the world answers every query
+     * exactly as the tree does for those objects; the hierarchy is built afresh by the binned SAH (the tree's own,
+     * with its fat boxes, is not kept). Input object {@code i} of the returned {@link WrittenWorld} is
+     * {@code handles[i]}. Pending objects of deferred adds are written like the others.
+     *
+     * @param file     the target file (its directory must exist); replaced atomically if present
+     * @param tree     the tree (not changed, and not to be changed during the call)
+     * @param handles  live handles of the tree, each at most once, in the order of the world's input indices; pass
+     *                 {@link ReadableTree#liveHandles()} for every object
+     * @param payload  opaque bytes stored with the world, or {@code null} for none
+     * @param progress receives the progress, or {@code null}
+     * @return the handle in the world of each input object (of {@code handles[i]}) and the stored tree's shape
+     * @throws IOException              as the other overloads
+     * @throws IllegalArgumentException if {@code tree} or {@code handles} is null, or a handle is stale or given twice
+     *                                  (the message names its index, and the earlier index of a repeat); the
+     *                                  target is then untouched
+     */
+    public static WrittenWorld write(Path file, ReadableTree tree, int[] handles, byte[] payload,
+                                     Progress progress) throws IOException {
+        targetDirectory(file);
+        if (tree == null) {
+            throw new IllegalArgumentException("tree must not be null");
+        }
+        if (handles == null) {
+            throw new IllegalArgumentException("handles must not be null (tree.liveHandles() for every object)");
+        }
+        int n = handles.length;
+        float[] stored = new float[6 * n];
+        long[] categoryBits = new long[n];
+        long[] userValues = new long[n];
+        BitSet slots = new BitSet();
+        float[] box = new float[6];
+        for (int i = 0; i < n; i++) {
+            int handle = handles[i];
+            if (!tree.contains(handle)) {
+                throw new IllegalArgumentException("handles[" + i + "] = " + handle + " is not a live handle of the"
+                        + " tree (removed, or never given out)");
+            }
+            int slot = handle & Handles.SLOT_MASK;
+            if (slots.get(slot)) {
+                int earlier = 0;
+                while (handles[earlier] != handle) {
+                    earlier++;
+                }
+                throw new IllegalArgumentException("handles[" + i + "] = " + handle + " repeats handles[" + earlier
+                        + "]: each object is written once");
+            }
+            slots.set(slot);
+            tree.getStoredTightBox(handle, box);
+            System.arraycopy(box, 0, stored, 6 * i, 6);
+            categoryBits[i] = tree.categoryBits(handle);
+            userValues[i] = tree.userValue(handle);
+        }
+        FlatBvh flat = builder(progress).build(stored, tree.originX(), tree.originY(), tree.originZ());
+        return write(file, flat, stored, categoryBits, userValues, payload, progress);
     }
 
     private static BinnedSahBuilder builder(Progress progress) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 
+import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.testkit.BruteForceIndex;
 import dev.boxwood.testkit.scenes.BoxSet;
 import dev.boxwood.testkit.scenes.LevelScenes;
@@ -172,5 +173,15 @@ final class TestWorld {
             out[6 * i + 5] = set.translationZ[i];
         }
         return out;
+    }
+
+    /** The user values an overlap collector holds, sorted: answers compared as sets. */
+    static long[] sortedUserValues(AllOverlaps overlaps) {
+        long[] values = new long[overlaps.count()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = overlaps.userValue(i);
+        }
+        java.util.Arrays.sort(values);
+        return values;
     }
 }

@@ -334,14 +334,14 @@ class WorldSplicerTest {
                         queries[q + 5], mask, a, stack);
                 oracle.queryAabb(queries[q], queries[q + 1], queries[q + 2], queries[q + 3], queries[q + 4],
                         queries[q + 5], mask, b, stack);
-                assertArrayEquals(userValues(b), userValues(a), "box query " + q / 6 + " mask " + mask);
+                assertArrayEquals(TestWorld.sortedUserValues(b), TestWorld.sortedUserValues(a), "box query " + q / 6 + " mask " + mask);
                 a.reset();
                 b.reset();
                 RegionQueries.queryBox(tree, queries[q], queries[q + 1], queries[q + 2], queries[q + 3],
                         queries[q + 4], queries[q + 5], RegionMode.WINDOW, mask, null, a, stack);
                 ((BruteForceIndex) oracle).queryBox(queries[q], queries[q + 1], queries[q + 2], queries[q + 3],
                         queries[q + 4], queries[q + 5], RegionMode.WINDOW, mask, null, b);
-                assertArrayEquals(userValues(b), userValues(a), "window query " + q / 6 + " mask " + mask);
+                assertArrayEquals(TestWorld.sortedUserValues(b), TestWorld.sortedUserValues(a), "window query " + q / 6 + " mask " + mask);
             }
             ClosestHit ca = new ClosestHit();
             ClosestHit cb = new ClosestHit();
@@ -356,14 +356,5 @@ class WorldSplicerTest {
                 }
             }
         }
-    }
-
-    private static long[] userValues(AllOverlaps overlaps) {
-        long[] values = new long[overlaps.count()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = overlaps.userValue(i);
-        }
-        Arrays.sort(values);
-        return values;
     }
 }
