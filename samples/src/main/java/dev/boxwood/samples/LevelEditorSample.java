@@ -19,12 +19,15 @@ import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.PerspectiveCamera;
 import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.samples.support.City;
 import dev.boxwood.samples.support.Palette;
 import dev.boxwood.samples.support.PerspectivePicture;
 import dev.boxwood.samples.support.SampleArgs;
 import dev.boxwood.samples.support.Scene;
+import dev.boxwood.serial.MappedWorld;
+import dev.boxwood.serial.StaticWorldWriter;
 import dev.boxwood.testkit.scenes.LevelScenes;
 
 /**
@@ -40,11 +43,15 @@ import dev.boxwood.testkit.scenes.LevelScenes;
  *       {@link RegionQueries#queryConvex} returns what it selects. <em>Crossing</em> mode (CAD: dragged right to
  *       left) selects whatever the frustum touches, confirmed on the parts; <em>window</em> mode (dragged left to
  *       right) selects only what lies entirely inside.</li>
+ *   <li><b>Save</b>: after deleting the window selection, the level is written as a static world file
+ *       ({@link StaticWorldWriter#write(Path, dev.boxwood.index.ReadableTree, int[], byte[],
+ *       StaticWorldWriter.Progress)}), the file a game ships and maps ({@link MappedWorld}), and the crossing
+ *       marquee is run again on the mapped file.</li>
  * </ul>
  * Levels: a generated city, and the real levels of the test kit. For each level the sample writes the editor's
  * view ({@code editor-<level>.png}: picks in pink, crossing selection in orange, window selection in cyan) and an
  * overview from further away showing the camera, its pick rays and the selections
- * ({@code editor-<level>-overview.png}).
+ * ({@code editor-<level>-overview.png}), and the saved level ({@code editor-<level>.world}).
  *
  * <p>Run on its own: {@code java @serialization/chronicle.args -cp samples/target/boxwood-samples.jar
  * dev.boxwood.samples.LevelEditorSample [--quick] [folder]}
@@ -108,9 +115,11 @@ public final class LevelEditorSample {
      * @param window the objects the window marquee selected, ascending
      * @param picture the editor view
      * @param overview the overview picture
+     * @param savedWorld the level saved as a static world file after the window selection was deleted
+     * @param savedCrossing the objects the crossing marquee selects in that file, mapped, ascending
      */
     public record LevelResult(String name, int objects, List<Pick> picks, int[] crossing, int[] window,
-                              Path picture, Path overview) {
+                              Path picture, Path overview, Path savedWorld, int[] savedCrossing) {
     }
 
     private LevelEditorSample() {
@@ -197,8 +206,9 @@ public final class LevelEditorSample {
         // object by object, as an editor's scene graph registers its nodes: with deferred adds, the first pick takes
         // them all in by one bulk build instead of inserting each.
         DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withDeferredAdds(true));
+        int[] handles = new int[scene.size()];
         for (int i = 0; i < scene.size(); i++) {
-            tree.add(scene.bound(i, 0), scene.bound(i, 1), scene.bound(i, 2), scene.bound(i, 3), scene.bound(i, 4),
+            handles[i] = tree.add(scene.bound(i, 0), scene.bound(i, 1), scene.bound(i, 2), scene.bound(i, 3), scene.bound(i, 4),
                     scene.bound(i, 5), i, 1L << scene.kind(i));
         }
         TraversalStack stack = new TraversalStack();
@@ -241,7 +251,24 @@ public final class LevelEditorSample {
         Path overview = out.resolve("editor-" + level.name() + "-overview.png");
         drawEditorView(picture, level, picks, crossing, window);
         drawOverview(overview, level, picks, crossing, window);
-        return new LevelResult(level.name(), scene.size(), picks, crossing, window, picture, overview);
+
+        // Edit and save: the window selection deleted, then the level written as the static world file a game
+        // ships and maps, every object with the box, categories and user value the tree holds; the same crossing
+        // marquee on the mapped file selects what it selected in the editor, less what was deleted.
+        for (int object : window) {
+            tree.remove(handles[object]);
+        }
+        Path savedWorld = out.resolve("editor-" + level.name() + ".world");
+        StaticWorldWriter.write(savedWorld, tree, tree.liveHandles(), null, null);
+        int[] savedCrossing;
+        try (MappedWorld saved = MappedWorld.open(savedWorld)) {
+            savedCrossing = select(saved, level, CROSSING, RegionMode.CROSSING, stack);
+            System.out.printf(Locale.ROOT, "  deleted the window selection and saved %d objects to %s; the crossing"
+                    + " marquee on the mapped file selects %d%n", saved.size(), savedWorld.getFileName(),
+                    savedCrossing.length);
+        }
+        return new LevelResult(level.name(), scene.size(), picks, crossing, window, picture, overview, savedWorld,
+                savedCrossing);
     }
 
     /**
@@ -275,12 +302,12 @@ public final class LevelEditorSample {
      * frustum touches; the parts decide (the frustum may pass through the empty corner of an L-shaped box). Window:
      * an object whose bounding box is inside has all its parts inside, so the query's answer is final.
      */
-    private static int[] select(DynamicAabbTree tree, Level level, double[] rectangle, RegionMode mode,
+    private static int[] select(ShapeQueries index, Level level, double[] rectangle, RegionMode mode,
                                 TraversalStack stack) {
         ConvexRegion frustum = level.camera().frustum(u(rectangle[0] * WIDTH), v(rectangle[1] * HEIGHT),
                 u(rectangle[2] * WIDTH), v(rectangle[3] * HEIGHT));
         AllOverlaps found = new AllOverlaps();
-        RegionQueries.queryConvex(tree, frustum, mode, -1L, null, found, stack);
+        index.queryConvex(frustum, mode, -1L, null, found, stack);
         Scene scene = level.scene();
         int[] objects = new int[found.count()];
         int n = 0;

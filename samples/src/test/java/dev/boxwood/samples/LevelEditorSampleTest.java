@@ -18,6 +18,7 @@ import dev.boxwood.samples.LevelEditorSample.LevelResult;
 import dev.boxwood.samples.LevelEditorSample.Pick;
 import dev.boxwood.samples.support.SampleArgs;
 import dev.boxwood.samples.support.Scene;
+import dev.boxwood.serial.MappedWorld;
 import dev.boxwood.testkit.scenes.LevelScenes;
 
 /** Runs the level editor in quick mode and recomputes every pick and selection by scanning all objects. */
@@ -68,6 +69,19 @@ class LevelEditorSampleTest {
             assertArrayEquals(expected(level, LevelEditorSample.WINDOW, true), result.window(),
                     level.name() + " window selection");
             assertTrue(result.crossing().length > 0 && result.window().length > 0, level.name() + " selects");
+
+            // saved without the window selection: the crossing marquee on the mapped file selects the rest
+            int[] kept = Arrays.stream(result.crossing())
+                    .filter(o -> Arrays.binarySearch(result.window(), o) < 0).toArray();
+            assertArrayEquals(kept, result.savedCrossing(), level.name() + " crossing selection in the saved file");
+            try (MappedWorld saved = MappedWorld.open(result.savedWorld())) {
+                assertEquals(scene.size() - result.window().length, saved.size());
+                long[] values = saved.readUserValues();
+                Arrays.sort(values);
+                for (int object : result.window()) {
+                    assertTrue(Arrays.binarySearch(values, object) < 0, level.name() + " deleted " + object);
+                }
+            }
         }
     }
 
