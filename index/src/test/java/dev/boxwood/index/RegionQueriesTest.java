@@ -540,4 +540,73 @@ class RegionQueriesTest {
             }
         }
     }
+
+    /**
+     * A needle: four side planes at {@code s} radians from the x axis meeting at the apex {@code (0, 2^17, 2^17)},
+     * capped at x = -10. Just beyond the apex a box is within rounding of every side plane (each distance is
+     * {@code s x}, below half an ulp of the planes' offsets) while it lies farther from the region than the
+     * tolerance; a subtree there was culled by the vertex box while the same object on its own passed the planes.
+     */
+    @Test
+    void shouldAgreeWithTheBruteForceBeyondANeedleSharpCorner() {
+        double apex = 131072;
+        SplittableRandom random = new SplittableRandom(41);
+        int reported = 0;
+        int beyond = 0;
+        for (double s : new double[] {1e-9, 1e-8, 1e-6}) {
+            ConvexRegion needle = new ConvexRegion(new double[] {
+                s, 1, 0, apex,
+                s, -1, 0, -apex,
+                s, 0, 1, apex,
+                s, 0, -1, -apex,
+                -1, 0, 0, 10}, 5);
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withMargin(0, 0));
+            BruteForceIndex brute = new BruteForceIndex();
+            // the reproducer: a point 2^-10 beyond the apex (user value 1) and one 1 beyond it (2)
+            java.util.Set<Long> farBeyond = new java.util.HashSet<>(java.util.List.of(1L, 2L));
+            tree.add(0x1p-10, apex, apex, 0x1p-10, apex, apex, 1, -1L);
+            brute.add(0x1p-10, apex, apex, 0x1p-10, apex, apex, 1, -1L);
+            tree.add(1, apex, apex, 1, apex, apex, 2, -1L);
+            brute.add(1, apex, apex, 1, apex, apex, 2, -1L);
+            for (int i = 0; i < 300; i++) {
+                // x from 1e-7 to 10 on either side of the apex, off the axis by up to 1e-3 of that
+                double x = Math.copySign(Math.pow(10, random.nextDouble(-7, 1)), random.nextDouble(-1, 1));
+                double off = Math.abs(x) * Math.pow(10, random.nextDouble(-12, -3));
+                double y = apex + random.nextDouble(-off, off);
+                double z = apex + random.nextDouble(-off, off);
+                double e = random.nextBoolean() ? 0 : off * random.nextDouble();
+                tree.add(x, y, z, x + e, y + e, z + e, 1_000 + i, -1L);
+                brute.add(x, y, z, x + e, y + e, z + e, 1_000 + i, -1L);
+                if (x > 1e-3) {
+                    // at least x from the apex, the region's nearest point: beyond the tolerance of 3.9e-4
+                    farBeyond.add(1_000L + i);
+                    beyond++;
+                }
+            }
+            tree.validate();
+            for (RegionMode mode : RegionMode.values()) {
+                fromTree.reset();
+                fromBrute.reset();
+                RegionQueries.queryConvex(tree, needle, mode, -1L, null, fromTree, stack);
+                brute.queryConvex(needle, mode, -1L, null, fromBrute);
+                long[] expected = QueryWorld.sortedUserValues(fromBrute);
+                assertArrayEquals(expected, QueryWorld.sortedUserValues(fromTree), "s = " + s + ", " + mode);
+                if (mode != RegionMode.CROSSING_CONSERVATIVE) {
+                    reported += expected.length;
+                    // nothing beyond the apex by more than the tolerance in an exact mode
+                    for (long value : expected) {
+                        assertFalse(farBeyond.contains(value), "object " + value + " beyond the apex, s = " + s
+                                + ", " + mode);
+                    }
+                }
+            }
+            // the region's own predicates say the same of the point beyond the apex
+            assertFalse(needle.testBox(0x1p-10, apex, apex, 0x1p-10, apex, apex));
+            assertFalse(needle.containsBox(0x1p-10, apex, apex, 0x1p-10, apex, apex));
+            assertTrue(needle.testBox(-1, apex, apex, -1, apex, apex));
+            assertTrue(needle.containsBox(-1, apex, apex, -1, apex, apex));
+        }
+        assertTrue(reported > 300, "objects inside the needle are reported: " + reported);
+        assertTrue(beyond > 100);
+    }
 }

@@ -725,6 +725,23 @@ public final class ConvexRegion {
     }
 
     /**
+     * Whether the closed box lies within the bounding box of the region's vertices (grown by the tolerance), so
+     * that everything in it overlaps that box. For a bounded region only.
+     *
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if the box is inside the vertex box
+     */
+    public boolean withinVertexBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        double[] vb = vertexBox;
+        return minX >= vb[0] && minY >= vb[1] && minZ >= vb[2] && maxX <= vb[3] && maxY <= vb[4] && maxZ <= vb[5];
+    }
+
+    /**
      * The exact overlap test of the closed box with this bounded region (see the class comment).
      *
      * @param minX box min x
@@ -739,13 +756,18 @@ public final class ConvexRegion {
     public boolean testBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
         requireBounded();
         int crossing = cull(allPlanes(), minX, minY, minZ, maxX, maxY, maxZ);
-        return crossing == 0 || crossing != FrustumAabb.CULLED
-                && testBeyondPlanes(minX, minY, minZ, maxX, maxY, maxZ);
+        if (crossing == 0) {
+            // inside every plane as rounded: near a needle-sharp corner also true well away from the region
+            return overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ);
+        }
+        return crossing != FrustumAabb.CULLED && testBeyondPlanes(minX, minY, minZ, maxX, maxY, maxZ);
     }
 
     /**
      * Whether the closed box lies entirely in the closed region (all its corners inside every plane; exact up to
-     * the rounding of the plane distances, {@link AabbPlane}).
+     * the rounding of the plane distances, {@link AabbPlane}). For a bounded region the box must also overlap the
+     * bounding box of its vertices: beyond a needle-sharp corner (planes meeting at angles of 1e-7 radians or
+     * less) a box well away from the region can be within rounding of every plane.
      *
      * @param minX box min x
      * @param minY box min y
@@ -756,7 +778,8 @@ public final class ConvexRegion {
      * @return true if contained
      */
     public boolean containsBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        return cull(allPlanes(), minX, minY, minZ, maxX, maxY, maxZ) == 0;
+        return cull(allPlanes(), minX, minY, minZ, maxX, maxY, maxZ) == 0
+                && (!bounded || overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ));
     }
 
     /** @throws IllegalStateException if the region is unbounded */

@@ -80,7 +80,11 @@ public final class RegionTests {
      * The traversal decision for a box under a subtree in state {@code state}: {@link FrustumAabb#CULLED}, 0
      * (inside: take the subtree whole) or a non-zero state to pass down (convex regions: the planes still crossed,
      * Assarsson and Möller 2000). For an internal node ({@code node}) of a convex query in an exact mode, a box
-     * outside no single plane but beside a bounded region is dropped by the cheap vertex-box axes.
+     * outside no single plane but beside a bounded region is dropped by the cheap vertex-box axes. A box inside every
+     * plane (as rounded) of a bounded region is taken whole only within the vertex box: beyond a needle-sharp corner
+     * a box well away from the region can be within rounding of every plane; one partly within passes
+     * {@code state} on, so that each object decides by {@link #acceptsConvex}, as an index without this subtree
+     * would.
      *
      * @param shape the shape kind
      * @param p0 shape parameter 0
@@ -109,14 +113,29 @@ public final class RegionTests {
                                       double maxX, double maxY, double maxZ) {
         if (shape == CONVEX) {
             int crossing = region.cull(state, minX, minY, minZ, maxX, maxY, maxZ);
-            if (node && crossing > 0 && mode != RegionMode.CROSSING_CONSERVATIVE && region.isBounded()
-                    && !region.overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ)) {
-                return FrustumAabb.CULLED;
+            if (crossing == FrustumAabb.CULLED || mode == RegionMode.CROSSING_CONSERVATIVE || !region.isBounded()) {
+                return crossing;
             }
-            return crossing;
+            if (crossing == 0) {
+                return insideEveryPlane(region, state, minX, minY, minZ, maxX, maxY, maxZ);
+            }
+            return node && !region.overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ) ? FrustumAabb.CULLED
+                    : crossing;
         }
         int c = classifyShape(shape, p0, p1, p2, p3, p4, p5, obb, obbOffset, minX, minY, minZ, maxX, maxY, maxZ);
         return c == Geom.OUTSIDE ? FrustumAabb.CULLED : c == Geom.INSIDE ? 0 : TEST;
+    }
+
+    /**
+     * The state of a box inside every plane of a bounded region as rounded, which near a needle-sharp corner holds
+     * for boxes well away from the region too: 0 (whole) within the vertex box, {@code state} (each object decides,
+     * {@link #acceptsConvex}) partly within it, culled outside it. Out of line: it is met once per subtree taken
+     * whole, and the traversal's per-node path stays small enough to be inlined.
+     */
+    private static int insideEveryPlane(ConvexRegion region, int state, double minX, double minY, double minZ,
+                                        double maxX, double maxY, double maxZ) {
+        return region.withinVertexBox(minX, minY, minZ, maxX, maxY, maxZ) ? 0
+                : region.overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ) ? state : FrustumAabb.CULLED;
     }
 
     /**
@@ -325,7 +344,10 @@ public final class RegionTests {
             return false;
         }
         if (crossing == 0) {
-            return true;
+            // the vertex box rules out a box within rounding of every plane but away from a sharp corner, as the
+            // traversal's classifySubtree does for the subtrees above it
+            return mode == RegionMode.CROSSING_CONSERVATIVE || !region.isBounded()
+                    || region.overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ);
         }
         if (mode == RegionMode.WINDOW) {
             return false;

@@ -96,6 +96,46 @@ class MappedRegionQueriesTest {
         }
     }
 
+    /**
+     * Boxes around the apex of a needle (side planes at 1e-9 radians from the x axis, capped at x = -10): beyond
+     * the apex a box can be within rounding of every plane yet farther from the region than its tolerance, and the
+     * stored tree's subtrees must be decided as the objects alone are.
+     */
+    @Test
+    void shouldSelectLikeTheBruteForceScanBeyondANeedleSharpCorner() throws IOException {
+        double apex = 131072;
+        double s = 1e-9;
+        ConvexRegion needle = new ConvexRegion(new double[] {
+            s, 1, 0, apex, s, -1, 0, -apex, s, 0, 1, apex, s, 0, -1, -apex, -1, 0, 0, 10}, 5);
+        SplittableRandom random = new SplittableRandom(43);
+        double[] boxes = new double[6 * 4000];
+        for (int i = 0; i < 4000; i++) {
+            double x = Math.copySign(Math.pow(10, random.nextDouble(-7, -1)), random.nextDouble(-1, 1));
+            double off = Math.abs(x) * Math.pow(10, random.nextDouble(-12, -3));
+            double y = apex + random.nextDouble(-off, off);
+            double z = apex + random.nextDouble(-off, off);
+            double e = random.nextBoolean() ? 0 : off * random.nextDouble();
+            double[] box = {x, y, z, x + e, y + e, z + e};
+            System.arraycopy(box, 0, boxes, 6 * i, 6);
+        }
+        // one box as far on the other side, so that the world's origin is far from the apex (as the tree's origin
+        // 0 is): in a frame centred on the apex the plane distances round finely and nothing is in doubt
+        double[] far = {-5, -apex, -apex, -5, -apex, -apex};
+        System.arraycopy(far, 0, boxes, 0, 6);
+        TestWorld world = new TestWorld("needle", boxes, 44, false);
+        Path file = dir.resolve("needle.bxw");
+        world = world.writeStored(file);
+        try (MappedWorld mapped = MappedWorld.open(file)) {
+            BruteForceIndex oracle = world.oracle(mapped);
+            nonEmpty = 0;
+            for (RegionMode mode : RegionMode.values()) {
+                compare("needle " + mode, v -> mapped.queryConvex(needle, mode, -1L, null, v, stack),
+                        v -> oracle.queryConvex(needle, mode, -1L, null, v));
+            }
+            assertTrue(nonEmpty == 3, "every mode selects something");
+        }
+    }
+
     @Test
     void shouldStopWhenTheVisitorSaysSoAndRejectBadArguments() throws IOException {
         TestWorld world = TestWorld.clustered(2_000, 9);
