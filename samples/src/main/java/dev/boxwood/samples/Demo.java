@@ -34,8 +34,9 @@ public final class Demo {
         for (LevelEditorSample.LevelResult level : LevelEditorSample.run(out, true)) {
             long picked = level.picks().stream().filter(p -> p.object() >= 0).count();
             summary.add(String.format(Locale.ROOT, "level editor, %s: %d objects, %d of %d clicks picked,"
-                            + " crossing marquee %d, window marquee %d", level.name(), level.objects(), picked,
-                    level.picks().size(), level.crossing().length, level.window().length));
+                            + " crossing marquee %d, window marquee %d; saved without it as %s", level.name(),
+                    level.objects(), picked, level.picks().size(), level.crossing().length, level.window().length,
+                    level.savedWorld().getFileName()));
             pictures.add(level.picture());
             pictures.add(level.overview());
         }
