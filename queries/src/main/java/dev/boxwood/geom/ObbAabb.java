@@ -63,9 +63,11 @@ public final class ObbAabb {
         int ax = offset + ObbLayout.AXES;
         int h = offset + ObbLayout.HALF_EXTENTS;
         for (int k = 0; k < 3; k++) {
-            // five roundings at most in the sum; enlarge by their bound so it is never below the exact extent
+            // five roundings at most in the sum; enlarge by their bound so it is never below the exact extent, and by
+            // the half subnormal step each product can lose where it rounds in the subnormal range (extents near
+            // 1e-310), which a relative bound does not cover
             double extent = (obb[h] * Math.abs(obb[ax + k]) + obb[h + 1] * Math.abs(obb[ax + 3 + k])
-                    + obb[h + 2] * Math.abs(obb[ax + 6 + k])) * OUTWARD;
+                    + obb[h + 2] * Math.abs(obb[ax + 6 + k])) * OUTWARD + 2 * Double.MIN_VALUE;
             double c = obb[offset + k];
             dest[destOffset + k] = Math.nextDown(c - extent);
             dest[destOffset + 3 + k] = Math.nextUp(c + extent);

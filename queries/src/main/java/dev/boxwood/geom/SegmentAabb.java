@@ -237,7 +237,9 @@ public final class SegmentAabb {
      * the interval test {@code max(0, enters) <= min(maxFraction, exits)} is cross-multiplied:
      * {@code e_i |d_j| <= x_j |d_i|}. A zero component needs no special case: its pairs reduce to
      * {@code e_i <= 0 <= x_i}, the slab test of the origin. Comparisons allow a relative slack of a few roundings,
-     * so like {@link #intersect} this never misses a touching segment and may accept one that misses by a few ulps.
+     * so like {@link #intersect} this never misses a touching segment and may accept one that misses by a few ulps,
+     * except where the cross products round in the subnormal range (coordinates near {@code 1e-154}), where the
+     * relative slack underflows ({@code docs/conventions.md}).
      *
      * @param ox origin x
      * @param oy origin y

@@ -192,6 +192,8 @@ public final class SphereSphere {
         if (first > 1.0) {
             return dest.miss();
         }
-        return dest.set(first, Math.min(Geom.scalb(q / a, toCaller), 1.0));
+        // at a grazing pass (discriminant near 0) c / q and q / a are one root reached through differently rounded
+        // terms, so the later can come out a few ulps before the first: the interval stays ordered
+        return dest.set(first, Math.max(first, Math.min(Geom.scalb(q / a, toCaller), 1.0)));
     }
 }

@@ -300,6 +300,37 @@ class ObbTest {
         }
     }
 
+    /** The oriented box's exact half extent along world axis {@code k}: {@code sum_i h_i |axis_i[k]|}. */
+    private static BigDecimal exactExtent(double[] obb, int k) {
+        BigDecimal extent = BigDecimal.ZERO;
+        for (int i = 0; i < 3; i++) {
+            extent = extent.add(ExactReference.exact(obb[ObbLayout.HALF_EXTENTS + i])
+                    .multiply(ExactReference.exact(Math.abs(obb[ObbLayout.AXES + 3 * i + k]))));
+        }
+        return extent;
+    }
+
+    @Test
+    void shouldEncloseAnObbWhoseHalfExtentsAreSubnormal() {
+        // each product h_i |axis_i[k]| can lose half a subnormal step, beyond any relative bound: the z extent of
+        // this box is 4.21 steps, and enclose gave 4
+        SplittableRandom random = new SplittableRandom(0x0BB0_0005L);
+        double[] bounds = new double[6];
+        for (int n = 0; n < 20_000; n++) {
+            double[] obb = randomObb(random, 0, 5, 3);
+            for (int k = 0; k < 3; k++) {
+                obb[k] = 0;
+                obb[ObbLayout.HALF_EXTENTS + k] = random.nextInt(9) * Double.MIN_VALUE * (n % 2 == 0 ? 1 : 1 << 20);
+            }
+            ObbAabb.enclose(obb, 0, bounds, 0);
+            for (int k = 0; k < 3; k++) {
+                BigDecimal extent = exactExtent(obb, k);
+                assertTrue(ExactReference.exact(bounds[k]).compareTo(extent.negate()) <= 0, "min, case " + n);
+                assertTrue(ExactReference.exact(bounds[k + 3]).compareTo(extent) >= 0, "max, case " + n);
+            }
+        }
+    }
+
     @Test
     void shouldEncloseTheObbTightlyAndConservatively() {
         SplittableRandom random = new SplittableRandom(0x0BB0_0004L);
@@ -309,11 +340,7 @@ class ObbTest {
                 double[] obb = randomObb(random, base, 5, 3);
                 ObbAabb.enclose(obb, 0, bounds, 0);
                 for (int k = 0; k < 3; k++) {
-                    BigDecimal extent = BigDecimal.ZERO;
-                    for (int i = 0; i < 3; i++) {
-                        extent = extent.add(ExactReference.exact(obb[ObbLayout.HALF_EXTENTS + i])
-                                .multiply(ExactReference.exact(Math.abs(obb[ObbLayout.AXES + 3 * i + k]))));
-                    }
+                    BigDecimal extent = exactExtent(obb, k);
                     BigDecimal c = ExactReference.exact(obb[k]);
                     BigDecimal min = c.subtract(extent);
                     BigDecimal max = c.add(extent);

@@ -231,4 +231,38 @@ class SegmentAabbTest {
         }
         return false;
     }
+
+    @Test
+    void shouldHitACornerTouchAtCoordinatesNear1e154InTheSlabForms() {
+        // an exact hit just inside the corner at coordinates near 2^-514: the slab forms (which the indexes use)
+        // hit; the division-free form misses it, its cross products rounding in the subnormal range (a documented
+        // limit, docs/conventions.md)
+        double ox = 0x1.f8816ebea2e91p-517;
+        double oy = 0x1.5eace6286e00ap-515;
+        double dx = 0x1.b917b5e8a4438p-513;
+        double dy = 0x1.5efbd4e002b28p-511;
+        double minX = 0x1.03ac48276d488p-515;
+        double maxX = 0x1.0dd23cdc334a8p-512;
+        double minY = -0x1.ac55854c19fb8p-514;
+        double maxY = 0x1.83de1748612p-514;
+        assertTrue(SegmentAabb.intersect(ox, oy, 0, dx, dy, 0, 1.0, minX, minY, 0, maxX, maxY, 0) >= 0);
+        assertTrue(SegmentAabb.intersectInverse(ox, oy, 0, SegmentAabb.inverse(dx), SegmentAabb.inverse(dy),
+                SegmentAabb.inverse(0), 1.0, minX, minY, 0, maxX, maxY, 0) >= 0);
+        // segments through the corner (0, 2^-514) of the box [0, 2^-514]^2 exactly, from dyadic starts: every
+        // coordinate is exact, the entry through x and the exit through y fall at one fraction
+        double unit = 0x1p-514;
+        SplittableRandom random = new SplittableRandom(17);
+        for (int i = 0; i < 100_000; i++) {
+            double p = (1 + random.nextInt(1 << 20)) * 0x1p-20 * unit;
+            double q = (1 + random.nextInt(1 << 20)) * 0x1p-20 * unit;
+            double k = 1 + random.nextInt(8);
+            double x0 = -p;
+            double y0 = unit + q;
+            assertTrue(SegmentAabb.intersect(x0, y0, 0, k * p, -k * q, 0, 1.0, 0, 0, 0, unit, unit, 0) >= 0,
+                    "case " + i);
+            assertTrue(SegmentAabb.intersectInverse(x0, y0, 0, SegmentAabb.inverse(k * p),
+                    SegmentAabb.inverse(-k * q), SegmentAabb.inverse(0), 1.0, 0, 0, 0, unit, unit, 0) >= 0,
+                    "case " + i);
+        }
+    }
 }
