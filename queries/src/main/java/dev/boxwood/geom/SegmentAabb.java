@@ -237,9 +237,9 @@ public final class SegmentAabb {
      * the interval test {@code max(0, enters) <= min(maxFraction, exits)} is cross-multiplied:
      * {@code e_i |d_j| <= x_j |d_i|}. A zero component needs no special case: its pairs reduce to
      * {@code e_i <= 0 <= x_i}, the slab test of the origin. Comparisons allow a relative slack of a few roundings,
-     * so like {@link #intersect} this never misses a touching segment and may accept one that misses by a few ulps,
-     * except where the cross products round in the subnormal range (coordinates near {@code 1e-154}), where the
-     * relative slack underflows ({@code docs/conventions.md}).
+     * so like {@link #intersect} this never misses a touching segment and may accept one that misses by a few ulps.
+     * Cross products too small for a relative slack (coordinates near {@code 1e-154}, whose products round in the
+     * subnormal range) are compared again on factors scaled by a power of two.
      *
      * @param ox origin x
      * @param oy origin y
@@ -279,10 +279,40 @@ public final class SegmentAabb {
             return false;
         }
         // Entry on each axis no later than exit on each other axis.
-        return atMost(ex * ay, xy * ax) && atMost(ex * az, xz * ax)
-                && atMost(ey * ax, xx * ay) && atMost(ey * az, xz * ay)
-                && atMost(ez * ax, xx * az) && atMost(ez * ay, xy * az);
+        return crossAtMost(ex, ay, xy, ax) && crossAtMost(ex, az, xz, ax)
+                && crossAtMost(ey, ax, xx, ay) && crossAtMost(ey, az, xz, ay)
+                && crossAtMost(ez, ax, xx, az) && crossAtMost(ez, ay, xy, az);
     }
+
+    /**
+     * {@code a b <= c d} up to the relative slack of {@link #atMost}. Products below the normal range keep too few
+     * bits for a relative slack (they may round to one value either way), so two such products are compared on
+     * factors scaled up by a power of two (exact): segments and boxes at coordinates near {@code 1e-154}.
+     */
+    private static boolean crossAtMost(double a, double b, double c, double d) {
+        double l = a * b;
+        double r = c * d;
+        if (Math.abs(l) + Math.abs(r) >= TINY_PRODUCT) {
+            return atMost(l, r);
+        }
+        return atMost(scaledProduct(a, b), scaledProduct(c, d));
+    }
+
+    /**
+     * {@code a b} times {@code RESCALE^2}, for a product below {@link #TINY_PRODUCT}: its nonzero factors are then
+     * below {@code 2^114} and scale without overflow; a zero factor (next to one that would overflow) gives 0.
+     */
+    private static double scaledProduct(double a, double b) {
+        return a == 0.0 || b == 0.0 ? 0.0 : (a * RESCALE) * (b * RESCALE);
+    }
+
+    /** Products below this have lost bits to underflow, or are within a factor 2^52 of doing so. */
+    static final double TINY_PRODUCT = 0x1p-960;
+    /**
+     * The power of two tiny factors are scaled by: two products below {@link #TINY_PRODUCT} come out below
+     * {@code 2^-360} (no overflow), and the factors of one, at least {@code 2^-1074}, above {@code 2^-774} each.
+     */
+    static final double RESCALE = 0x1p300;
 
     /**
      * Entry and exit fractions of the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, through the

@@ -13,6 +13,10 @@ public final class SegmentObb {
      * the products, so no touching segment is separated.
      */
     private static final double SLACK = 16.0 * Geom.UNIT_ROUNDOFF;
+    /** Below this sum of lengths, {@link #testCentred} scales its input up by {@link #RESCALE}. */
+    private static final double TINY_SIZE = 0x1p-450;
+    /** Applied until the sum is at least {@link #TINY_SIZE} (twice at most), which leaves it below {@code 2^50}. */
+    private static final double RESCALE = 0x1p500;
 
     private SegmentObb() {
     }
@@ -69,6 +73,12 @@ public final class SegmentObb {
         double amy = Math.abs(my);
         double amz = Math.abs(mz);
         double size = amx + amy + amz + ex + ey + ez + ahx + ahy + ahz;
+        if (size < TINY_SIZE && size > 0.0) {
+            // products of two such lengths round in the subnormal range, where a relative slack underflows: the
+            // same test on lengths scaled by a power of two (exact) keeps every bit
+            return testCentred(mx * RESCALE, my * RESCALE, mz * RESCALE, hx * RESCALE, hy * RESCALE, hz * RESCALE,
+                    ex * RESCALE, ey * RESCALE, ez * RESCALE);
+        }
         double slack = SLACK * size;
         if (amx > ex + ahx + slack || amy > ey + ahy + slack || amz > ez + ahz + slack) {
             return false;

@@ -233,10 +233,9 @@ class SegmentAabbTest {
     }
 
     @Test
-    void shouldHitACornerTouchAtCoordinatesNear1e154InTheSlabForms() {
-        // an exact hit just inside the corner at coordinates near 2^-514: the slab forms (which the indexes use)
-        // hit; the division-free form misses it, its cross products rounding in the subnormal range (a documented
-        // limit, docs/conventions.md)
+    void shouldHitACornerTouchAtCoordinatesNear1e154InEveryForm() {
+        // an exact hit just inside the corner at coordinates near 2^-514, where the cross products of the
+        // division-free and separating-axis forms round in the subnormal range (they are taken again scaled up)
         double ox = 0x1.f8816ebea2e91p-517;
         double oy = 0x1.5eace6286e00ap-515;
         double dx = 0x1.b917b5e8a4438p-513;
@@ -248,21 +247,55 @@ class SegmentAabbTest {
         assertTrue(SegmentAabb.intersect(ox, oy, 0, dx, dy, 0, 1.0, minX, minY, 0, maxX, maxY, 0) >= 0);
         assertTrue(SegmentAabb.intersectInverse(ox, oy, 0, SegmentAabb.inverse(dx), SegmentAabb.inverse(dy),
                 SegmentAabb.inverse(0), 1.0, minX, minY, 0, maxX, maxY, 0) >= 0);
-        // segments through the corner (0, 2^-514) of the box [0, 2^-514]^2 exactly, from dyadic starts: every
-        // coordinate is exact, the entry through x and the exit through y fall at one fraction
-        double unit = 0x1p-514;
+        assertTrue(SegmentAabb.testDivisionFree(ox, oy, 0, dx, dy, 0, 1.0, minX, minY, 0, maxX, maxY, 0));
+        assertTrue(SegmentAabb.testSeparatingAxes(ox, oy, 0, dx, dy, 0, 1.0, minX, minY, 0, maxX, maxY, 0));
+        // segments from dyadic starts through the corner (0, u) of the square [0, u]^2, every coordinate exact:
+        // into the square (both entries at one fraction), grazing it (the x entry and the y exit at one fraction,
+        // the corner the only common point), and the grazing one lifted by a tenth of the square (a clear miss);
+        // u from 2^-470 to 2^-540 (1e-141 to 1e-163); the oriented box is the same square
         SplittableRandom random = new SplittableRandom(17);
-        for (int i = 0; i < 100_000; i++) {
-            double p = (1 + random.nextInt(1 << 20)) * 0x1p-20 * unit;
-            double q = (1 + random.nextInt(1 << 20)) * 0x1p-20 * unit;
-            double k = 1 + random.nextInt(8);
-            double x0 = -p;
-            double y0 = unit + q;
-            assertTrue(SegmentAabb.intersect(x0, y0, 0, k * p, -k * q, 0, 1.0, 0, 0, 0, unit, unit, 0) >= 0,
-                    "case " + i);
-            assertTrue(SegmentAabb.intersectInverse(x0, y0, 0, SegmentAabb.inverse(k * p),
-                    SegmentAabb.inverse(-k * q), SegmentAabb.inverse(0), 1.0, 0, 0, 0, unit, unit, 0) >= 0,
-                    "case " + i);
+        for (int exponent = -470; exponent >= -540; exponent -= 10) {
+            double unit = Math.scalb(1.0, exponent);
+            double half = 0.5 * unit;
+            double[] obb = {half, half, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, half, half, 0};
+            for (int i = 0; i < 20_000; i++) {
+                double p = (1 + random.nextInt(1 << 20)) * 0x1p-20 * unit;
+                double q = (1 + random.nextInt(1 << 20)) * 0x1p-20 * unit;
+                double k = 1 + random.nextInt(8);
+                String at = "2^" + exponent + ", case " + i;
+                assertCornerCase(true, -p, unit + q, k * p, -k * q, unit, obb, at + ", into");
+                assertCornerCase(true, -p, unit - q, k * p, k * q, unit, obb, at + ", grazing");
+                assertCornerCase(false, -p, unit - q + 0.1 * unit, k * p, k * q, unit, obb, at + ", lifted");
+            }
         }
+    }
+
+    @Test
+    void shouldHitAlongAFaceWithAZeroComponentAtCoordinatesNear1e250InEveryForm() {
+        // sliding along the top face y = 2e250 with no motion in y or z: the zero cross products sit next to
+        // factors near 1e250, which the rescaling of tiny products must not turn into NaN
+        double min = 1e250;
+        double max = 2e250;
+        double[] obb = {1.5e250, 1.5e250, 1.5e250, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5e250, 0.5e250, 0.5e250};
+        assertTrue(SegmentAabb.intersect(0.5e250, max, max, 1e250, 0, 0, 1.0, min, min, min, max, max, max) >= 0);
+        assertTrue(SegmentAabb.testDivisionFree(0.5e250, max, max, 1e250, 0, 0, 1.0, min, min, min, max, max, max));
+        assertTrue(SegmentAabb.testSeparatingAxes(0.5e250, max, max, 1e250, 0, 0, 1.0, min, min, min, max, max, max));
+        assertTrue(SegmentObb.test(0.5e250, max, max, 1e250, 0, 0, 1.0, obb, 0));
+        // and a hair above it, by far more than rounding: a miss
+        double above = 2.000001e250;
+        assertFalse(SegmentAabb.testDivisionFree(0.5e250, above, max, 1e250, 0, 0, 1.0, min, min, min, max, max, max));
+        assertFalse(SegmentAabb.testSeparatingAxes(0.5e250, above, max, 1e250, 0, 0, 1.0,
+                min, min, min, max, max, max));
+    }
+
+    /** Every form of the segment test on the square [0, u]^2 (z = 0) agrees with {@code hit}. */
+    private static void assertCornerCase(boolean hit, double x0, double y0, double dx, double dy, double unit,
+                                         double[] obb, String at) {
+        assertEquals(hit, SegmentAabb.intersect(x0, y0, 0, dx, dy, 0, 1.0, 0, 0, 0, unit, unit, 0) >= 0, at);
+        assertEquals(hit, SegmentAabb.intersectInverse(x0, y0, 0, SegmentAabb.inverse(dx), SegmentAabb.inverse(dy),
+                SegmentAabb.inverse(0), 1.0, 0, 0, 0, unit, unit, 0) >= 0, at);
+        assertEquals(hit, SegmentAabb.testDivisionFree(x0, y0, 0, dx, dy, 0, 1.0, 0, 0, 0, unit, unit, 0), at);
+        assertEquals(hit, SegmentAabb.testSeparatingAxes(x0, y0, 0, dx, dy, 0, 1.0, 0, 0, 0, unit, unit, 0), at);
+        assertEquals(hit, SegmentObb.test(x0, y0, 0, dx, dy, 0, 1.0, obb, 0), at);
     }
 }
