@@ -259,8 +259,10 @@ public final class Intersect2 {
      * {@code [a, b]}, else the fraction of the endpoint of {@code [a, b]} reached first (reported exactly).
      * Parallel segments on different lines miss. A zero-length cast ({@code d = 0} or {@code maxFraction = 0}) is
      * the point {@code o}, which hits at fraction 0 if it lies on {@code [a, b]}; a zero-length target
-     * {@code a = b} is a point, hit at its own fraction. Parallelism and collinearity are decided on the sign of
-     * {@link Geom2#orient}-style cross products and share their accuracy limits. The products are taken with the
+     * {@code a = b} is a point, hit at its own fraction. Parallelism and collinearity are decided on
+     * {@link Geom2#orient}-style cross products: lines whose cross product is within its rounding error are
+     * parallel, and collinear if {@code a} is within rounding of the cast line too, so segments lying nearly on one
+     * line meet only where their extents along it do. The products are taken with the
      * target relative to the origin and the translation each divided by a power of two near its magnitude, so the
      * answer does not depend on the scale of the input (lengths far below 1e-162 or above 1e154 included).
      *
@@ -302,17 +304,22 @@ public final class Intersect2 {
         double uy = dy * sd;
         double denominator = ux * ey - uy * ex; // d x e
         double onLine = wx * uy - wy * ux; // w x d: zero when a lies on the cast line
-        if (denominator != 0) {
+        // A cross product within its rounding error (e and w rounded, two products, one difference: under
+        // 4u of the terms' magnitudes) has no certain sign: lines that parallel give a crossing point of rounding
+        // noise, anywhere (segments 2 apart on nearly one line were reported as meeting), so they are taken as
+        // parallel, and as collinear when a is within rounding of the cast line too.
+        if (Math.abs(denominator) > PARALLEL_SLACK * (Math.abs(ux * ey) + Math.abs(uy * ex))) {
             // o + t d = a + s e  =>  t = (w x e) / (d x e), s = (w x d) / (d x e)
             double t = Geom.scalb((wx * ey - wy * ex) / denominator, em - ed);
             double s = onLine / denominator;
             if (t >= 0 && t <= maxFraction && s >= 0 && s <= 1) {
+                t += 0.0; // -0.0 (a zero numerator's sign) reads as 0
                 dest.set(t, ox + t * dx, oy + t * dy);
                 return t;
             }
             return miss(dest);
         }
-        if (onLine != 0) {
+        if (Math.abs(onLine) > PARALLEL_SLACK * (Math.abs(wx * uy) + Math.abs(wy * ux))) {
             return miss(dest); // parallel, on different lines (or a point target off the line)
         }
         // Collinear: place both target endpoints on the cast line by their fractions.
@@ -332,6 +339,12 @@ public final class Intersect2 {
         dest.set(first, aFirst ? ax : bx, aFirst ? ay : by);
         return first;
     }
+
+    /**
+     * Relative bound on the rounding of a cross product of {@link #intersectSegmentSegment} from the given
+     * endpoints: {@code gamma(3)} (Higham) and a little more.
+     */
+    private static final double PARALLEL_SLACK = 4.0 * Geom.UNIT_ROUNDOFF;
 
     private static boolean inBox(double px, double py, double ax, double ay, double bx, double by) {
         return px >= Math.min(ax, bx) && px <= Math.max(ax, bx) && py >= Math.min(ay, by) && py <= Math.max(ay, by);
@@ -518,6 +531,7 @@ public final class Intersect2 {
             dest.setEntry(entry, entrySide == 1 ? entryPlane : ox + entry * dx,
                     entrySide == 2 ? entryPlane : oy + entry * dy);
         }
+        exit += 0.0; // a far side through the origin with a negative direction gives -0.0: read as 0
         dest.setExit(exit, exitSide == 1 ? exitPlane : ox + exit * dx, exitSide == 2 ? exitPlane : oy + exit * dy);
         return entry;
     }

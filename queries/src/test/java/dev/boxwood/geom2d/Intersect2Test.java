@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.boxwood.geom.Geom;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** Hand-worked cases: touching, collinear, degenerate, inside starts and far from the origin. */
@@ -235,6 +236,56 @@ class Intersect2Test {
         assertEquals(Geom.NO_HIT, Intersect2.intersectSegmentSegment(0, 0, 10, 0, 1, 11, 0, 12, 0, hit));
         assertEquals(Geom.NO_HIT, Intersect2.intersectSegmentSegment(0, 0, 10, 0, 1, 0, 1, 10, 1, hit));
         assertEquals(Geom.NO_HIT, Intersect2.intersectSegmentSegment(0, 0, 10, 0, 1, -3, 0, -1, 0, hit));
+    }
+
+    @Test
+    void shouldMissSegmentsLyingNearlyOnOneLineButApart() {
+        // the cast covers y 0 to 0.5, the target (on its line as rounded) y 2.5 to 6: their cross product is
+        // rounding noise, whose quotients once put the crossing at the origin
+        assertEquals(Geom.NO_HIT, Intersect2.intersectSegmentSegment(0.0, 0.0, 0x1.999999999999ap-4, 0x1.0p-1, 1.0,
+                0x1.0p-1, 0x1.4p1, 0x1.3333333333333p0, 0x1.8p2, hit));
+        assertFalse(hit.hit);
+        // 1.9e90 apart near 1e91, once a hit at fraction 1
+        assertEquals(Geom.NO_HIT, Intersect2.intersectSegmentSegment(0x1.20903fc3876c1p300, -0x1.21f3f112acbb2p297,
+                -0x1.9f7a93f9b465ep298, 0x1.63090f020eeffp300, 1.0, 0x1.d09c04033d026p298, 0x1.1489293edcad7p301,
+                -0x1.46a5517ccec18p299, 0x1.7915da8006829p302, hit));
+        // targets on the cast's line as rounded, beyond either end by half the cast or more: at unit scale, far
+        // from the origin and at scales from 1e-160 to 1e150
+        SplittableRandom random = new SplittableRandom(808);
+        for (int i = 0; i < 100_000; i++) {
+            int mode = i % 3;
+            double scale = mode == 2 ? Math.pow(10, -160 + 310 * random.nextDouble()) : 1;
+            double baseX = mode == 1 ? farCoordinate(random) : 0;
+            double baseY = mode == 1 ? farCoordinate(random) : 0;
+            double ox = baseX + scale * random.nextDouble(-5, 5);
+            double oy = baseY + scale * random.nextDouble(-5, 5);
+            double dx = scale * random.nextDouble(-5, 5);
+            double dy = scale * random.nextDouble(-5, 5);
+            double q1 = random.nextDouble(1.5, 4.5);
+            double q2 = q1 + random.nextDouble(3);
+            if (random.nextBoolean()) {
+                q1 = -0.5 - (q1 - 1.5);
+                q2 = q1 - random.nextDouble(3);
+            }
+            assertEquals(Geom.NO_HIT, Intersect2.intersectSegmentSegment(ox, oy, dx, dy, 1.0, ox + q1 * dx,
+                    oy + q1 * dy, ox + q2 * dx, oy + q2 * dy, hit), "case " + i);
+        }
+    }
+
+    /** 1e5 to 1e7 from the origin, either sign. */
+    private static double farCoordinate(SplittableRandom random) {
+        return Math.copySign(Math.pow(10, 5 + 2 * random.nextDouble()), random.nextDouble() - 0.5);
+    }
+
+    @Test
+    void shouldReportAZeroFractionAsPositiveZero() {
+        // a zero numerator with a negative denominator made -0.0, which sorts below 0 in Double.compare
+        double t = Intersect2.intersectSegmentSegment(0, 0, 1, -1, 1, 1, 0, -1, 0, hit);
+        assertEquals(0, Double.compare(0.0, t));
+        assertEquals(0, Double.compare(0.0, hit.fraction));
+        // the exit through a side at the origin, cast with a negative direction
+        assertEquals(0.0, Intersect2.intersectSegmentRect(0, 0, -1, -1, 1, 0, -1, 1, 0, through));
+        assertEquals(0, Double.compare(0.0, through.exitFraction));
     }
 
     @Test
