@@ -12,7 +12,9 @@ package dev.boxwood.geom;
  * ulps of its length (a point box on a face of a large box far away was separated), so every axis also gets
  * {@code EPSILON} times the sum of the offset's components and of all six half extents. The test is therefore
  * conservative: it never separates overlapping boxes, and may report boxes separated by less than about
- * {@code EPSILON} times their extents plus their distance as overlapping. The translation between centres is
+ * {@code EPSILON} times their extents plus their distance as overlapping; where the separating axis is the cross
+ * product of two edges at an angle {@code θ} (not normalised, of length {@code sin θ}), by less than about
+ * {@code EPSILON / sin θ} times that. The translation between centres is
  * formed (subtracted) before it is rotated, and each box's face axes see it projected straight onto them, not
  * through the other box's frame, so the test keeps its accuracy far from the origin. The kernels do not validate.
  */

@@ -72,18 +72,32 @@ public final class SegmentCapsule {
         double uy = dy * sd;
         double uz = dz * sd;
         double ee = ex * ex + ey * ey + ez * ez;
-        if (ee > 0.0 && startsInside(mx, my, mz, (ox - qx) * sm, (oy - qy) * sm, (oz - qz) * sm, ex, ey, ez, ee,
-                rs)) {
+        double mqx = (ox - qx) * sm;
+        double mqy = (oy - qy) * sm;
+        double mqz = (oz - qz) * sm;
+        if (ee > 0.0 && startsInside(mx, my, mz, mqx, mqy, mqz, ex, ey, ez, ee, rs)) {
             return 0.0;
         }
         double best = Double.POSITIVE_INFINITY;
         if (ee > 0.0) {
-            // the start and the translation without their components along the axis
+            // the start and the translation without their components along the axis; the start's offset from the
+            // nearer end, as startsInside takes it: from the other end it rounds differently, and a start that
+            // test found just outside could read as inside here, where that is a miss
             double km = (mx * ex + my * ey + mz * ez) / ee;
             double ku = (ux * ex + uy * ey + uz * ez) / ee;
-            double nx = mx - km * ex;
-            double ny = my - km * ey;
-            double nz = mz - km * ez;
+            double nx;
+            double ny;
+            double nz;
+            if (km > 0.5) {
+                double kq = (mqx * ex + mqy * ey + mqz * ez) / ee;
+                nx = mqx - kq * ex;
+                ny = mqy - kq * ey;
+                nz = mqz - kq * ez;
+            } else {
+                nx = mx - km * ex;
+                ny = my - km * ey;
+                nz = mz - km * ez;
+            }
             double vx = ux - ku * ex;
             double vy = uy - ku * ey;
             double vz = uz - ku * ez;

@@ -16,8 +16,9 @@ public final class SegmentConvex {
      * polyhedron: 0 if {@code o} is inside or on its boundary, {@link Geom#NO_HIT} on a miss. Each plane bounds
      * {@code t} from below (the segment enters its half-space, {@code n · dir < 0}) or from above (it leaves,
      * {@code n · dir > 0}); a segment parallel to a plane and outside it misses. Plane distances {@code d - n · o}
-     * are decided as computed: a segment within a few ulps of the coordinates of a plane may go either way. An
-     * empty plane list is all of space (returns 0).
+     * are decided as computed: a segment within a few ulps of the coordinates of a plane may go either way. Products
+     * beyond the double range (coordinates or normals near {@code 1e300}) are taken again at a smaller scale, so
+     * finite input gives no NaN. An empty plane list is all of space (returns 0).
      *
      * @param ox origin x
      * @param oy origin y
@@ -40,6 +41,19 @@ public final class SegmentConvex {
             double nz = planes[at + 2];
             double numerator = planes[at + 3] - (nx * ox + ny * oy + nz * oz);
             double denominator = nx * dx + ny * dy + nz * dz;
+            if (!(Math.abs(numerator) <= Double.MAX_VALUE && Math.abs(denominator) <= Double.MAX_VALUE)) {
+                // a product beyond the double range (two infinities made NaN): the same plane and segment with the
+                // normal and the lengths brought near 1 by powers of two, which leave the fraction as it is
+                double sn = Geom.powerOfTwo(-Geom.scaleExponent(nx, ny, nz, 0.0));
+                double offset = planes[at + 3] * sn;
+                double sl = Geom.powerOfTwo(-Geom.scaleExponent(Double.longBitsToDouble(Math.max(
+                        Geom.magnitudeBits(ox, oy, oz, offset), Geom.magnitudeBits(dx, dy, dz, 0.0)))));
+                double mx = nx * sn;
+                double my = ny * sn;
+                double mz = nz * sn;
+                numerator = offset * sl - (mx * (ox * sl) + my * (oy * sl) + mz * (oz * sl));
+                denominator = mx * (dx * sl) + my * (dy * sl) + mz * (dz * sl);
+            }
             if (denominator == 0.0) {
                 if (numerator < 0.0) {
                     return Geom.NO_HIT; // parallel and outside this half-space

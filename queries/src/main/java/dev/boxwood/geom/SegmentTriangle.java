@@ -14,7 +14,9 @@ package dev.boxwood.geom;
  * <p>Conventions: a triangle has no inside, so a segment hits it where it crosses or touches its surface, from
  * either side; a segment that starts on the triangle hits at fraction 0. A segment lying in the triangle's plane
  * does not hit it (it meets the surface in no transversal point; in a closed mesh it meets the neighbouring
- * triangles), and a triangle of zero area is never hit. Fractions within a few ulps of 0 or {@code maxFraction}
+ * triangles), and a triangle of zero area is never hit; "in the plane" is up to the rounding of the sheared
+ * vertices, a few ulps of their distances from the segment's origin (so a sliver or a triangle within a few
+ * hundred such ulps in size may be missed too). Fractions within a few ulps of 0 or {@code maxFraction}
  * (a start or end within rounding of the plane) may go either way. The offsets and the translation are each scaled
  * to unit size by a power of two, so the answer does not depend on the scale of either. The kernel does not
  * validate.
@@ -26,6 +28,19 @@ public final class SegmentTriangle {
      * {@code o3derrboundA = (7 + 56 eps) eps} with {@code eps = 2^-53}, rounded up.
      */
     private static final double ORIENT_BOUND = 8.0 * Geom.UNIT_ROUNDOFF;
+    /**
+     * Relative bound on the rounding of a 2D edge function of a point from its rounded differences to the vertices:
+     * each of the four factors (2u), the two products and the difference, with a margin.
+     */
+    private static final double EDGE_BOUND = 8.0 * Geom.UNIT_ROUNDOFF;
+    /**
+     * Bound on the rounding of the edge functions' sum from the sheared coordinates: a sheared coordinate is off by
+     * at most {@code 2u |z| + u |x|} (the shear rounded, one product, one difference; shears at most 1 in magnitude),
+     * which the three edge functions carry as at most {@code 2u S Z + u S^2} for the sum {@code S} of the sheared
+     * coordinates' magnitudes and {@code Z} of the offsets along the segment; their own products and differences
+     * add at most {@code u S^2}. The test takes twice that.
+     */
+    private static final double SHEAR_BOUND = 4.0 * Geom.UNIT_ROUNDOFF;
 
     private SegmentTriangle() {
     }
@@ -34,7 +49,8 @@ public final class SegmentTriangle {
      * Fraction at which the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, crosses or touches the
      * closed triangle {@code (a, b, c)}, either side, or {@link Geom#NO_HIT}. A zero-length segment (or
      * {@code maxFraction = 0}) hits at 0 when its point lies on the triangle: on its plane up to the rounding of the
-     * orientation determinant (a point within that bound of the plane counts as on it), and within its edges.
+     * orientation determinant (a point within that bound of the plane counts as on it), and within its edges up to
+     * their rounding (so a point on an edge two triangles share is on both).
      *
      * @param ox origin x
      * @param oy origin y
@@ -144,10 +160,19 @@ public final class SegmentTriangle {
             pcx = cx;
             pcy = cy;
         }
-        double u = pcx * pby - pcy * pbx;
-        double v = pax * pcy - pay * pcx;
-        double w = pbx * pay - pby * pax;
+        // an edge function within its rounding (the vertices' differences from the point, two products and a
+        // difference) is 0: a point on an edge shared by two triangles is on both, whichever planes they project
+        // it to (each rounds the edge's function differently, and both could put it outside)
+        double u = edgeSign(pcx * pby, pcy * pbx);
+        double v = edgeSign(pax * pcy, pay * pcx);
+        double w = edgeSign(pbx * pay, pby * pax);
         return !((u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0));
+    }
+
+    /** {@code l - r}, or 0 where that is within its rounding and the rounding of the differences in its factors. */
+    private static double edgeSign(double l, double r) {
+        double value = l - r;
+        return Math.abs(value) <= EDGE_BOUND * (Math.abs(l) + Math.abs(r)) ? 0.0 : value;
     }
 
     /**
@@ -375,7 +400,13 @@ public final class SegmentTriangle {
             return Geom.NO_HIT;
         }
         double det = u + v + w;
-        if (det == 0.0) {
+        // with u, v, w of one sign, |det| is their sum: twice the area of the sheared triangle, 0 for a segment in
+        // its plane or a triangle of no area. A det within the rounding of the sheared coordinates is no certain
+        // transversal crossing and is taken as the plane (a coplanar segment's rounding was a hit for one oblique
+        // triangle in seven)
+        double extent = Math.abs(sax) + Math.abs(say) + Math.abs(sbx) + Math.abs(sby) + Math.abs(scx)
+                + Math.abs(scy);
+        if (!(Math.abs(det) > SHEAR_BOUND * extent * (Math.abs(az) + Math.abs(bz) + Math.abs(cz) + extent))) {
             return Geom.NO_HIT; // in the triangle's plane, or a triangle of zero area
         }
         double t = (u * (shearZ * az) + v * (shearZ * bz) + w * (shearZ * cz)) / det;

@@ -281,6 +281,22 @@ class PlaneFrustumTest {
     }
 
     @Test
+    void shouldCastIntoAConvexPolyhedronWhereThePlaneProductsOverflow() {
+        // n . o and n . d beyond the double range gave infinity / infinity, a NaN fraction
+        assertEquals(0.0, SegmentConvex.intersect(-1e10, 0, 0, -1e10, 0, 0, 1, new double[] {1e300, 0, 0, 0}, 1),
+                "start inside a plane with a huge normal");
+        assertEquals(0.0, SegmentConvex.intersect(-1.5e308, -1.5e308, 0, -1.5e308, -1.5e308, 0, 1,
+                new double[] {0.6, 0.8, 0, 0}, 1), "start inside, coordinates near the top of the range");
+        // entering a unit-normal half-space x <= -1e308 from 1.5e308 on, moving -1.5e308 (with a second plane
+        // whose products overflow): it reaches x = -1e308 at t = 2.5 / 1.5
+        double[] planes = {1, 0, 0, -1e308, 0, 1e300, 0, 1e300};
+        double t = SegmentConvex.intersect(1.5e308, 0, 0, -1.5e308, 0, 0, 2, planes, 2);
+        assertEquals(2.5 / 1.5, t, 1e-15);
+        // a miss stays a miss: the same cast stopping at t = 1.5
+        assertEquals(Geom.NO_HIT, SegmentConvex.intersect(1.5e308, 0, 0, -1.5e308, 0, 0, 1.5, planes, 2));
+    }
+
+    @Test
     void shouldCastLikeTheSlabTestForBoxPlanes() {
         SplittableRandom random = new SplittableRandom(0x9A9A_0003L);
         double[] planes = boxPlanes(-1, 2);

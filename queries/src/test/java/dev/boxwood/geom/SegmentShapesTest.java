@@ -330,6 +330,84 @@ class SegmentShapesTest {
     }
 
     @Test
+    void shouldNotHitATriangleWithASegmentLyingInItsPlane() {
+        // every point and the translation on the plane x + 2y + 2z = 0 exactly: the sheared vertices' rounding made
+        // a hit of it (as did one such segment in seven against oblique triangles)
+        assertEquals(Geom.NO_HIT, SegmentTriangle.intersect(14, -4, -3, -18, 3, 6, 1, 12, -3, -3, -2, 3, -2, 0, 3, -3));
+        SegmentTriangle.Cast cast = new SegmentTriangle.Cast();
+        SplittableRandom random = new SplittableRandom(13);
+        int parallelHits = 0;
+        for (int i = 0; i < 100_000; i++) {
+            // the plane x + p y + q z = 0, integer points on it (exact), coordinates up to 2^27
+            long limit = 1L << random.nextInt(2, 26);
+            long p = random.nextLong(1, 7);
+            long q = random.nextLong(1, 7);
+            double[][] v = new double[5][];
+            for (int k = 0; k < 5; k++) {
+                long y = random.nextLong(-limit, limit);
+                long z = random.nextLong(-limit, limit);
+                v[k] = new double[] {-p * y - q * z, y, z};
+            }
+            double[] o = v[3];
+            double[] d = {v[4][0] - o[0], v[4][1] - o[1], v[4][2] - o[2]};
+            if (d[0] == 0 && d[1] == 0 && d[2] == 0) {
+                continue; // a point on the plane, which may lie on the triangle
+            }
+            String what = Arrays.deepToString(v);
+            assertEquals(Geom.NO_HIT, SegmentTriangle.intersect(o[0], o[1], o[2], d[0], d[1], d[2], 1, v[0][0],
+                    v[0][1], v[0][2], v[1][0], v[1][1], v[1][2], v[2][0], v[2][1], v[2][2]), what);
+            assertEquals(Geom.NO_HIT, cast.set(o[0], o[1], o[2], d[0], d[1], d[2], 1).intersect(v[0][0], v[0][1],
+                    v[0][2], v[1][0], v[1][1], v[1][2], v[2][0], v[2][1], v[2][2]), what);
+            // parallel to the plane one unit off it along x: a miss too
+            parallelHits += SegmentTriangle.intersect(o[0] + 1, o[1], o[2], d[0], d[1], d[2], 1, v[0][0], v[0][1],
+                    v[0][2], v[1][0], v[1][1], v[1][2], v[2][0], v[2][1], v[2][2]) >= 0 ? 1 : 0;
+        }
+        assertEquals(0, parallelHits);
+    }
+
+    @Test
+    void shouldPutAPointOnAnEdgeSharedByTwoTrianglesOnBoth() {
+        // points exactly on the line through 0 with direction (1, 3, 5), between two vertices on it: the edge both
+        // triangles share. Each projects the point along its own normal's longest axis and rounds its differences
+        // from the vertices there, and both once put it outside
+        SplittableRandom random = new SplittableRandom(5);
+        int cases = 0;
+        for (int i = 0; i < 100_000 && cases < 20_000; i++) {
+            double x0 = Math.abs(dyadic(random, random.nextInt(-6, 2)));
+            double x1 = dyadic(random, random.nextInt(-8, 3));
+            double x2 = dyadic(random, random.nextInt(-8, 3));
+            double lo = Math.min(x1, x2);
+            double hi = Math.max(x1, x2);
+            if (!(lo < x0 && x0 < hi) || !onLine135(x0) || !onLine135(lo) || !onLine135(hi)) {
+                continue;
+            }
+            cases++;
+            double[] o = {x0, 3 * x0, 5 * x0};
+            double[] a = {x0 + random.nextDouble(-3, 3), 3 * x0 + random.nextDouble(-3, 3),
+                5 * x0 + random.nextDouble(-3, 3)};
+            double[] b = {x0 + random.nextDouble(-3, 3), 3 * x0 + random.nextDouble(-3, 3),
+                5 * x0 + random.nextDouble(-3, 3)};
+            String what = Arrays.toString(o) + " " + lo + " " + hi + " " + Arrays.toString(a) + " " + Arrays.toString(b);
+            assertEquals(0.0, SegmentTriangle.intersect(o[0], o[1], o[2], 0, 0, 0, 1, lo, 3 * lo, 5 * lo, hi, 3 * hi,
+                    5 * hi, a[0], a[1], a[2]), what);
+            assertEquals(0.0, SegmentTriangle.intersect(o[0], o[1], o[2], 1, 1, 1, 0, hi, 3 * hi, 5 * hi, lo, 3 * lo,
+                    5 * lo, b[0], b[1], b[2]), what + " (maxFraction 0)");
+        }
+        assertTrue(cases > 10_000, "cases: " + cases);
+    }
+
+    /** A random 50-bit multiple of {@code 2^(exponent - 49)}, either sign: 3 and 5 times it are exact. */
+    private static double dyadic(SplittableRandom random, int exponent) {
+        return Math.scalb((double) random.nextLong(1L << 49, 1L << 50), exponent - 49) * (random.nextBoolean() ? 1 : -1);
+    }
+
+    /** Whether (x, 3x, 5x) is exactly on the line with direction (1, 3, 5). */
+    private static boolean onLine135(double x) {
+        return new BigDecimal(3 * x).compareTo(new BigDecimal(x).multiply(BigDecimal.valueOf(3))) == 0
+                && new BigDecimal(5 * x).compareTo(new BigDecimal(x).multiply(BigDecimal.valueOf(5))) == 0;
+    }
+
+    @Test
     void shouldFindPointsOnTrianglesAtEveryScale() {
         // a zero-length segment is the point test: dyadic points strictly inside integer triangles lie exactly on
         // them, tilted or not, and must be found (an exact-zero test of the rounded crossing missed most of them)
@@ -584,6 +662,44 @@ class SegmentShapesTest {
         }
         assertEquals(0.0, SegmentCapsule.intersect(0.7093321294530878, 0.6456020253704678, 0, 0, -1.2912040507409357,
                 0, 1, -1.872239269785467, 0, 0, -0.040108023120291714, 0, 0, 0.9891726428948895));
+    }
+
+    @Test
+    void shouldEnterACapsuleFromAStartJustOutsideItsSideInEitherHalf() {
+        // 3 ulps outside the side at axis parameter 0.633, heading across the axis: the side's entry once measured
+        // the start from p, where the start test measured it from the nearer end q; it read as inside there (a miss)
+        assertTrue(SegmentCapsule.intersect(0x1.22f3333333331p4, 0x1.9e99999999997p4, 0, 2.4, -1.8, 0, 1.0,
+                0, 0, 0, 30, 40, 0, 1.0) >= 0);
+        // starts within a few ulps of the side anywhere along axes up to 6e6 long, straight at the axis: they enter
+        // at once (a start counted inside enters at 0)
+        SplittableRandom random = new SplittableRandom(0xCA96);
+        for (int i = 0; i < 50_000; i++) {
+            double length = i % 2 == 0 ? random.nextDouble(0.5, 50) : random.nextDouble(1e3, 6e6);
+            double[] p = point(random, 0, 10);
+            double[] axis = point(random, 0, 1);
+            double norm = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+            double[] q = {p[0] + axis[0] / norm * length, p[1] + axis[1] / norm * length,
+                p[2] + axis[2] / norm * length};
+            // a unit vector across the axis
+            double[] across = {axis[1], -axis[0], 0};
+            double acrossNorm = Math.hypot(across[0], across[1]);
+            double r = random.nextDouble(0.1, 2);
+            double s = random.nextDouble(0.02, 0.98);
+            double out = r * (1 + random.nextDouble(-8, 8) * 0x1p-52);
+            double[] o = new double[3];
+            double[] d = new double[3];
+            for (int a = 0; a < 3; a++) {
+                double unit = across[a] / acrossNorm;
+                o[a] = p[a] + s * (q[a] - p[a]) + unit * out;
+                d[a] = -3 * r * unit;
+            }
+            String what = Arrays.toString(o) + " " + Arrays.toString(p) + " " + Arrays.toString(q) + " " + r;
+            double t = SegmentCapsule.intersect(o[0], o[1], o[2], d[0], d[1], d[2], 1, p[0], p[1], p[2], q[0], q[1],
+                    q[2], r);
+            assertTrue(t >= 0 && t < 1e-6, what + ": " + t);
+            t = SegmentCapsule.intersect(o[0], o[1], o[2], d[0], d[1], d[2], 1, q[0], q[1], q[2], p[0], p[1], p[2], r);
+            assertTrue(t >= 0 && t < 1e-6, what + " (ends swapped): " + t);
+        }
     }
 
     private static double cap(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction,
