@@ -238,8 +238,8 @@ public final class SegmentAabb {
      * {@code e_i |d_j| <= x_j |d_i|}. A zero component needs no special case: its pairs reduce to
      * {@code e_i <= 0 <= x_i}, the slab test of the origin. Comparisons allow a relative slack of a few roundings,
      * so like {@link #intersect} this never misses a touching segment and may accept one that misses by a few ulps.
-     * Cross products too small for a relative slack (coordinates near {@code 1e-154}, whose products round in the
-     * subnormal range) are compared again on factors scaled by a power of two.
+     * Lengths and speeds too small for a relative slack on their products (coordinates near {@code 1e-154}, whose
+     * products round in the subnormal range) are first scaled by powers of two.
      *
      * @param ox origin x
      * @param oy origin y
@@ -278,41 +278,40 @@ public final class SegmentAabb {
         if (!(atMost(ex, maxFraction * ax) && atMost(ey, maxFraction * ay) && atMost(ez, maxFraction * az))) {
             return false;
         }
-        // Entry on each axis no later than exit on each other axis.
-        return crossAtMost(ex, ay, xy, ax) && crossAtMost(ex, az, xz, ax)
-                && crossAtMost(ey, ax, xx, ay) && crossAtMost(ey, az, xz, ay)
-                && crossAtMost(ez, ax, xx, az) && crossAtMost(ez, ay, xy, az);
-    }
-
-    /**
-     * {@code a b <= c d} up to the relative slack of {@link #atMost}. Products below the normal range keep too few
-     * bits for a relative slack (they may round to one value either way), so two such products are compared on
-     * factors scaled up by a power of two (exact): segments and boxes at coordinates near {@code 1e-154}.
-     */
-    private static boolean crossAtMost(double a, double b, double c, double d) {
-        double l = a * b;
-        double r = c * d;
-        if (Math.abs(l) + Math.abs(r) >= TINY_PRODUCT) {
-            return atMost(l, r);
+        // Entry on each axis no later than exit on each other axis, cross-multiplied: homogeneous in the lengths
+        // (e, x) and in the speeds |d|, so each group may be scaled by its own power of two. Products of two tiny
+        // groups (coordinates near 1e-154) would round in the subnormal range, where the relative slack underflows
+        // and a touch can be missed or a clear miss hit: both groups are then brought near 1 first (exactly).
+        double lengths = Math.abs(ex) + xx + Math.abs(ey) + xy + Math.abs(ez) + xz;
+        double speeds = ax + ay + az;
+        if (lengths * speeds < TINY_PRODUCT) {
+            return entersBeforeExitsRescaled(ex, xx, ey, xy, ez, xz, ax, ay, az, lengths, speeds);
         }
-        return atMost(scaledProduct(a, b), scaledProduct(c, d));
+        return entersBeforeExits(ex, xx, ey, xy, ez, xz, ax, ay, az);
+    }
+
+    /** The cross-multiplied comparisons of {@link #testDivisionFree}: entry on each axis before exit on the others. */
+    private static boolean entersBeforeExits(double ex, double xx, double ey, double xy, double ez, double xz,
+                                             double ax, double ay, double az) {
+        return atMost(ex * ay, xy * ax) && atMost(ex * az, xz * ax)
+                && atMost(ey * ax, xx * ay) && atMost(ey * az, xz * ay)
+                && atMost(ez * ax, xx * az) && atMost(ez * ay, xy * az);
+    }
+
+    /** {@link #entersBeforeExits} with the lengths and the speeds each brought near 1; out of line, being rare. */
+    private static boolean entersBeforeExitsRescaled(double ex, double xx, double ey, double xy, double ez,
+                                                     double xz, double ax, double ay, double az, double lengths,
+                                                     double speeds) {
+        double sl = Geom.powerOfTwo(-Geom.sumExponent(lengths));
+        double ss = Geom.powerOfTwo(-Geom.sumExponent(speeds));
+        return entersBeforeExits(ex * sl, xx * sl, ey * sl, xy * sl, ez * sl, xz * sl, ax * ss, ay * ss, az * ss);
     }
 
     /**
-     * {@code a b} times {@code RESCALE^2}, for a product below {@link #TINY_PRODUCT}: its nonzero factors are then
-     * below {@code 2^114} and scale without overflow; a zero factor (next to one that would overflow) gives 0.
+     * Below this product of the summed lengths and speeds, {@link #testDivisionFree} scales both: its cross
+     * products would be within a factor {@code 2^62} of the subnormal range.
      */
-    private static double scaledProduct(double a, double b) {
-        return a == 0.0 || b == 0.0 ? 0.0 : (a * RESCALE) * (b * RESCALE);
-    }
-
-    /** Products below this have lost bits to underflow, or are within a factor 2^52 of doing so. */
     static final double TINY_PRODUCT = 0x1p-960;
-    /**
-     * The power of two tiny factors are scaled by: two products below {@link #TINY_PRODUCT} come out below
-     * {@code 2^-360} (no overflow), and the factors of one, at least {@code 2^-1074}, above {@code 2^-774} each.
-     */
-    static final double RESCALE = 0x1p300;
 
     /**
      * Entry and exit fractions of the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, through the
