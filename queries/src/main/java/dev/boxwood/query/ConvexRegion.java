@@ -20,8 +20,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p><b>Preparation.</b> The constructor enumerates the region's vertices (the intersection points of plane
  * triples that lie inside all planes; Ericson, Real-Time Collision Detection, 5.4.5; a triple too near singular
- * for double arithmetic, as at the far corners of a marquee reaching far off screen, is solved exactly, and a point
- * outside a plane by more than the planes' tolerance counts only if its exact value is within it), its edge
+ * for double arithmetic, as at the far corners of a marquee reaching far off screen, is solved exactly; a point
+ * counts when it clears every other plane by more than its rounding or its exact value lies inside every plane,
+ * and only a region with no such point, a flat one whose opposite planes round apart, takes the points within the
+ * planes' tolerance), its edge
  * directions (the cross product of two planes that share at least two distinct vertices), and for each edge
  * direction {@code e}
  * and each coordinate axis {@code x_k} the interval of the region on the axis {@code e × x_k}. That costs
@@ -66,6 +68,11 @@ public final class ConvexRegion {
      * within that tolerance.
      */
     private static final double VERTEX_SLACK = 1e-11;
+    /**
+     * A bound on a plane-triple point's rounding and on that of its distances to the planes, relative to its
+     * coordinate sum: the point is within about {@code 1e-12} of it (compensated or exact arithmetic).
+     */
+    private static final double VERTEX_ROUNDING = 4e-12;
 
     private final double[] planes;
     private final int planeCount;
@@ -174,46 +181,17 @@ public final class ConvexRegion {
             return;
         }
         double[] v = new double[3 * 16];
-        int count = 0;
         double[] p = new double[3];
         double[] scratch = new double[18];
-        // the largest vertex coordinate sum: the vertices' rounding grows with their distance from the origin
-        double reach = 0;
-        for (int i = 0; i < planeCount; i++) {
-            for (int j = i + 1; j < planeCount; j++) {
-                for (int k = j + 1; k < planeCount; k++) {
-                    if (!intersect(i, j, k, p, scratch)) {
-                        continue;
-                    }
-                    double extent = Math.abs(p[0]) + Math.abs(p[1]) + Math.abs(p[2]);
-                    if (!(extent < Double.POSITIVE_INFINITY)) {
-                        continue;
-                    }
-                    // a vertex far from the origin compared with the planes' distances (a frustum whose side
-                    // reaches far off screen, its side planes through an eye at the origin) misses the planes by
-                    // its own rounding, more than the planes' tolerance
-                    if (!insideAll(p[0], p[1], p[2], membership + VERTEX_SLACK * extent)) {
-                        continue;
-                    }
-                    // one that passes only by that slack is decided on the exact point: the point of a nearly
-                    // singular triple that is no vertex can miss another plane by less than the slack too (the
-                    // bottom and top planes of a thin marquee, both through the eye, meet the near and far planes
-                    // far beyond the region's corners, just outside a side reaching far off screen), and taken
-                    // for a vertex it would grow the vertex box and the tolerance far past the region
-                    if (!insideAll(p[0], p[1], p[2], membership) && !insideAllExactly(i, j, k, membership)) {
-                        continue;
-                    }
-                    if (3 * count + 3 > v.length) {
-                        v = Arrays.copyOf(v, v.length * 2);
-                    }
-                    v[3 * count] = p[0];
-                    v[3 * count + 1] = p[1];
-                    v[3 * count + 2] = p[2];
-                    count++;
-                    reach = Math.max(reach, extent);
-                }
-            }
+        // the vertices of the region as stored, decided exactly where rounding could decide; only a region that has
+        // none (flat: a zero-size marquee, whose opposite planes round apart) takes them within the tolerance
+        double planeRounding = 4 * Geom.UNIT_ROUNDOFF * scale + Double.MIN_NORMAL;
+        v = collectVertices(v, p, scratch, membership, planeRounding, false);
+        if (vertexFound == 0) {
+            v = collectVertices(v, p, scratch, membership, planeRounding, true);
         }
+        int count = vertexFound;
+        double reach = vertexReach;
         this.tolerance = membership + RELATIVE_TOLERANCE * reach;
         vertices = Arrays.copyOf(v, 3 * count);
         vertexCount = count;
@@ -240,6 +218,80 @@ public final class ConvexRegion {
         }
         axes = Arrays.copyOf(a, n * 5);
         axisCount = n;
+    }
+
+    /** Vertices found by the last {@link #collectVertices}, and the largest coordinate sum among them. */
+    private int vertexFound;
+    private double vertexReach;
+
+    /**
+     * The points of plane triples inside every plane, into {@code v} (grown as needed; the count and reach in
+     * {@link #vertexFound} and {@link #vertexReach}). With {@code withinTolerance} false a point is a vertex when it
+     * clears every other plane by more than its rounding, or else when its exact value lies inside every plane
+     * (closed): a point outside a plane by less than the tolerance is no vertex, since where two planes meet at a
+     * small angle {@code θ} it lies up to the tolerance over {@code θ} beyond the region (a wedge of 2.4e-4 radians
+     * had its vertex box reach 475 tolerances past its apex). With {@code withinTolerance} true a point is a vertex
+     * when it, or its exact value, lies within the tolerance {@code membership} of every plane.
+     *
+     * @param planeRounding the rounding of a distance from the planes' offsets
+     */
+    private double[] collectVertices(double[] v, double[] p, double[] scratch, double membership,
+                                     double planeRounding, boolean withinTolerance) {
+        int count = 0;
+        // the largest vertex coordinate sum: the vertices' rounding grows with their distance from the origin
+        double reach = 0;
+        for (int i = 0; i < planeCount; i++) {
+            for (int j = i + 1; j < planeCount; j++) {
+                for (int k = j + 1; k < planeCount; k++) {
+                    if (!intersect(i, j, k, p, scratch)) {
+                        continue;
+                    }
+                    double extent = Math.abs(p[0]) + Math.abs(p[1]) + Math.abs(p[2]);
+                    if (!(extent < Double.POSITIVE_INFINITY)) {
+                        continue;
+                    }
+                    // a vertex far from the origin compared with the planes' distances (a frustum whose side
+                    // reaches far off screen, its side planes through an eye at the origin) misses the planes by
+                    // its own rounding, more than the planes' tolerance
+                    if (!insideAll(p[0], p[1], p[2], membership + VERTEX_SLACK * extent)) {
+                        continue;
+                    }
+                    // one that passes only by that slack is decided on the exact point: the point of a nearly
+                    // singular triple that is no vertex can miss another plane by less than the slack too (the
+                    // bottom and top planes of a thin marquee, both through the eye, meet the near and far planes
+                    // far beyond the region's corners, just outside a side reaching far off screen), and taken
+                    // for a vertex it would grow the vertex box and the tolerance far past the region
+                    boolean vertex = withinTolerance
+                            ? insideAll(p[0], p[1], p[2], membership) || insideAllExactly(i, j, k, membership)
+                            : clearsOthers(i, j, k, p, VERTEX_ROUNDING * extent + planeRounding)
+                                    || insideAllExactly(i, j, k, 0.0);
+                    if (!vertex) {
+                        continue;
+                    }
+                    if (3 * count + 3 > v.length) {
+                        v = Arrays.copyOf(v, v.length * 2);
+                    }
+                    v[3 * count] = p[0];
+                    v[3 * count + 1] = p[1];
+                    v[3 * count + 2] = p[2];
+                    count++;
+                    reach = Math.max(reach, extent);
+                }
+            }
+        }
+        vertexFound = count;
+        vertexReach = reach;
+        return v;
+    }
+
+    /** Whether the point of planes {@code i, j, k} lies inside every other plane by more than {@code rounding}. */
+    private boolean clearsOthers(int i, int j, int k, double[] p, double rounding) {
+        for (int m = 0; m < planeCount; m++) {
+            if (m != i && m != j && m != k && !(distance(m, p[0], p[1], p[2]) < -rounding)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Appends axis {@code (x, y, z)} with the region's interval on it, unless it is (nearly) zero. */
@@ -685,21 +737,25 @@ public final class ConvexRegion {
         if (!overlapsVertexBox(minX, minY, minZ, maxX, maxY, maxZ)) {
             return false;
         }
-        double cx = 0.5 * (minX + maxX);
-        double cy = 0.5 * (minY + maxY);
-        double cz = 0.5 * (minZ + maxZ);
-        double hx = 0.5 * (maxX - minX);
-        double hy = 0.5 * (maxY - minY);
-        double hz = 0.5 * (maxZ - minZ);
+        // halved first: a box reaching across the whole double range has finite half extents too
+        double cx = 0.5 * minX + 0.5 * maxX;
+        double cy = 0.5 * minY + 0.5 * maxY;
+        double cz = 0.5 * minZ + 0.5 * maxZ;
+        double hx = 0.5 * maxX - 0.5 * minX;
+        double hy = 0.5 * maxY - 0.5 * minY;
+        double hz = 0.5 * maxZ - 0.5 * minZ;
         double[] a = axes;
         for (int at = 0, end = axisCount * 5; at < end; at += 5) {
-            double x = a[at];
-            double y = a[at + 1];
-            double z = a[at + 2];
-            double centre = x * cx + y * cy + z * cz;
-            // the centre and half extents round; one ulp of the box's reach covers them
-            double radius = (hx * Math.abs(x) + hy * Math.abs(y) + hz * Math.abs(z))
-                    + 4 * Geom.UNIT_ROUNDOFF * (Math.abs(centre) + hx + hy + hz);
+            double ax = Math.abs(a[at]);
+            double ay = Math.abs(a[at + 1]);
+            double az = Math.abs(a[at + 2]);
+            double centre = a[at] * cx + a[at + 1] * cy + a[at + 2] * cz;
+            // the centre and half extents round by an ulp or so of each coordinate's reach, which counts only as
+            // far as it projects: an edge axis is perpendicular to one coordinate axis, and a box very long along
+            // that one (1e10 times the region) was kept by a slack from its length
+            double radius = (hx * ax + hy * ay + hz * az)
+                    + 4 * Geom.UNIT_ROUNDOFF * (ax * (Math.abs(cx) + hx) + ay * (Math.abs(cy) + hy)
+                    + az * (Math.abs(cz) + hz));
             if (centre - radius > a[at + 4] || centre + radius < a[at + 3]) {
                 return false;
             }
