@@ -13,13 +13,8 @@ import dev.boxwood.geom.SphereAabb;
  * box as {@link Geom#OUTSIDE}, {@link Geom#CROSSING} or {@link Geom#INSIDE}, and the acceptance rule of each
  * {@link RegionMode}. Indexes also classify their internal node boxes with these methods: every decision is
  * monotonic in the box (a larger box is never further outside nor further inside), so a node that is outside
- * holds no accepted object and a node that is inside holds only accepted objects. One exception: the oriented
- * box's separating-axis test ({@link ObbAabb#test}) takes a box by its rounded centre and half extents, so within
- * its false-overlap band (boxes apart from the oriented box by less than about {@code 1e-10} of their extents
- * plus distance, over the sine of the angle between nearly parallel edges) a box can pass where a box an ulp
- * larger around it fails: there an index that culls the larger box as a node can leave out an object that a scan
- * reports (about 1 object in 6,000 in a probe placing nodes at the decision's boundary; never an object that
- * truly overlaps). Kernel style: no validation.
+ * holds no accepted object and a node that is inside holds only accepted objects (for the oriented box even where
+ * rounding decides: {@link ObbAabb#test} projects the box from its faces there). Kernel style: no validation.
  */
 public final class RegionTests {
 

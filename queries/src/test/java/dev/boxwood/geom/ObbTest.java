@@ -431,6 +431,80 @@ class ObbTest {
         rejects("box cx", () -> Obb.validate("box", far, 2));
     }
 
+    @Test
+    void shouldNeverPassABoxInsideOneThatFails() {
+        // a box and its container an ulp larger in max x, 1.06e-9 from the unit cube: the container failed and the
+        // box passed, the centre and half extents rounding either way (an index culling the container as a node
+        // left out what a scan reported)
+        double[] cube = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
+        double[] node = {0x1.0000000489efep0, -0x1.bfc75a4c58f4ap0, -1, 0x1.fe00109ade8e8p0, 0x1.d2b50de0ae568p-1, 1};
+        double[] box = {0x1.0000000489efep0, -0x1.bfc75a4c58f4ap0, -1, 0x1.fe00109ade8e7p0, 0x1.d2b50de0ae568p-1, 1};
+        assertTrue(ObbAabb.test(cube, 0, node[0], node[1], node[2], node[3], node[4], node[5])
+                || !ObbAabb.test(cube, 0, box[0], box[1], box[2], box[3], box[4], box[5]));
+        // containers moved onto the decision's boundary (bisecting along a random direction), then boxes inside
+        // them: flush with faces, an ulp in, random, points; with nearly parallel edges too
+        SplittableRandom random = new SplittableRandom(0x0BB5);
+        int failedContainers = 0;
+        for (int i = 0; i < 20_000; i++) {
+            double[] obb = randomObb(random, 0, 4, 4);
+            if (i % 2 == 0) {
+                // a rotation within 1e-3 of the identity: edges nearly parallel to the coordinate axes
+                setRotation(obb, new double[] {1, random.nextDouble(-1e-3, 1e-3), random.nextDouble(-1e-3, 1e-3),
+                    random.nextDouble(-1e-3, 1e-3)});
+            }
+            double[] size = {random.nextDouble(0, 3), random.nextDouble(0, 3), random.nextDouble(0, 3)};
+            double[] dir = {random.nextGaussian(), random.nextGaussian(), random.nextGaussian()};
+            double in = 0;
+            double out = 100;
+            for (int step = 0; step < 80; step++) {
+                double mid = 0.5 * (in + out);
+                if (ObbAabb.test(obb, 0, obb[0] + mid * dir[0], obb[1] + mid * dir[1], obb[2] + mid * dir[2],
+                        obb[0] + mid * dir[0] + size[0], obb[1] + mid * dir[1] + size[1],
+                        obb[2] + mid * dir[2] + size[2])) {
+                    in = mid;
+                } else {
+                    out = mid;
+                }
+            }
+            double[] container = {obb[0] + out * dir[0], obb[1] + out * dir[1], obb[2] + out * dir[2],
+                obb[0] + out * dir[0] + size[0], obb[1] + out * dir[1] + size[1], obb[2] + out * dir[2] + size[2]};
+            if (ObbAabb.test(obb, 0, container[0], container[1], container[2], container[3], container[4],
+                    container[5])) {
+                continue;
+            }
+            failedContainers++;
+            for (int j = 0; j < 8; j++) {
+                double[] b = new double[6];
+                for (int k = 0; k < 3; k++) {
+                    double lo = container[k];
+                    double hi = container[3 + k];
+                    switch (j % 4) {
+                        case 0: // one face an ulp in
+                            b[k] = random.nextBoolean() ? Math.nextUp(lo) : lo;
+                            b[3 + k] = Math.max(b[k], random.nextBoolean() ? Math.nextDown(hi) : hi);
+                            break;
+                        case 1: // a random part
+                            double u = random.nextDouble(lo, hi + Double.MIN_VALUE);
+                            double v = random.nextDouble(lo, hi + Double.MIN_VALUE);
+                            b[k] = Math.min(Math.max(Math.min(u, v), lo), hi);
+                            b[3 + k] = Math.min(Math.max(Math.max(u, v), lo), hi);
+                            break;
+                        case 2: // flush with the lower faces
+                            b[k] = lo;
+                            b[3 + k] = Math.min(hi, lo + random.nextDouble() * (hi - lo));
+                            break;
+                        default: // a point of the upper faces
+                            b[k] = hi;
+                            b[3 + k] = hi;
+                            break;
+                    }
+                }
+                assertFalse(ObbAabb.test(obb, 0, b[0], b[1], b[2], b[3], b[4], b[5]), "case " + i + "." + j);
+            }
+        }
+        assertTrue(failedContainers > 10_000, "containers: " + failedContainers);
+    }
+
     private static void rejects(String message, Runnable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
         assertTrue(e.getMessage().startsWith(message), e.getMessage());

@@ -90,6 +90,22 @@ public class ObbBenchmark {
         return hits;
     }
 
+    /**
+     * One oriented box against every box, as a region query tests it against a tree's boxes (the same axes on
+     * every call, so their signs predict).
+     *
+     * @return overlaps counted
+     */
+    @Benchmark
+    @OperationsPerInvocation(KernelData.COUNT)
+    public int obbAabbOneObb() {
+        int hits = 0;
+        for (int i = 0; i < KernelData.COUNT; i++) {
+            hits += ObbAabb.test(obbs, 0, d.minX[i], d.minY[i], d.minZ[i], d.maxX[i], d.maxY[i], d.maxZ[i]) ? 1 : 0;
+        }
+        return hits;
+    }
+
     /** @return hits counted */
     @Benchmark
     @OperationsPerInvocation(KernelData.COUNT)
