@@ -5,8 +5,10 @@ package dev.boxwood.query;
  *
  * <p>Indexes store boxes as floats relative to a double origin: each coordinate is translated in double
  * ({@code x - origin}), then rounded <em>outward</em>: a min coordinate down to the largest float not above it, a
- * max coordinate up to the smallest float not below it. The stored box therefore always contains the given box
- * (never a false miss), and is at most one float ulp larger per side. Queries translate their own coordinates by
+ * max coordinate up to the smallest float not below it. The stored box therefore contains the given box as
+ * translated (never a false miss), and is at most one float ulp larger per side; in exact world coordinates it can
+ * fall short of a face by the rounding of the translation, half a double ulp, when that rounds toward the box
+ * (none with an origin of 0). Queries translate their own coordinates by
  * the same origin in double and are answered exactly against the stored float boxes; translation is monotonic, so
  * a query that touches a given box touches its stored box. Two indexes with the same origin store the same boxes,
  * which makes them comparable bit for bit.
