@@ -180,21 +180,19 @@ public final class ConvexRegion {
             axisCount = 0;
             return;
         }
-        double[] v = new double[3 * 16];
-        double[] p = new double[3];
-        double[] scratch = new double[18];
         // the vertices of the region as stored, decided exactly where rounding could decide; only a region that has
         // none (flat: a zero-size marquee, whose opposite planes round apart) takes them within the tolerance
         double planeRounding = 4 * Geom.UNIT_ROUNDOFF * scale + Double.MIN_NORMAL;
-        v = collectVertices(v, p, scratch, membership, planeRounding, false);
-        if (vertexFound == 0) {
-            v = collectVertices(v, p, scratch, membership, planeRounding, true);
-        }
-        int count = vertexFound;
-        double reach = vertexReach;
-        this.tolerance = membership + RELATIVE_TOLERANCE * reach;
-        vertices = Arrays.copyOf(v, 3 * count);
+        double[] found = collectVertices(membership, planeRounding, false);
+        vertices = found.length > 0 ? found : collectVertices(membership, planeRounding, true);
+        int count = vertices.length / 3;
         vertexCount = count;
+        // the largest vertex coordinate sum: the vertices' rounding grows with their distance from the origin
+        double reach = 0;
+        for (int i = 0; i < 3 * count; i += 3) {
+            reach = Math.max(reach, Math.abs(vertices[i]) + Math.abs(vertices[i + 1]) + Math.abs(vertices[i + 2]));
+        }
+        this.tolerance = membership + RELATIVE_TOLERANCE * reach;
         Arrays.fill(vertexBox, 0, 3, Double.POSITIVE_INFINITY);
         Arrays.fill(vertexBox, 3, 6, Double.NEGATIVE_INFINITY);
         for (int i = 0; i < count; i++) {
@@ -220,26 +218,22 @@ public final class ConvexRegion {
         axisCount = n;
     }
 
-    /** Vertices found by the last {@link #collectVertices}, and the largest coordinate sum among them. */
-    private int vertexFound;
-    private double vertexReach;
-
     /**
-     * The points of plane triples inside every plane, into {@code v} (grown as needed; the count and reach in
-     * {@link #vertexFound} and {@link #vertexReach}). With {@code withinTolerance} false a point is a vertex when it
-     * clears every other plane by more than its rounding, or else when its exact value lies inside every plane
-     * (closed): a point outside a plane by less than the tolerance is no vertex, since where two planes meet at a
-     * small angle {@code θ} it lies up to the tolerance over {@code θ} beyond the region (a wedge of 2.4e-4 radians
-     * had its vertex box reach 475 tolerances past its apex). With {@code withinTolerance} true a point is a vertex
-     * when it, or its exact value, lies within the tolerance {@code membership} of every plane.
+     * The points of plane triples inside every plane, three coordinates each. With {@code withinTolerance} false a
+     * point is a vertex when it clears every other plane by more than its rounding, or else when its exact value
+     * lies inside every plane (closed): a point outside a plane by less than the tolerance is no vertex, since where
+     * two planes meet at a small angle {@code θ} it lies up to the tolerance over {@code θ} beyond the region (a
+     * wedge of 2.4e-4 radians had its vertex box reach 475 tolerances past its apex). With {@code withinTolerance}
+     * true a point is a vertex when it, or its exact value, lies within the tolerance {@code membership} of every
+     * plane.
      *
      * @param planeRounding the rounding of a distance from the planes' offsets
      */
-    private double[] collectVertices(double[] v, double[] p, double[] scratch, double membership,
-                                     double planeRounding, boolean withinTolerance) {
+    private double[] collectVertices(double membership, double planeRounding, boolean withinTolerance) {
+        double[] v = new double[3 * 16];
+        double[] p = new double[3];
+        double[] scratch = new double[18];
         int count = 0;
-        // the largest vertex coordinate sum: the vertices' rounding grows with their distance from the origin
-        double reach = 0;
         for (int i = 0; i < planeCount; i++) {
             for (int j = i + 1; j < planeCount; j++) {
                 for (int k = j + 1; k < planeCount; k++) {
@@ -275,13 +269,10 @@ public final class ConvexRegion {
                     v[3 * count + 1] = p[1];
                     v[3 * count + 2] = p[2];
                     count++;
-                    reach = Math.max(reach, extent);
                 }
             }
         }
-        vertexFound = count;
-        vertexReach = reach;
-        return v;
+        return Arrays.copyOf(v, 3 * count);
     }
 
     /** Whether the point of planes {@code i, j, k} lies inside every other plane by more than {@code rounding}. */
