@@ -57,7 +57,9 @@ public final class SweepAabb {
      * the grown box, and the answer is the earliest entry into the pieces of the rounded box: the three boxes grown
      * along one axis only, the twelve edge cylinders and the eight corner spheres. Quadratics use the discriminant
      * in Lagrange's form and the root without cancellation (the helper shared with {@link SphereSphere#sweep}).
-     * Exact up to rounding: a path within a few ulps of tangency may go either way.
+     * Exact up to rounding: a path within a few ulps of tangency may go either way. The time of a grazing contact
+     * (a near-double root) is less well conditioned than the decision: an error {@code δ} in the distance moves it by
+     * about {@code sqrt(2 r δ) / |d|}.
      *
      * @param cx centre x at {@code u = 0}
      * @param cy centre y at {@code u = 0}
