@@ -19,7 +19,8 @@ import dev.boxwood.query.TraversalStack;
  * gives fraction 0. Collectors and exact tests receive the segment with {@code z = 0} and zero z translation.
  * The point and normal of a hit come from the 2D kernel's
  * {@link dev.boxwood.geom2d.Intersect2#surfaceSegmentRect} (or its circle and edge forms) at the hit's fraction.
- * The config's origin z is ignored (0). Same thread-safety as the 3D tree: concurrent queries are safe while no
+ * The config's origin z is ignored (0). The other queries (regions, sweeps, nearest, pairs, batches) take
+ * {@link #tree()} with {@code z = 0} shapes. Same thread-safety as the 3D tree: concurrent queries are safe while no
  * thread mutates.
  */
 public final class DynamicAabbTree2D {

@@ -5,8 +5,9 @@ import java.util.Arrays;
 /**
  * Caller-owned scratch memory and result list of a nearest-neighbour query: the objects found, nearest first (by
  * squared distance, the search's key; the distances reported are its square roots), equal squares broken by the
- * lower handle (in an index of several parts, such as a tiled world's tiles, the lower part first:
- * {@link #part(int)}), and the reusable primitive min-heap the best-first search runs on. Arrays grow as
+ * lower handle, and the reusable primitive min-heap the best-first search runs on. In an index of several parts
+ * with frames of their own, such as a tiled world's tiles ({@link #part(int)}), squares of different parts are
+ * not compared: results from different parts are ordered by the reported distance, then the lower part. Arrays grow as
  * needed and are reused, so a warmed-up instance allocates nothing. Not thread-safe: one per thread. Each query
  * clears the previous results. A query run from inside a search's filter, distance function or visitor needs an
  * instance of its own: one run on the searching instance makes the search throw {@link IllegalStateException}
