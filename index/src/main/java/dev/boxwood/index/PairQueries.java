@@ -103,9 +103,10 @@ public final class PairQueries {
      * (every {@link DynamicAabbTree#move}, whether or not it re-inserted the leaf) since the previous call, each
      * pair once even if both objects moved, {@code first < second}, sorted; then forgets the moved objects.
      * Removed objects are forgotten at once; objects of a {@link DynamicAabbTree#build bulk-built} tree start
-     * unmarked (use {@link #selfPairs} for the first frame). Each moved object is looked up in the tree by its
-     * tight box against the fat boxes (Box2D's {@code b2UpdatePairs}). Moved objects outside the mask are
-     * forgotten too.
+     * unmarked (use {@link #selfPairs} for the first frame). {@link DynamicAabbTree#setCategoryBits} does not mark an
+     * object, so one that enters the mask by a change of categories alone is reported once it moves. Each moved
+     * object is looked up in the tree by its tight box against the fat boxes (Box2D's {@code b2UpdatePairs}).
+     * Moved objects outside the mask are forgotten too.
      *
      * @param tree the tree (its moved set is cleared: not concurrent with queries; objects pending under
      *             {@link TreeConfig#withDeferredAdds deferred adds} are taken in first)

@@ -364,7 +364,8 @@ class ExactSweepFuzzTest {
                     q.max[a] = p[a];
                     q.min[a] = p[a] - len;
                 } else {
-                    double f = rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(3) == 0 ? len : Math.rint(rnd.nextDouble() * len / g) * g;
+                    double f = rnd.nextInt(3) == 0 ? 0
+                            : rnd.nextInt(3) == 0 ? len : Math.rint(rnd.nextDouble() * len / g) * g;
                     q.min[a] = p[a] - f;
                     q.max[a] = p[a] - f + len;
                 }
@@ -761,8 +762,9 @@ class ExactSweepFuzzTest {
                         cats[i] = randomCategory(rnd);
                         users[i] = rnd.nextLong();
                     }
-                    DynamicAabbTree built = w.planar ? w.tree : DynamicAabbTree.build(TreeConfig.defaults().withOrigin(w.origin[0],
-                            w.origin[1], w.origin[2]), boxes, users, cats);
+                    DynamicAabbTree built = w.planar ? w.tree
+                            : DynamicAabbTree.build(TreeConfig.defaults().withOrigin(w.origin[0], w.origin[1],
+                                    w.origin[2]), boxes, users, cats);
                     if (w.planar) {
                         for (int i = 0; i < n; i++) {
                             built.add(boxes[6 * i], boxes[6 * i + 1], 0, boxes[6 * i + 3], boxes[6 * i + 4], 0,

@@ -326,7 +326,8 @@ class NearestExactFuzzTest {
             case 1:
                 return hi;
             case 2:
-                return wd.grid ? lo + Math.round((hi - lo) * rnd.nextDouble() * 16) / 16.0 : lo + (hi - lo) * rnd.nextDouble();
+                return wd.grid ? lo + Math.round((hi - lo) * rnd.nextDouble() * 16) / 16.0
+                        : lo + (hi - lo) * rnd.nextDouble();
             default:
                 return wd.grid ? lo - Math.round(rnd.nextDouble() * 16 * 3) / 16.0 : lo - rnd.nextDouble() * wd.w / 10;
         }
@@ -469,7 +470,8 @@ class NearestExactFuzzTest {
             if (!java.util.Arrays.equals(got, s)) {
                 failures++;
                 if (messages.size() < 30) {
-                    messages.add("stored box of " + e.getKey() + " in " + wd.name + ": " + java.util.Arrays.toString(got)
+                    messages.add("stored box of " + e.getKey() + " in " + wd.name + ": "
+                            + java.util.Arrays.toString(got)
                             + " vs reference " + java.util.Arrays.toString(s));
                 }
             }

@@ -134,7 +134,8 @@ class StaticNearestExactFuzzTest {
                 boxes[6 * i + a] = centre - e;
                 boxes[6 * i + 3 + a] = centre + e;
             }
-            cats[i] = rnd.nextInt(8) == 0 ? rnd.nextLong() : ExactNearest.CATEGORIES[rnd.nextInt(ExactNearest.CATEGORIES.length)];
+            cats[i] = rnd.nextInt(8) == 0 ? rnd.nextLong()
+                    : ExactNearest.CATEGORIES[rnd.nextInt(ExactNearest.CATEGORIES.length)];
             uvs[i] = 1000L * i + rnd.nextInt(1000) - 500_000L; // unique per object
         }
         Map<Long, Integer> indexOfUv = new HashMap<>();
@@ -419,7 +420,8 @@ class StaticNearestExactFuzzTest {
         String msg = ExactNearest.check(cands, visited, m, maxDistance, strict, 1e-12);
         if (msg == null) {
             List<Got> listed = ExactNearest.answer(scratchList);
-            if (listed.size() < visited.size() || !ExactNearest.sameAnswers(listed.subList(0, visited.size()), visited)) {
+            if (listed.size() < visited.size()
+                    || !ExactNearest.sameAnswers(listed.subList(0, visited.size()), visited)) {
                 msg = "browse list " + listed + " does not start with the visits " + visited;
             }
         }

@@ -1,0 +1,77 @@
+package dev.boxwood.testkit;
+
+import dev.boxwood.query.PairBuffer;
+
+import java.math.BigDecimal;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Exact helpers for tests of the pair queries: the double nearest to an exact value (to follow the pair queries'
+ * frame rule, {@code f + (originB - originA)} rounded once, without trusting the arithmetic under test), and a
+ * comparison of an answer with the expected sorted pairs that names what is extra, missing or repeated.
+ */
+public final class ExactPairs {
+
+    private ExactPairs() {
+    }
+
+    /**
+     * @param x an exact value within the double range
+     * @return the double nearest to {@code x}, ties to even, found by comparing {@code x} exactly with the
+     *     neighbours of {@link BigDecimal#doubleValue()}'s answer
+     */
+    public static double nearestDouble(BigDecimal x) {
+        double c = x.doubleValue();
+        double best = c;
+        BigDecimal bestErr = null;
+        for (double cand : new double[] {Math.nextDown(Math.nextDown(c)), Math.nextDown(c), c, Math.nextUp(c),
+            Math.nextUp(Math.nextUp(c))}) {
+            BigDecimal err = new BigDecimal(cand).subtract(x).abs();
+            int cmp = bestErr == null ? -1 : err.compareTo(bestErr);
+            if (cmp < 0 || cmp == 0 && (Double.doubleToRawLongBits(cand) & 1) == 0) {
+                best = cand;
+                bestErr = err;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * @param expected the expected pairs {@code {first, second}}, in the expected order
+     * @param actual the answer
+     * @return null if the answer lists exactly the expected pairs in that order, else what differs
+     */
+    public static String difference(List<long[]> expected, PairBuffer actual) {
+        boolean same = expected.size() == actual.size();
+        for (int i = 0; same && i < expected.size(); i++) {
+            same = expected.get(i)[0] == actual.first(i) && expected.get(i)[1] == actual.second(i);
+        }
+        if (same) {
+            return null;
+        }
+        Set<Long> e = new HashSet<>();
+        for (long[] p : expected) {
+            e.add(p[0] << 32 | p[1]);
+        }
+        Set<Long> a = new HashSet<>();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < actual.size(); i++) {
+            long k = (long) actual.first(i) << 32 | actual.second(i);
+            if (!a.add(k)) {
+                sb.append(" duplicate (").append(actual.first(i)).append(", ").append(actual.second(i)).append(')');
+            }
+            if (!e.contains(k)) {
+                sb.append(" extra (").append(actual.first(i)).append(", ").append(actual.second(i)).append(')');
+            }
+        }
+        for (long[] p : expected) {
+            if (!a.contains(p[0] << 32 | p[1]) && sb.length() < 2000) {
+                sb.append(" missing (").append(p[0]).append(", ").append(p[1]).append(')');
+            }
+        }
+        return actual.size() + " pairs returned, " + expected.size() + " expected;"
+                + (sb.length() == 0 ? " same set, another order" : sb.toString());
+    }
+}
