@@ -14,7 +14,6 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@link PairQueries} against an exact reference written from the documented rule alone (class comment of
@@ -47,8 +46,7 @@ class PairQueriesExactTest {
 
     private final TraversalStack stack = new TraversalStack(1);
     private final PairBuffer pairs = new PairBuffer(1);
-    private long checkedPairs;
-    private long checkedCalls;
+    private final ExactPairs.Tally tally = new ExactPairs.Tally();
 
     // ------------------------------------------------------------------------------------------------------------
     // The exact reference
@@ -147,15 +145,6 @@ class PairQueriesExactTest {
             }
         }
         return out;
-    }
-
-    private void assertPairs(List<long[]> expected, PairBuffer actual, String where) {
-        checkedCalls++;
-        checkedPairs += expected.size();
-        String difference = ExactPairs.difference(expected, actual);
-        if (difference != null) {
-            fail(where + ": " + difference);
-        }
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -372,8 +361,8 @@ class PairQueriesExactTest {
                 runScenario(place, seed);
             }
         }
-        assertTrue(checkedPairs > 10_000, "pairs checked: " + checkedPairs);
-        System.out.println("PairQueriesExactTest: " + checkedCalls + " calls, " + checkedPairs + " pairs checked");
+        assertTrue(tally.pairs() > 10_000, "pairs checked: " + tally.pairs());
+        System.out.println("PairQueriesExactTest: " + tally.calls() + " calls, " + tally.pairs() + " pairs checked");
     }
 
     private void runScenario(Place place, long seed) {
@@ -411,7 +400,7 @@ class PairQueriesExactTest {
                 long mask = mask(r);
                 Snap sa = new Snap(a.tree);
                 PairQueries.selfPairs(a.tree, mask, pairs, stack);
-                assertPairs(selfReference(sa, mask, null), pairs, where + ": selfPairs(a), mask " + mask);
+                tally.check(selfReference(sa, mask, null), pairs, where + ": selfPairs(a), mask " + mask);
             }
             if (op % 7 == 6) {
                 Live l = r.nextBoolean() ? a : b;
@@ -420,7 +409,7 @@ class PairQueriesExactTest {
                 assertEquals(l.moved.size(), PairQueries.movedCount(l.tree), where + ": movedCount");
                 List<long[]> expected = selfReference(s, mask, markedInMask(l, mask));
                 PairQueries.movedPairs(l.tree, mask, pairs, stack);
-                assertPairs(expected, pairs, where + ": movedPairs(" + (l == a ? "a" : "b") + "), mask " + mask);
+                tally.check(expected, pairs, where + ": movedPairs(" + (l == a ? "a" : "b") + "), mask " + mask);
                 l.moved.clear();
                 assertEquals(0, PairQueries.movedCount(l.tree), where + ": movedCount after the call");
             }
@@ -430,11 +419,11 @@ class PairQueriesExactTest {
                 Snap sa = new Snap(a.tree);
                 Snap sb = new Snap(b.tree);
                 PairQueries.treePairs(a.tree, maskA, b.tree, maskB, pairs, stack);
-                assertPairs(treeReference(sa, maskA, sb, maskB), pairs, where + ": treePairs(a, b)");
+                tally.check(treeReference(sa, maskA, sb, maskB), pairs, where + ": treePairs(a, b)");
                 PairQueries.treePairs(b.tree, maskB, a.tree, maskA, pairs, stack);
-                assertPairs(treeReference(sb, maskB, sa, maskA), pairs, where + ": treePairs(b, a)");
+                tally.check(treeReference(sb, maskB, sa, maskA), pairs, where + ": treePairs(b, a)");
                 PairQueries.treePairs(a.tree, maskA, a.tree, maskB, pairs, stack);
-                assertPairs(treeReference(sa, maskA, sa, maskB), pairs, where + ": treePairs(a, a)");
+                tally.check(treeReference(sa, maskA, sa, maskB), pairs, where + ": treePairs(a, a)");
             }
             if (op % 17 == 16) {
                 // read views: one held across later mutations and publishes
@@ -449,16 +438,16 @@ class PairQueriesExactTest {
                 snapshots.publish();
                 long mask = mask(r);
                 PairQueries.selfPairs(held, mask, pairs, stack);
-                assertPairs(selfReference(heldSnap, mask, null), pairs, where + ": selfPairs(held view)");
+                tally.check(selfReference(heldSnap, mask, null), pairs, where + ": selfPairs(held view)");
                 Snap sb = new Snap(b.tree);
                 PairQueries.treePairs(held, mask, b.tree, -1L, pairs, stack);
-                assertPairs(treeReference(heldSnap, mask, sb, -1L), pairs, where + ": treePairs(held view, b)");
+                tally.check(treeReference(heldSnap, mask, sb, -1L), pairs, where + ": treePairs(held view, b)");
                 Snap now = new Snap(a.tree);
                 PairQueries.treePairs(held, -1L, a.tree, mask, pairs, stack);
-                assertPairs(treeReference(heldSnap, -1L, now, mask), pairs, where + ": treePairs(held view, a)");
+                tally.check(treeReference(heldSnap, -1L, now, mask), pairs, where + ": treePairs(held view, a)");
                 try (ReadView latest = snapshots.acquire()) {
                     PairQueries.treePairs(a.tree, mask, latest, -1L, pairs, stack);
-                    assertPairs(treeReference(now, mask, now, -1L), pairs, where + ": treePairs(a, latest view)");
+                    tally.check(treeReference(now, mask, now, -1L), pairs, where + ": treePairs(a, latest view)");
                 }
             }
         }
@@ -506,16 +495,16 @@ class PairQueriesExactTest {
             Snap s = new Snap(tree);
             for (long mask : MASKS) {
                 PairQueries.selfPairs(tree, mask, pairs, stack);
-                assertPairs(selfReference(s, mask, null), pairs, "variant " + variant + " mask " + mask);
+                tally.check(selfReference(s, mask, null), pairs, "variant " + variant + " mask " + mask);
                 PairQueries.treePairs(tree, mask, tree, -1L, pairs, stack);
-                assertPairs(treeReference(s, mask, s, -1L), pairs, "variant " + variant + " same tree, mask " + mask);
+                tally.check(treeReference(s, mask, s, -1L), pairs, "variant " + variant + " same tree, mask " + mask);
             }
             Set<Integer> all = new HashSet<>();
             for (int h : s.handles) {
                 all.add(h);
             }
             PairQueries.movedPairs(tree, -1L, pairs, stack);
-            assertPairs(selfReference(s, -1L, all), pairs, "variant " + variant + " moved pairs");
+            tally.check(selfReference(s, -1L, all), pairs, "variant " + variant + " moved pairs");
             assertEquals(n * (n - 1) / 2 - 0, pairs.size() + countApart(s), "variant " + variant);
         }
     }
@@ -569,18 +558,18 @@ class PairQueriesExactTest {
                 assertEquals(a.moved.size(), PairQueries.movedCount(a.tree), where);
                 List<long[]> movedExpected = selfReference(sa, mask, markedInMask(a, mask));
                 PairQueries.movedPairs(a.tree, mask, pairs, stack);
-                assertPairs(movedExpected, pairs, where + ": movedPairs");
+                tally.check(movedExpected, pairs, where + ": movedPairs");
                 a.moved.clear();
                 PairQueries.selfPairs(a.tree, mask, pairs, stack);
-                assertPairs(selfReference(sa, mask, null), pairs, where + ": selfPairs");
+                tally.check(selfReference(sa, mask, null), pairs, where + ": selfPairs");
                 Snap sBig = new Snap(big);
                 Snap sSmall = new Snap(small.tree);
                 PairQueries.treePairs(a.tree, mask, big, -1L, pairs, stack);
-                assertPairs(treeReference(sa, mask, sBig, -1L), pairs, where + ": treePairs(a, big)");
+                tally.check(treeReference(sa, mask, sBig, -1L), pairs, where + ": treePairs(a, big)");
                 PairQueries.treePairs(small.tree, -1L, a.tree, mask, pairs, stack);
-                assertPairs(treeReference(sSmall, -1L, sa, mask), pairs, where + ": treePairs(small, a)");
+                tally.check(treeReference(sSmall, -1L, sa, mask), pairs, where + ": treePairs(small, a)");
                 PairQueries.treePairs(a.tree, mask, small.tree, -1L, pairs, stack);
-                assertPairs(treeReference(sa, mask, sSmall, -1L), pairs, where + ": treePairs(a, small)");
+                tally.check(treeReference(sa, mask, sSmall, -1L), pairs, where + ": treePairs(a, small)");
                 for (int k = 0; k < n / 5; k++) {
                     a.mutate(r);
                 }
@@ -609,9 +598,9 @@ class PairQueriesExactTest {
             Snap sa = new Snap(a);
             Snap sb = new Snap(b);
             PairQueries.treePairs(a, -1L, b, -1L, pairs, stack);
-            assertPairs(treeReference(sa, -1L, sb, -1L), pairs, "base " + base + " a, b");
+            tally.check(treeReference(sa, -1L, sb, -1L), pairs, "base " + base + " a, b");
             PairQueries.treePairs(b, -1L, a, -1L, pairs, stack);
-            assertPairs(treeReference(sb, -1L, sa, -1L), pairs, "base " + base + " b, a");
+            tally.check(treeReference(sb, -1L, sa, -1L), pairs, "base " + base + " b, a");
         }
     }
 }

@@ -24,7 +24,6 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@link WorldPairs} against an exact reference written from the documented rule alone (class comment of
@@ -52,8 +51,7 @@ class WorldPairsExactTest {
     private final TraversalStack stack = new TraversalStack(1);
     private final PairBuffer pairs = new PairBuffer(1);
     private final WorldPairs worldPairs = new WorldPairs();
-    private long checkedPairs;
-    private long checkedCalls;
+    private final ExactPairs.Tally tally = new ExactPairs.Tally();
 
     // ---- exact reference ----
 
@@ -108,15 +106,6 @@ class WorldPairsExactTest {
             }
         }
         return out;
-    }
-
-    private void assertPairs(List<long[]> expected, PairBuffer actual, String where) {
-        checkedCalls++;
-        checkedPairs += expected.size();
-        String difference = ExactPairs.difference(expected, actual);
-        if (difference != null) {
-            fail(where + ": " + difference);
-        }
     }
 
     // ---- scenes ----
@@ -281,8 +270,8 @@ class WorldPairsExactTest {
                 }
             }
         }
-        assertTrue(checkedPairs > 1000, "pairs checked " + checkedPairs);
-        System.out.println("WorldPairsExactTest: " + checkedCalls + " calls, " + checkedPairs + " pairs");
+        assertTrue(tally.pairs() > 1000, "pairs checked " + tally.pairs());
+        System.out.println("WorldPairsExactTest: " + tally.calls() + " calls, " + tally.pairs() + " pairs");
     }
 
     private void checkAll(ReadableTree tree, MappedWorld world, WorldSnap ws, SplittableRandom r, String scene) {
@@ -292,7 +281,7 @@ class WorldPairsExactTest {
             long worldMask = m == 0 ? -1L : mask(r);
             String where = scene + " masks " + treeMask + ", " + worldMask;
             worldPairs.treePairs(tree, treeMask, world, worldMask, pairs, stack);
-            assertPairs(reference(tree, live, live.length, treeMask, ws, worldMask), pairs, where + ": treePairs");
+            tally.check(reference(tree, live, live.length, treeMask, ws, worldMask), pairs, where + ": treePairs");
             int count = live.length == 0 ? 0 : r.nextInt(live.length + 1);
             int[] listed = new int[count + 3];
             for (int i = 0; i < listed.length; i++) {
@@ -302,7 +291,7 @@ class WorldPairsExactTest {
                 listed[count - 1] = listed[0]; // a repeat
             }
             worldPairs.listedPairs(tree, listed, count, treeMask, world, worldMask, pairs, stack);
-            assertPairs(reference(tree, listed, count, treeMask, ws, worldMask), pairs, where + ": listedPairs");
+            tally.check(reference(tree, listed, count, treeMask, ws, worldMask), pairs, where + ": listedPairs");
         }
     }
 
@@ -335,7 +324,7 @@ class WorldPairsExactTest {
                             long treeMask = m == 0 ? -1L : mask(r);
                             long worldMask = m == 0 ? -1L : mask(r);
                             worldPairs.tilePairs(tree, treeMask, tiled, t, worldMask, pairs, scratch);
-                            assertPairs(reference(tree, live, live.length, treeMask, ws, worldMask), pairs,
+                            tally.check(reference(tree, live, live.length, treeMask, ws, worldMask), pairs,
                                     place + " round " + round + " tile " + t + " of " + tiled.tileCount()
                                             + " masks " + treeMask + ", " + worldMask);
                         }
@@ -343,7 +332,7 @@ class WorldPairsExactTest {
                 }
             }
         }
-        assertTrue(checkedPairs > 1000, "pairs checked " + checkedPairs);
+        assertTrue(tally.pairs() > 1000, "pairs checked " + tally.pairs());
     }
 
     /**
@@ -375,11 +364,11 @@ class WorldPairsExactTest {
                 }
                 for (long mask : new long[] {-1L, 1L << 32, 3L}) {
                     dev.boxwood.index.PairQueries.selfPairs(tree, mask, pairs, stack);
-                    assertPairs(selfReference(tree, mask, null), pairs, where + " selfPairs mask " + mask);
+                    tally.check(selfReference(tree, mask, null), pairs, where + " selfPairs mask " + mask);
                 }
                 List<long[]> expected = selfReference(tree, -1L, marked);
                 dev.boxwood.index.PairQueries.movedPairs(tree, -1L, pairs, stack);
-                assertPairs(expected, pairs, where + " movedPairs");
+                tally.check(expected, pairs, where + " movedPairs");
                 checkAll(tree, world, ws, r, where);
             }
         }

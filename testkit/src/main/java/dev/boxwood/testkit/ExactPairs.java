@@ -74,4 +74,35 @@ public final class ExactPairs {
         return actual.size() + " pairs returned, " + expected.size() + " expected;"
                 + (sb.length() == 0 ? " same set, another order" : sb.toString());
     }
+
+    /** Checks answers against expected pairs and counts what it checked. */
+    public static final class Tally {
+        private long calls;
+        private long pairs;
+
+        /**
+         * @param expected the expected pairs, in the expected order
+         * @param actual the answer
+         * @param where what was asked, for the message
+         * @throws AssertionError naming what differs, if anything does
+         */
+        public void check(List<long[]> expected, PairBuffer actual, String where) {
+            calls++;
+            pairs += expected.size();
+            String difference = difference(expected, actual);
+            if (difference != null) {
+                throw new AssertionError(where + ": " + difference);
+            }
+        }
+
+        /** @return the number of answers checked */
+        public long calls() {
+            return calls;
+        }
+
+        /** @return the number of expected pairs checked */
+        public long pairs() {
+            return pairs;
+        }
+    }
 }
