@@ -102,8 +102,8 @@ public final class Geom {
      * a capsule (closed for {@link SegmentCapsule#intersect}, open for the {@code surface} methods). The closed test
      * never misses a vector exactly as long as {@code r} whose squares round (components of more than 26 significant
      * bits): a sum of squares above {@code r^2} by no more than its rounding is taken again in compensated arithmetic
-     * ({@link SphereSphere#touchesBeyondRounding}), so a vector longer by less than about {@code 1e-29} of
-     * {@code r^2} may count as within.
+     * ({@link SphereSphere#touchesBeyondRounding}); a vector whose squares round to at most {@code r^2} counts as
+     * within, so one longer by less than that rounding (at most about {@code 2e-15} of {@code r^2}) may.
      *
      * @return {@code |m| < r}, or {@code |m| <= r} if {@code closed}
      */

@@ -18,7 +18,9 @@ package dev.boxwood.geom;
  * {@code SphereAabbBenchmark}: Arvo's, on JDK 17 and 25 (figures in {@code docs/benchmarks.md}). Unlike the variants
  * it never misses a touch: a squared distance above {@code r^2} by no more than its rounding is taken again in
  * compensated arithmetic, so a box corner or face point exactly on the sphere's surface overlaps even where the
- * squares round (a sphere apart by less than about {@code 1e-29} of {@code r^2} may count as touching). The kernels do
+ * squares round. The other way it is the plain test: a squared distance that rounds to at most {@code r^2} counts,
+ * so a sphere apart from the box by less than that rounding (at most about {@code 2e-15} of {@code r^2}; a point
+ * {@code 2^-60} of {@code r^2} outside does) may count as touching, as with the variants. The kernels do
  * not validate: {@code r >= 0}, {@code min <= max}, finite input. Squares are not rescaled (the queries' hot
  * path), so radii and distances must stay below about 1e150, where squares overflow and the variants disagree
  * (the indexes refuse larger radii, {@code Arguments.MAX_RADIUS}); gaps below about 1.5e-162 square to 0 and touch.
@@ -76,8 +78,9 @@ public final class SphereAabb {
      * to a sum an ulp above {@code r^2}. The distances and squares are taken again in compensated arithmetic (each
      * difference's error by TwoSum, products split by fma, sums by TwoSum; Ogita, Rump and Oishi 2005, Dot2), whose
      * error is at most {@code u} of the result plus a few {@code u^2} of the terms: a result below twice
-     * {@code PLAIN_BOUND^2} of the terms is a touch. So a touch is never missed, and a sphere apart from the box by
-     * less than about {@code 1e-29} of {@code r^2} may count as touching. Overflowed squares give NaN: apart.
+     * {@code PLAIN_BOUND^2} of the terms is a touch. So no touch is missed, and of the spheres whose plain sum
+     * rounded above {@code r^2} only those apart by less than about {@code 1e-29} of {@code r^2} count as touching.
+     * Overflowed squares give NaN: apart.
      */
     private static boolean touchesBeyondRounding(double cx, double cy, double cz, double r,
                                                  double minX, double minY, double minZ,

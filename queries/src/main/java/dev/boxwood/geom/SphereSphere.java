@@ -27,8 +27,9 @@ public final class SphereSphere {
      * Whether two closed spheres overlap: {@code |cb - ca|^2 <= (ra + rb)^2}. Symmetric. Never misses a touch: where
      * the offsets or the radius sum have more than 26 significant bits (a Pythagorean quadruple of offsets, spheres
      * far from the origin, radii of different magnitudes) their squares round, and an exact touch can come out an
-     * ulp apart; a miss within that rounding is decided again in compensated arithmetic, so spheres apart by less
-     * than about {@code 1e-29} of {@code (ra + rb)^2} may count as touching.
+     * ulp apart; a miss within that rounding is decided again in compensated arithmetic. The other way it is the plain
+     * test: spheres apart by less than the rounding of the squares (at most about {@code 2e-15} of
+     * {@code (ra + rb)^2}) may count as touching.
      *
      * @param ax centre of a, x
      * @param ay centre of a, y
