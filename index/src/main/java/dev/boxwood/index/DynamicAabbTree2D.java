@@ -17,8 +17,9 @@ import dev.boxwood.query.TraversalStack;
  * Conventions are those of the 3D tree: rectangles are closed (touching counts); a segment is
  * {@code origin + t * translation} for {@code t} in {@code [0, maxFraction]}; a start inside or on a rectangle
  * gives fraction 0. Collectors and exact tests receive the segment with {@code z = 0} and zero z translation.
- * The point and normal of a hit come from the 2D kernel's
- * {@link dev.boxwood.geom2d.Intersect2#surfaceSegmentRect} (or its circle and edge forms) at the hit's fraction.
+ * Casts report handles and fractions; the point and normal of a hit are the 2D kernel's
+ * {@link dev.boxwood.geom2d.Intersect2#surfaceSegmentRect} (or its circle and edge forms), which the caller runs on
+ * the hit's rectangle ({@code tree().getTightBox}) or shape.
  * The config's origin z is ignored (0). The other queries (regions, sweeps, nearest, pairs, batches) take
  * {@link #tree()} with {@code z = 0} shapes. Same thread-safety as the 3D tree: concurrent queries are safe while no
  * thread mutates.
