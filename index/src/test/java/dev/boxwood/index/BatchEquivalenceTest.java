@@ -385,7 +385,7 @@ class BatchEquivalenceTest {
         seg[0][3 * 150] = 1e9; // marker
         RuntimeException boom = new IllegalStateException("boom");
         try (BatchQueries batch = new BatchQueries(3)) {
-            SpatialQueries failing = new Delegating(tree) {
+            SpatialQueries failing = new DelegatingIndex(tree) {
                 @Override public void rayCast(double ox, double oy, double oz, double tx, double ty, double tz,
                                               double max, long m, dev.boxwood.query.RayCastVisitor v,
                                               TraversalStack s) {
@@ -404,7 +404,7 @@ class BatchEquivalenceTest {
             batch.closestRays(failing, seg[0], trans, count, 1.0, -1L, h, f);
             // a batch started from inside a query of the same instance is refused
             boolean[] vis = new boolean[count];
-            SpatialQueries reentrant = new Delegating(tree) {
+            SpatialQueries reentrant = new DelegatingIndex(tree) {
                 @Override public void rayCast(double ox, double oy, double oz, double tx, double ty, double tz,
                                               double max, long m, dev.boxwood.query.RayCastVisitor v,
                                               TraversalStack s) {
@@ -473,54 +473,6 @@ class BatchEquivalenceTest {
             tree.queryAabb(from[3 * i] - 1, from[3 * i + 1] - 1, from[3 * i + 2] - 1, from[3 * i] + 1,
                     from[3 * i + 1] + 1, from[3 * i + 2] + 1, -1L, all, stack);
             c[i] = all.count();
-        }
-    }
-
-    /** Answers as the tree does; a test overrides {@code rayCast} to fail or re-enter. */
-    private static class Delegating implements SpatialQueries {
-        final SpatialQueries tree;
-
-        Delegating(SpatialQueries tree) {
-            this.tree = tree;
-        }
-
-        @Override
-        public int size() {
-            return tree.size();
-        }
-
-        @Override
-        public boolean contains(int handle) {
-            return tree.contains(handle);
-        }
-
-        @Override
-        public long userValue(int handle) {
-            return tree.userValue(handle);
-        }
-
-        @Override
-        public long categoryBits(int handle) {
-            return tree.categoryBits(handle);
-        }
-
-        @Override
-        public void getTightBox(int handle, double[] dest) {
-            tree.getTightBox(handle, dest);
-        }
-
-        @Override
-        public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
-                              long categoryMask, dev.boxwood.query.OverlapVisitor visitor, TraversalStack stack) {
-            tree.queryAabb(minX, minY, minZ, maxX, maxY, maxZ, categoryMask, visitor, stack);
-        }
-
-        @Override
-        public void rayCast(double originX, double originY, double originZ, double translationX,
-                            double translationY, double translationZ, double maxFraction, long categoryMask,
-                            dev.boxwood.query.RayCastVisitor visitor, TraversalStack stack) {
-            tree.rayCast(originX, originY, originZ, translationX, translationY, translationZ, maxFraction,
-                    categoryMask, visitor, stack);
         }
     }
 }

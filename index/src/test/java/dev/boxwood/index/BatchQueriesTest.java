@@ -416,8 +416,7 @@ class BatchQueriesTest {
     }
 
     /** A tree seen through another index type, whose first ray cast can wait for a latch or run a callback. */
-    private static final class BlockingIndex implements dev.boxwood.query.SpatialQueries {
-        private final DynamicAabbTree tree;
+    private static final class BlockingIndex extends DelegatingIndex {
         private final java.util.concurrent.CountDownLatch inside;
         private final java.util.concurrent.CountDownLatch release;
         private final java.util.concurrent.atomic.AtomicBoolean first =
@@ -428,40 +427,9 @@ class BatchQueriesTest {
 
         BlockingIndex(DynamicAabbTree tree, java.util.concurrent.CountDownLatch inside,
                       java.util.concurrent.CountDownLatch release) {
-            this.tree = tree;
+            super(tree);
             this.inside = inside;
             this.release = release;
-        }
-
-        @Override
-        public int size() {
-            return tree.size();
-        }
-
-        @Override
-        public boolean contains(int handle) {
-            return tree.contains(handle);
-        }
-
-        @Override
-        public long userValue(int handle) {
-            return tree.userValue(handle);
-        }
-
-        @Override
-        public long categoryBits(int handle) {
-            return tree.categoryBits(handle);
-        }
-
-        @Override
-        public void getTightBox(int handle, double[] dest) {
-            tree.getTightBox(handle, dest);
-        }
-
-        @Override
-        public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
-                              long categoryMask, dev.boxwood.query.OverlapVisitor visitor, TraversalStack stack) {
-            tree.queryAabb(minX, minY, minZ, maxX, maxY, maxZ, categoryMask, visitor, stack);
         }
 
         @Override
