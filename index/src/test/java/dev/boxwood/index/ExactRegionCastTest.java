@@ -24,19 +24,19 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Region queries and casts through the tree and its read views, checked against an exact reference
- * ({@link ExactOracle}: BigDecimal arithmetic on the stored floats by the documented frame rule), not against the
- * brute force, which shares the library's kernels. Worlds on a grid whose faces touch each other and the queries
- * exactly, far origins (dyadic, so that grid points are exact in both frames), zero-size boxes (which get no
- * margin, so nodes lie flush with objects), random mutations with {@code validate()}, and read views held across
- * mutations. {@code -Dboxwood.exact.rounds=N} runs more rounds per seed (default 60), {@code -Dboxwood.exact.seeds=N}
- * more seeds (default 4).
+ * Region queries and casts through the tree and its read views, checked against an exact reference ({@link
+ * ExactOracle}: BigDecimal arithmetic on the stored floats by the documented frame rule), not against the brute force,
+ * which shares the library's kernels. Worlds on a grid whose faces touch each other and the queries exactly, far
+ * origins (dyadic, so that grid points are exact in both frames), zero-size boxes (which get no margin, so nodes lie
+ * flush with objects), lattices of touching boxes, random mutations with {@code validate()}, and read views held across
+ * mutations; every round asks box, sphere, frustum and oriented-box regions and casts. {@code -Dboxwood.exact.rounds=N}
+ * runs more rounds per seed (default 60), {@code -Dboxwood.exact.seeds=N} more seeds (default 4).
  */
 class ExactRegionCastTest {
 
     private static final int ROUNDS = Integer.getInteger("boxwood.exact.rounds", 60);
     private static final int SEEDS = Integer.getInteger("boxwood.exact.seeds", 4);
-    private static final double[][] ORIGINS = {{0, 0, 0}, {1e6 + 0.375, -2e6 - 0.125, 3.5e6},
+    static final double[][] ORIGINS = {{0, 0, 0}, {1e6 + 0.375, -2e6 - 0.125, 3.5e6},
         {123456789.125, -987654321.25, 5e8 + 0.5}, {1e9 + 0.3, 1e9 - 0.7, -1e9 + 0.1}, {-7.5e8 - 0.0625, 17, 1e7}};
 
     static Stream<Integer> seeds() {
@@ -73,18 +73,21 @@ class ExactRegionCastTest {
         ReadView held = null;
         ExactOracle heldOracle = null;
         int target = 20 + r.nextInt(200);
+        boolean lattice = seed % 3 == 0;
         for (int round = 0; round < ROUNDS; round++) {
             int ops = r.nextInt(1, 12);
             for (int i = 0; i < ops; i++) {
                 int op = live.size() < target ? r.nextInt(3) : r.nextInt(1, 4);
                 if (op <= 1) {
-                    double[] b = ExactWorkload.frameBox(r, grid, 4096);
+                    double[] b = lattice && r.nextInt(4) != 0 ? ExactWorkload.latticeBox(r, grid)
+                            : ExactWorkload.frameBox(r, grid, 4096);
                     int h = tree.add(origin[0] + b[0], origin[1] + b[1], origin[2] + b[2], origin[0] + b[3],
                             origin[1] + b[4], origin[2] + b[5], r.nextLong(), 1L << r.nextInt(4));
                     live.add(h);
                 } else if (op == 2 && !live.isEmpty()) {
                     int h = live.get(r.nextInt(live.size()));
-                    double[] b = ExactWorkload.frameBox(r, grid, 4096);
+                    double[] b = lattice && r.nextInt(4) != 0 ? ExactWorkload.latticeBox(r, grid)
+                            : ExactWorkload.frameBox(r, grid, 4096);
                     tree.move(h, origin[0] + b[0], origin[1] + b[1], origin[2] + b[2], origin[0] + b[3],
                             origin[1] + b[4], origin[2] + b[5]);
                 } else if (!live.isEmpty()) {
@@ -94,32 +97,31 @@ class ExactRegionCastTest {
             tree.validate();
             ExactOracle oracle = oracleOf(tree);
             workload.round(ExactWorkload.of(tree, stack), oracle, "tree seed " + seed + " round " + round);
+            workload.obbRound(ExactWorkload.of(tree, stack), oracle, "tree seed " + seed + " round " + round);
             if (round % 7 == 0) {
                 if (held != null) {
                     // held across the mutations since: still answers from its own boxes
                     workload.round(ExactWorkload.of(held, stack), heldOracle, "held view seed " + seed);
+                    workload.obbRound(ExactWorkload.of(held, stack), heldOracle, "held view seed " + seed);
                     held.close();
                 }
                 snapshots.publish();
                 held = snapshots.acquire();
                 heldOracle = oracleOf(held);
                 workload.round(ExactWorkload.of(held, stack), heldOracle, "fresh view seed " + seed);
+                workload.obbRound(ExactWorkload.of(held, stack), heldOracle, "fresh view seed " + seed);
             }
         }
         if (held != null) {
             held.close();
         }
         assertTrue(checks.decided > 0);
-        System.out.printf("exact seed %d: decided %d, tolerated %d, reported %d, casts %d, slab extras %d%n", seed,
-                checks.decided, checks.tolerated, checks.reported, checks.casts, checks.slabExtras);
+        System.out.printf("exact seed %d: decided %d, tolerated %d, reported %d, casts %d, slab extras %d, oriented"
+                        + " box styles %s, worst false overlap %.3g of the scale%n", seed, checks.decided,
+                checks.tolerated, checks.reported, checks.casts, checks.slabExtras,
+                java.util.Arrays.toString(workload.obbStyles), workload.obbWorstFalseOverlap);
     }
 
-    /**
-     * docs/conventions.md (Sphere-AABB): "a sphere apart by less than about 1e-29 of r^2 may count as touching".
-     * A point box at squared distance 1 + 2^-60 from the centre of a unit sphere (apart by 8.7e-19 of r^2) is
-     * reported by the crossing sphere query: SphereAabb.test accepts every squared distance that rounds to at most
-     * r^2 (its first comparison), so false touches reach about 1.1e-16 of r^2, not 1e-29.
-     */
     /**
      * The exact-test hook through the tree: each object's shape is its box shrunk by a quarter of its extent per
      * side (the whole box when flat), intersected exactly in world coordinates (rounded once to double); the

@@ -82,6 +82,12 @@ class ExactStaticQueriesTest {
             public void rayCast(double[] o, double[] d, double maxF, long mask, RayCastVisitor visitor) {
                 t.rayCast(o[0], o[1], o[2], d[0], d[1], d[2], maxF, mask, visitor, s);
             }
+
+            @Override
+            public void queryObb(double[] obb, int offset, RegionMode mode, long mask, QueryFilter filter,
+                                 AllOverlaps out) {
+                t.queryObb(obb, offset, mode, mask, filter, out, s);
+            }
         };
     }
 
@@ -95,8 +101,11 @@ class ExactStaticQueriesTest {
         double[] boxes = new double[6 * n];
         long[] cats = new long[n];
         DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(origin[0], origin[1], origin[2]));
+        // touching cells for half the seeds: oriented boxes flush with several faces at once
+        boolean lattice = seed % 2 == 1;
         for (int i = 0; i < n; i++) {
-            double[] b = ExactWorkload.frameBox(r, grid, 64);
+            double[] b = lattice && r.nextInt(4) != 0 ? ExactWorkload.latticeBox(r, grid)
+                    : ExactWorkload.frameBox(r, grid, 64);
             for (int k = 0; k < 6; k++) {
                 boxes[6 * i + k] = origin[k % 3] + b[k];
             }
@@ -129,10 +138,17 @@ class ExactStaticQueriesTest {
                 workload.round(ExactWorkload.of(a, stack), oa, "mapped(tree origin) seed " + seed + " round " + round);
                 workload.round(ExactWorkload.of(b, stack), ob, "mapped(own origin) seed " + seed + " round " + round);
                 workload.round(tiled(t, scratch), ot, "tiled seed " + seed + " round " + round);
+                workload.obbRound(ExactWorkload.of(a, stack), oa, "mapped(tree origin) seed " + seed + " round "
+                        + round);
+                workload.obbRound(ExactWorkload.of(b, stack), ob, "mapped(own origin) seed " + seed + " round "
+                        + round);
+                workload.obbRound(tiled(t, scratch), ot, "tiled seed " + seed + " round " + round);
             }
         }
         assertTrue(checks.decided > 0);
-        System.out.printf("exact static seed %d: decided %d, tolerated %d, reported %d, casts %d, slab extras %d%n",
-                seed, checks.decided, checks.tolerated, checks.reported, checks.casts, checks.slabExtras);
+        System.out.printf("exact static seed %d: decided %d, tolerated %d, reported %d, casts %d, slab extras %d,"
+                        + " oriented box styles %s, worst false overlap %.3g of the scale%n", seed, checks.decided,
+                checks.tolerated, checks.reported, checks.casts, checks.slabExtras,
+                java.util.Arrays.toString(workload.obbStyles), workload.obbWorstFalseOverlap);
     }
 }

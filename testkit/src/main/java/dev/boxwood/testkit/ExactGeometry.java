@@ -167,6 +167,169 @@ public final class ExactGeometry {
                 .subtract(x(plane[at + 2]).multiply(x(oz)));
     }
 
+    // ------------------------------------------------------------------------------------------------ oriented boxes
+
+    /** The 18 axes of {@link #obb}: the box's faces, the oriented axes, their cross products, the solid's faces. */
+    public static final String[] OBB_AXES = {"x", "y", "z", "a0", "a1", "a2", "a0 x x", "a0 x y", "a0 x z",
+        "a1 x x", "a1 x y", "a1 x z", "a2 x x", "a2 x y", "a2 x z", "a1 x a2", "a2 x a0", "a0 x a1"};
+
+    /**
+     * The exact decision of a closed oriented box (as an index tests it: in {@link dev.boxwood.geom.ObbLayout}, in the
+     * index's frame, axes as re-orthonormalized in double) against a closed stored box.
+     */
+    public static final class ObbVerdict {
+        /**
+         * Whether the solid {@code c + s0 h0 a0 + s1 h1 a1 + s2 h2 a2}, {@code s} in {@code [-1, 1]^3}, meets the
+         * box, exactly (a parallelepiped: the double axes are orthonormal only to rounding). Decided by the complete
+         * set of separating axes of two convex polyhedra: the box's faces, the solid's faces {@code a_j x a_k} and
+         * the edge pairs {@code a_i x e_k}.
+         */
+        public final boolean overlaps;
+        /**
+         * The largest margin of the box beyond the solid over the 18 axes of {@link #OBB_AXES}, on the axes as they
+         * are (not normalized, as the kernel takes its edge axes): positive where that axis separates them.
+         */
+        public final BigDecimal separation;
+        /** Index into {@link #OBB_AXES} of the axis of {@link #separation}. */
+        public final int axis;
+        /**
+         * The window rule of {@code RegionTests.classifyObb}, exactly: the largest excess over {@code i} of the
+         * box's projection on {@code a_i} (relative to the centre) beyond {@code h_i}; inside iff {@code <= 0}.
+         */
+        public final BigDecimal insideExcess;
+        /**
+         * The kernel's scale (rounded to double): the box's reach from the centre (per axis the farther face),
+         * plus its half extents, plus the oriented box's half extents.
+         */
+        public final double size;
+        /** The sum of the oriented box's half extents. */
+        public final double halfSum;
+        /**
+         * Whether the window rule's projections are computed without rounding: axes with components 0 and
+         * {@code ±1} only (a signed permutation) and every corner offset {@code box - centre} a double, so each
+         * projection is one exact term and the decision must be exact.
+         */
+        public final boolean exactCorners;
+
+        ObbVerdict(boolean overlaps, BigDecimal separation, int axis, BigDecimal insideExcess, double size,
+                   double halfSum, boolean exactCorners) {
+            this.exactCorners = exactCorners;
+            this.overlaps = overlaps;
+            this.separation = separation;
+            this.axis = axis;
+            this.insideExcess = insideExcess;
+            this.size = size;
+            this.halfSum = halfSum;
+        }
+    }
+
+    /**
+     * The closed oriented box against the closed box, exactly.
+     *
+     * @param obb the oriented box in {@code ObbLayout} at offset 0, in the index's frame, axes as the index uses them
+     * @param b the stored box
+     * @return the verdict
+     */
+    public static ObbVerdict obb(double[] obb, double[] b) {
+        BigDecimal[] lo = new BigDecimal[3];
+        BigDecimal[] hi = new BigDecimal[3];
+        BigDecimal reach = BigDecimal.ZERO;
+        BigDecimal halves = BigDecimal.ZERO;
+        for (int k = 0; k < 3; k++) {
+            lo[k] = x(b[k]).subtract(x(obb[k]));
+            hi[k] = x(b[k + 3]).subtract(x(obb[k]));
+            reach = reach.add(lo[k].abs().max(hi[k].abs()));
+            halves = halves.add(x(b[k + 3]).subtract(x(b[k])));
+        }
+        BigDecimal[][] a = new BigDecimal[3][3];
+        BigDecimal[] h = new BigDecimal[3];
+        BigDecimal hs = BigDecimal.ZERO;
+        for (int i = 0; i < 3; i++) {
+            for (int k = 0; k < 3; k++) {
+                a[i][k] = x(obb[3 + 3 * i + k]);
+            }
+            h[i] = x(obb[12 + i]);
+            hs = hs.add(h[i]);
+        }
+        BigDecimal[][] axes = new BigDecimal[18][];
+        for (int k = 0; k < 3; k++) {
+            BigDecimal[] e = {BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO};
+            e[k] = BigDecimal.ONE;
+            axes[k] = e;
+        }
+        for (int i = 0; i < 3; i++) {
+            axes[3 + i] = a[i];
+            for (int k = 0; k < 3; k++) {
+                BigDecimal[] e = {BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO};
+                e[k] = BigDecimal.ONE;
+                axes[6 + 3 * i + k] = cross(a[i], e);
+            }
+        }
+        axes[15] = cross(a[1], a[2]);
+        axes[16] = cross(a[2], a[0]);
+        axes[17] = cross(a[0], a[1]);
+        boolean overlaps = true;
+        BigDecimal worst = null;
+        int worstAxis = -1;
+        for (int n = 0; n < 18; n++) {
+            BigDecimal[] v = axes[n];
+            BigDecimal r = BigDecimal.ZERO;
+            for (int i = 0; i < 3; i++) {
+                r = r.add(h[i].multiply(dot(a[i], v).abs()));
+            }
+            BigDecimal pLo = BigDecimal.ZERO;
+            BigDecimal pHi = BigDecimal.ZERO;
+            for (int k = 0; k < 3; k++) {
+                BigDecimal u = v[k].multiply(lo[k]);
+                BigDecimal w = v[k].multiply(hi[k]);
+                pLo = pLo.add(u.min(w));
+                pHi = pHi.add(u.max(w));
+            }
+            BigDecimal margin = pLo.subtract(r).max(r.negate().subtract(pHi));
+            if (worst == null || margin.compareTo(worst) > 0) {
+                worst = margin;
+                worstAxis = n;
+            }
+            // any axis with a positive margin separates (the projections are exact); the box's faces, the edge
+            // pairs and the solid's faces are a complete set, so none separating means they meet
+            if (margin.signum() > 0) {
+                overlaps = false;
+            }
+        }
+        BigDecimal inside = null;
+        for (int i = 0; i < 3; i++) {
+            BigDecimal pLo = BigDecimal.ZERO;
+            BigDecimal pHi = BigDecimal.ZERO;
+            for (int k = 0; k < 3; k++) {
+                BigDecimal u = a[i][k].multiply(lo[k]);
+                BigDecimal w = a[i][k].multiply(hi[k]);
+                pLo = pLo.add(u.min(w));
+                pHi = pHi.add(u.max(w));
+            }
+            BigDecimal excess = pHi.subtract(h[i]).max(pLo.negate().subtract(h[i]));
+            inside = inside == null ? excess : inside.max(excess);
+        }
+        double size = reach.add(halves.multiply(new BigDecimal("0.5"))).add(hs).doubleValue();
+        boolean exactCorners = true;
+        for (int i = 0; i < 9; i++) {
+            double v = obb[3 + i];
+            exactCorners &= v == 0 || v == 1 || v == -1;
+        }
+        for (int k = 0; k < 3; k++) {
+            exactCorners &= x(b[k] - obb[k]).compareTo(lo[k]) == 0 && x(b[k + 3] - obb[k]).compareTo(hi[k]) == 0;
+        }
+        return new ObbVerdict(overlaps, worst, worstAxis, inside, size, hs.doubleValue(), exactCorners);
+    }
+
+    private static BigDecimal[] cross(BigDecimal[] u, BigDecimal[] v) {
+        return new BigDecimal[] {u[1].multiply(v[2]).subtract(u[2].multiply(v[1])),
+            u[2].multiply(v[0]).subtract(u[0].multiply(v[2])), u[0].multiply(v[1]).subtract(u[1].multiply(v[0]))};
+    }
+
+    private static BigDecimal dot(BigDecimal[] u, BigDecimal[] v) {
+        return u[0].multiply(v[0]).add(u[1].multiply(v[1])).add(u[2].multiply(v[2]));
+    }
+
     // ------------------------------------------------------------------------------------------------ segments
 
     /** An exact rational {@code num / den}, {@code den > 0}. */

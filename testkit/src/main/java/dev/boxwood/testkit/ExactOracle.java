@@ -1,11 +1,15 @@
 package dev.boxwood.testkit;
 
+import dev.boxwood.geom.Obb;
+import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.RegionMode;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An exact reference for the region queries and segment casts of any index, built on {@link ExactGeometry}: the
@@ -188,6 +192,194 @@ public final class ExactOracle {
             return MUST;
         }
         return MAY;
+    }
+
+    /**
+     * The slack of the oriented-box crossing test ({@code ObbObb.EPSILON}): the kernel lifts every absolute axis
+     * component by it and adds it times its scale ({@link ExactGeometry.ObbVerdict#size}) to every margin, so a box
+     * apart by up to {@code OBB_EPSILON * (size + sum of the half extents)} on an axis (not normalized: on an edge
+     * axis of length {@code sin θ} that is {@code 1 / sin θ} times more in distance) may be reported.
+     */
+    public static final double OBB_EPSILON = 1e-10;
+    /** Relative band (of the kernel's scale) of the rounding of the oriented-box margins and corner distances. */
+    public static final double OBB_ROUNDING = 1e-14;
+
+    /**
+     * An oriented-box query prepared for every part: the box as each part's index tests it (centre moved into the
+     * part's frame in double, axes re-orthonormalized by {@link Obb#copyForQuery}, checked here to be
+     * orthonormal and close to the given ones), and the exact verdicts, computed once per object.
+     */
+    public final class ObbQuery {
+        private final double[] given;
+        private final List<double[]> frames = new ArrayList<>();
+        private final Map<Long, ExactGeometry.ObbVerdict> verdicts = new HashMap<>();
+
+        ObbQuery(double[] layout, int offset) {
+            given = java.util.Arrays.copyOfRange(layout, offset, offset + ObbLayout.STRIDE);
+            for (double[] o : origins) {
+                double[] f = new double[ObbLayout.STRIDE];
+                Obb.copyForQuery(given, 0, o[0], o[1], o[2], f);
+                checkCopy(given, o, f);
+                frames.add(f);
+            }
+        }
+
+        /** @return the box as the part's index tests it */
+        public double[] inFrame(int part) {
+            return frames.get(part);
+        }
+
+        /** @return the exact verdict for an object */
+        public ExactGeometry.ObbVerdict verdict(Entry e) {
+            return verdicts.computeIfAbsent(e.key(), k -> ExactGeometry.obb(frames.get(e.part), e.box));
+        }
+
+        /**
+         * CROSSING (and CROSSING_CONSERVATIVE): MUST if the solid meets the box, MUST_NOT if an axis separates them
+         * by more than the documented slack ({@link #OBB_EPSILON}) and rounding, else MAY. WINDOW: MUST if the box
+         * is inside by the documented rule (projections on the axes within the half extents) by more than the
+         * rounding of the corner distances, MUST_NOT if outside by more or if the crossing verdict is MUST_NOT,
+         * else MAY; where nothing rounds ({@link ExactGeometry.ObbVerdict#exactCorners}) flush boxes are MUST.
+         *
+         * @param e the object
+         * @param mode the mode
+         * @return MUST, MAY or MUST_NOT
+         */
+        public int classify(Entry e, RegionMode mode) {
+            if (farApart(e)) {
+                return MUST_NOT;
+            }
+            int deep = deepInside(e);
+            if (deep == 2 || deep == 1 && mode != RegionMode.WINDOW) {
+                return MUST;
+            }
+            ExactGeometry.ObbVerdict v = verdict(e);
+            int crossing;
+            if (v.overlaps) {
+                crossing = MUST;
+            } else {
+                double tol = OBB_EPSILON * (v.size + v.halfSum) + OBB_ROUNDING * v.size;
+                crossing = v.separation.compareTo(ExactGeometry.x(tol)) > 0 ? MUST_NOT : MAY;
+            }
+            if (mode != RegionMode.WINDOW || crossing == MUST_NOT) {
+                return crossing;
+            }
+            BigDecimal band = v.exactCorners ? BigDecimal.ZERO : ExactGeometry.x(OBB_ROUNDING * v.size);
+            if (v.insideExcess.compareTo(band.negate()) < 0) {
+                return MUST;
+            }
+            return v.insideExcess.compareTo(band) > 0 ? MUST_NOT : MAY;
+        }
+
+        /**
+         * A quick acceptance in double, for large worlds: 2 if the box's projection on every axis lies within the
+         * half extent by 1e-9 of the scale (estimated; inside, far beyond the rounding of these few operations and
+         * of the axes' deviation from orthonormal), 1 if its centre does (they overlap), else 0.
+         */
+        private int deepInside(Entry e) {
+            double[] f = frames.get(e.part);
+            double size = f[12] + f[13] + f[14];
+            for (int k = 0; k < 3; k++) {
+                size += Math.abs(e.box[k] - f[k]) + Math.abs(e.box[k + 3] - f[k]);
+            }
+            double m = 1e-9 * size;
+            boolean inside = true;
+            for (int i = 0; i < 3; i++) {
+                double hi = 0;
+                double lo = 0;
+                double mid = 0;
+                for (int k = 0; k < 3; k++) {
+                    double a = f[3 + 3 * i + k];
+                    double u = a * (e.box[k] - f[k]);
+                    double w = a * (e.box[k + 3] - f[k]);
+                    hi += Math.max(u, w);
+                    lo += Math.min(u, w);
+                    mid += 0.5 * (u + w);
+                }
+                if (Math.abs(mid) > f[12 + i] - m) {
+                    return 0;
+                }
+                inside &= hi <= f[12 + i] - m && -lo <= f[12 + i] - m;
+            }
+            return inside ? 2 : 1;
+        }
+
+        /**
+         * A quick exclusion in double, for large worlds: the box beyond the enclosing box of the oriented one on a
+         * coordinate axis by 1e-9 of the kernel's scale (estimated), ten times its slack, and far more than the
+         * rounding of these few operations.
+         */
+        private boolean farApart(Entry e) {
+            double[] f = frames.get(e.part);
+            double size = f[12] + f[13] + f[14];
+            double[] gaps = new double[3];
+            double[] scales = new double[3];
+            for (int k = 0; k < 3; k++) {
+                double ext = f[12] * Math.abs(f[3 + k]) + f[13] * Math.abs(f[6 + k]) + f[14] * Math.abs(f[9 + k]);
+                double lo = e.box[k] - f[k];
+                double hi = e.box[k + 3] - f[k];
+                size += Math.max(Math.abs(lo), Math.abs(hi)) + 0.5 * (hi - lo);
+                gaps[k] = Math.max(lo - ext, -hi - ext);
+                scales[k] = ext + Math.abs(lo) + Math.abs(hi);
+            }
+            for (int k = 0; k < 3; k++) {
+                if (gaps[k] - 1e-14 * scales[k] > 1e-9 * size) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * What the queries take the given layout to: the centre minus the origin (exact double subtraction), axes
+     * orthonormal to rounding and within a few times the given deviation of the given axes.
+     */
+    private static void checkCopy(double[] given, double[] origin, double[] f) {
+        for (int k = 0; k < 3; k++) {
+            if (Double.compare(f[k], given[k] - origin[k]) != 0) {
+                throw new AssertionError("copyForQuery centre " + k + ": " + f[k] + " for " + given[k] + " - "
+                        + origin[k]);
+            }
+            if (Double.compare(f[12 + k], given[12 + k]) != 0) {
+                throw new AssertionError("copyForQuery changed half extent " + k);
+            }
+        }
+        double deviation = 0;
+        double used = 0;
+        for (int i = 0; i < 3; i++) {
+            for (int j = i; j < 3; j++) {
+                BigDecimal g = BigDecimal.ZERO;
+                BigDecimal u = BigDecimal.ZERO;
+                for (int k = 0; k < 3; k++) {
+                    g = g.add(ExactGeometry.x(given[3 + 3 * i + k]).multiply(ExactGeometry.x(given[3 + 3 * j + k])));
+                    u = u.add(ExactGeometry.x(f[3 + 3 * i + k]).multiply(ExactGeometry.x(f[3 + 3 * j + k])));
+                }
+                BigDecimal d = i == j ? BigDecimal.ONE : BigDecimal.ZERO;
+                deviation = Math.max(deviation, g.subtract(d).abs().doubleValue());
+                used = Math.max(used, u.subtract(d).abs().doubleValue());
+            }
+        }
+        if (used > 1e-15) {
+            throw new AssertionError("copyForQuery axes off orthonormal by " + used);
+        }
+        for (int i = 0; i < 9; i++) {
+            if (Math.abs(f[3 + i] - given[3 + i]) > 4 * deviation + 1e-15) {
+                throw new AssertionError("copyForQuery moved axis component " + i + " from " + given[3 + i] + " to "
+                        + f[3 + i] + " (given axes off orthonormal by " + deviation + ")");
+            }
+        }
+    }
+
+    /**
+     * Prepares an oriented-box query for every part.
+     *
+     * @param layout the box in {@link ObbLayout} (world coordinates), as passed to the index
+     * @param offset where it starts
+     * @return the prepared query
+     */
+    public ObbQuery obb(double[] layout, int offset) {
+        return new ObbQuery(layout, offset);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.boxwood.testkit;
 
+import dev.boxwood.geom.Obb;
+import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.AnyHit;
@@ -45,6 +47,12 @@ public final class ExactWorkload {
 
         /** Segment cast. */
         void rayCast(double[] o, double[] d, double maxF, long mask, RayCastVisitor visitor);
+
+        /** Oriented-box query on a layout at an offset (the targets of {@link #obbRound}). */
+        default void queryObb(double[] obb, int offset, RegionMode mode, long mask, QueryFilter filter,
+                              AllOverlaps out) {
+            throw new UnsupportedOperationException("no oriented-box query");
+        }
     }
 
     /**
@@ -81,6 +89,12 @@ public final class ExactWorkload {
             @Override
             public void rayCast(double[] o, double[] d, double maxF, long mask, RayCastVisitor visitor) {
                 index.rayCast(o[0], o[1], o[2], d[0], d[1], d[2], maxF, mask, visitor, stack);
+            }
+
+            @Override
+            public void queryObb(double[] obb, int offset, RegionMode mode, long mask, QueryFilter filter,
+                                 AllOverlaps out) {
+                index.queryObb(obb, offset, mode, mask, filter, out, stack);
             }
         };
     }
@@ -314,6 +328,346 @@ public final class ExactWorkload {
         }
     }
 
+    // ------------------------------------------------------------------------------------------------ oriented boxes
+
+    /** Pythagorean triples (p, q, r): rotations by cos p / r, sin q / r (not exact in binary, near-exact contacts). */
+    private static final int[][] TRIPLES = {{3, 4, 5}, {5, 12, 13}, {8, 15, 17}, {7, 24, 25}, {20, 21, 29}};
+    /** Small rotation angles: nearly axis-aligned boxes, edge axes of length sin θ. */
+    private static final double[] TINY_ANGLES = {1e-2, 1e-3, 1e-5, 1e-7, 1e-9, 1e-11, 1e-13, 1e-15, 0x1p-20,
+        0x1p-40, 0x1p-60};
+    /** Exponents of the gaps (relative to the scale) of the constructed contacts, both signs. */
+    private static final int[] GAP_EXPONENTS = {6, 12, 20, 26, 30, 31, 32, 33, 34, 35, 36, 40, 46, 52};
+
+    /** Counts of the oriented-box query styles run (placement), for reports. */
+    public final long[] obbStyles = new long[6];
+    /** The largest separation, relative to the kernel's scale, of an object reported though the exact test misses. */
+    public double obbWorstFalseOverlap;
+    /** The edge-axis angle of {@link #obbWorstFalseOverlap}'s object (NaN if on another axis). */
+    public String obbWorstFalseOverlapWhat = "";
+
+    /** A signed permutation of the identity as rows of {@code m}. */
+    private void signedPermutation(double[][] m) {
+        int p = random.nextInt(6);
+        int[][] perms = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+        for (int i = 0; i < 3; i++) {
+            m[i] = new double[3];
+            m[i][perms[p][i]] = random.nextBoolean() ? 1.0 : -1.0;
+        }
+        // keep it a rotation or a reflection alike: the kernels take any orthonormal frame
+    }
+
+    private static double[][] multiply(double[][] a, double[][] b) {
+        double[][] c = new double[3][3];
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+            }
+        }
+        return c;
+    }
+
+    /** Rotation by angle (cos c, sin s) about coordinate axis k, rows the rotated axes. */
+    private static double[][] about(int k, double c, double s) {
+        double[][] m = new double[3][3];
+        int u = (k + 1) % 3;
+        int v = (k + 2) % 3;
+        m[k][k] = 1;
+        m[u][u] = c;
+        m[u][v] = s;
+        m[v][u] = -s;
+        m[v][v] = c;
+        return m;
+    }
+
+    /** The rotation of a quaternion (need not be unit), rows the rotated axes. */
+    private static double[][] quaternion(double w, double x, double y, double z) {
+        double n = w * w + x * x + y * y + z * z;
+        return new double[][] {
+            {(w * w + x * x - y * y - z * z) / n, 2 * (x * y + w * z) / n, 2 * (x * z - w * y) / n},
+            {2 * (x * y - w * z) / n, (w * w - x * x + y * y - z * z) / n, 2 * (y * z + w * x) / n},
+            {2 * (x * z + w * y) / n, 2 * (y * z - w * x) / n, (w * w - x * x - y * y + z * z) / n}};
+    }
+
+    /** Axes of an oriented box: exact, Pythagorean, integer quaternion, tiny rotation or random; a name. */
+    private double[][] axes(StringBuilder what) {
+        double[][] p = new double[3][];
+        signedPermutation(p);
+        int style = random.nextInt(6);
+        double[][] m;
+        switch (style) {
+            case 0 -> {
+                what.append("axes signed permutation");
+                m = p;
+            }
+            case 1 -> {
+                int[] t = TRIPLES[random.nextInt(TRIPLES.length)];
+                int k = random.nextInt(3);
+                what.append("axes pythagorean ").append(t[0]).append('/').append(t[2]).append(" about ").append(k);
+                m = multiply(about(k, (double) t[0] / t[2], (double) t[1] / t[2]), p);
+            }
+            case 2 -> {
+                int w;
+                int x;
+                int y;
+                int z;
+                do {
+                    w = random.nextInt(-3, 4);
+                    x = random.nextInt(-3, 4);
+                    y = random.nextInt(-3, 4);
+                    z = random.nextInt(-3, 4);
+                } while (w == 0 && x == 0 && y == 0 && z == 0);
+                what.append("axes quaternion ").append(w).append(',').append(x).append(',').append(y).append(',')
+                        .append(z);
+                m = quaternion(w, x, y, z);
+            }
+            case 3, 4 -> {
+                double theta = TINY_ANGLES[random.nextInt(TINY_ANGLES.length)];
+                what.append("axes tiny rotation ").append(theta);
+                if (random.nextBoolean()) {
+                    int k = random.nextInt(3);
+                    what.append(" about ").append(k);
+                    m = multiply(about(k, Math.cos(theta), Math.sin(theta)), p);
+                } else {
+                    double ax = random.nextDouble(-1, 1);
+                    double ay = random.nextDouble(-1, 1);
+                    double az = random.nextDouble(-1, 1);
+                    double len = Math.sqrt(ax * ax + ay * ay + az * az);
+                    double s = Math.sin(theta / 2) / len;
+                    what.append(" about a random axis");
+                    m = multiply(quaternion(Math.cos(theta / 2), ax * s, ay * s, az * s), p);
+                }
+            }
+            default -> {
+                what.append("axes random");
+                m = quaternion(random.nextDouble(-1, 1), random.nextDouble(-1, 1), random.nextDouble(-1, 1),
+                        random.nextDouble(-1, 1));
+            }
+        }
+        if (random.nextInt(6) == 0) {
+            // off orthonormal within the accepted tolerance: the index re-orthonormalizes
+            double noise = Math.pow(10, -random.nextDouble(6.3, 10));
+            what.append(" noise ").append(noise);
+            for (int i = 0; i < 3; i++) {
+                for (int k = 0; k < 3; k++) {
+                    m[i][k] += random.nextDouble(-noise, noise);
+                }
+            }
+        }
+        return m;
+    }
+
+    private double halfExtent() {
+        if (random.nextInt(16) == 0) {
+            // far larger than the world: a face far from the centre placed against a stored box
+            return Math.scalb(grid, random.nextInt(16, 40)) * (random.nextBoolean() ? 1 : 1 + random.nextDouble());
+        }
+        return switch (random.nextInt(5)) {
+            case 0 -> 0.0;
+            case 1, 2 -> grid * random.nextInt(1, 24) / 2;
+            case 3 -> random.nextDouble(0, 12) * grid;
+            default -> grid * random.nextInt(1, 400);
+        };
+    }
+
+    /** A stored box of the oracle in part 0's frame (rounded as {@link #anchor} does). */
+    private double[] boxInFrame(ExactOracle.Entry e, ExactOracle oracle) {
+        double[] po = oracle.origin(e.part);
+        double[] b = new double[6];
+        for (int k = 0; k < 6; k++) {
+            b[k] = (po[k % 3] + e.box[k]) - origin[k % 3];
+        }
+        return b;
+    }
+
+    private static double dot(double[] u, double[] v) {
+        return u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    }
+
+    private double gap(double scale) {
+        int pick = random.nextInt(GAP_EXPONENTS.length + 2);
+        if (pick >= GAP_EXPONENTS.length) {
+            return 0.0;
+        }
+        return (random.nextBoolean() ? 1 : -1) * Math.scalb(scale, -GAP_EXPONENTS[pick]);
+    }
+
+    /**
+     * One oriented box, built in part 0's frame near the oracle's objects, asked of the target in every mode with
+     * a random mask and filter, and checked against the exact verdicts ({@link ExactOracle.ObbQuery}). Placements:
+     * centred on an anchor (a corner, face or edge point of a stored box); a feature of the box (face, edge or
+     * corner, on one of the 15 axes) against a stored box's at a gap from {@code ±2^-6} to {@code ±2^-52} of the
+     * scale or 0; a box around a stored box with a face at such a gap from its farthest corner (window mode's
+     * boundary); the stored box itself as an axis-aligned box (exact face contacts), grown or shrunk by grid steps;
+     * random.
+     *
+     * @param target the index
+     * @param oracle its objects
+     * @param label names the index in messages
+     */
+    public void obbRound(Target target, ExactOracle oracle, String label) {
+        StringBuilder what = new StringBuilder();
+        double[][] a = axes(what);
+        double[] h = {halfExtent(), halfExtent(), halfExtent()};
+        if (random.nextInt(8) == 0) {
+            h[0] = 0;
+            h[1] = 0;
+            h[2] = 0;
+        }
+        double[] c;
+        List<ExactOracle.Entry> es = oracle.entries();
+        int placement = es.isEmpty() ? 0 : random.nextInt(6);
+        obbStyles[placement]++;
+        if (placement == 0 || placement == 5) {
+            c = anchor(oracle);
+            what.append(placement == 0 ? ", at an anchor" : ", near an anchor");
+            if (placement == 5) {
+                for (int k = 0; k < 3; k++) {
+                    c[k] += random.nextDouble(-4, 4) * grid;
+                }
+            }
+        } else {
+            double[] b = boxInFrame(es.get(random.nextInt(es.size())), oracle);
+            double[] bc = {0.5 * b[0] + 0.5 * b[3], 0.5 * b[1] + 0.5 * b[4], 0.5 * b[2] + 0.5 * b[5]};
+            double[] bh = {0.5 * b[3] - 0.5 * b[0], 0.5 * b[4] - 0.5 * b[1], 0.5 * b[5] - 0.5 * b[2]};
+            double scale = h[0] + h[1] + h[2] + bh[0] + bh[1] + bh[2];
+            if (scale == 0) {
+                scale = grid;
+            }
+            if (placement == 1 || placement == 2) {
+                // a feature of each box on an axis (box face, oriented face, edge pair), at a gap
+                int n = random.nextInt(15);
+                double[] axis;
+                if (n < 3) {
+                    axis = new double[3];
+                    axis[n] = 1;
+                } else if (n < 6) {
+                    axis = a[n - 3].clone();
+                } else {
+                    double[] ai = a[(n - 6) / 3];
+                    int k = (n - 6) % 3;
+                    double[] e = new double[3];
+                    e[k] = 1;
+                    axis = new double[] {ai[1] * e[2] - ai[2] * e[1], ai[2] * e[0] - ai[0] * e[2],
+                        ai[0] * e[1] - ai[1] * e[0]};
+                }
+                double len = Math.sqrt(dot(axis, axis));
+                if (len < 1e-300) {
+                    axis = new double[] {0, 0, 1};
+                    len = 1;
+                }
+                double sign = random.nextBoolean() ? 1 : -1;
+                double[] d = {sign * axis[0] / len, sign * axis[1] / len, sign * axis[2] / len};
+                double delta = gap(scale);
+                what.append(", feature contact on ").append(ExactGeometry.OBB_AXES[n]).append(" gap ").append(delta);
+                double[] m = new double[3];
+                for (int k = 0; k < 3; k++) {
+                    if (Math.abs(d[k]) < 1e-12) {
+                        m[k] = placement == 1 ? bc[k] : random.nextDouble(b[k], Math.nextUp(b[k + 3]));
+                    } else {
+                        m[k] = d[k] > 0 ? b[k + 3] : b[k];
+                    }
+                }
+                c = new double[3];
+                for (int k = 0; k < 3; k++) {
+                    c[k] = m[k] + d[k] * delta;
+                }
+                for (int i = 0; i < 3; i++) {
+                    double p = dot(a[i], d);
+                    double sgm = Math.abs(p) < 1e-12 ? (placement == 1 ? 0 : random.nextDouble(-1, 1))
+                            : p > 0 ? -1 : 1;
+                    for (int k = 0; k < 3; k++) {
+                        c[k] -= sgm * h[i] * a[i][k];
+                    }
+                }
+            } else if (placement == 3) {
+                // around the stored box, one face at a gap from its farthest corner on that axis
+                int i = random.nextInt(3);
+                double sign = random.nextBoolean() ? 1 : -1;
+                double[] rb = new double[3];
+                for (int j = 0; j < 3; j++) {
+                    rb[j] = Math.abs(a[j][0]) * bh[0] + Math.abs(a[j][1]) * bh[1] + Math.abs(a[j][2]) * bh[2];
+                    double grow = switch (random.nextInt(4)) {
+                        case 0 -> 0;
+                        case 1 -> Math.scalb(rb[j], -30);
+                        case 2 -> grid;
+                        default -> random.nextDouble(0, 4) * grid;
+                    };
+                    h[j] = rb[j] + grow;
+                }
+                h[i] = rb[i] + (random.nextBoolean() ? 0 : grid * random.nextInt(0, 8));
+                double delta = gap(scale);
+                what.append(", around a box, face ").append(i).append(" gap ").append(delta);
+                c = new double[3];
+                for (int k = 0; k < 3; k++) {
+                    c[k] = bc[k] + sign * a[i][k] * (rb[i] + delta - h[i]);
+                }
+            } else {
+                // the stored box itself, axis-aligned, grown or shrunk by grid steps on some axes
+                double[][] p = new double[3][];
+                signedPermutation(p);
+                a = p;
+                what.setLength(0);
+                what.append("axes signed permutation, the stored box");
+                c = bc.clone();
+                for (int i = 0; i < 3; i++) {
+                    int k = a[i][0] != 0 ? 0 : a[i][1] != 0 ? 1 : 2;
+                    int steps = random.nextInt(3) == 0 ? random.nextInt(-2, 3) : 0;
+                    h[i] = Math.max(0, bh[k] + steps * grid);
+                }
+            }
+        }
+        double[] layout = new double[ObbLayout.STRIDE];
+        for (int k = 0; k < 3; k++) {
+            layout[k] = world(k, c[k]);
+            layout[ObbLayout.HALF_EXTENTS + k] = h[k];
+            for (int i = 0; i < 3; i++) {
+                layout[ObbLayout.AXES + 3 * i + k] = a[i][k];
+            }
+        }
+        try {
+            Obb.validate("obb", layout, 0);
+        } catch (IllegalArgumentException rejected) {
+            return; // a rotation the noise pushed past the tolerance
+        }
+        if (random.nextInt(4) == 0) {
+            // the value form's box: axes re-orthonormalized once by the constructor, again by the query
+            Obb.read(layout, 0).writeTo(layout, 0);
+            what.append(", as an Obb");
+        }
+        int offset = random.nextInt(3) == 0 ? random.nextInt(1, 7) : 0;
+        double[] passed = new double[offset + ObbLayout.STRIDE + random.nextInt(3)];
+        java.util.Arrays.fill(passed, Double.NaN);
+        System.arraycopy(layout, 0, passed, offset, ObbLayout.STRIDE);
+        ExactOracle.ObbQuery q = oracle.obb(passed, offset);
+        String desc = what + " layout " + java.util.Arrays.toString(layout);
+        int[] mod = new int[1];
+        for (RegionMode mode : MODES) {
+            long mask = random.nextInt(3) == 0 ? mask() : -1L;
+            QueryFilter filter = random.nextInt(3) == 0 ? filter(mod) : null;
+            if (filter == null) {
+                mod[0] = 0;
+            }
+            found.reset();
+            target.queryObb(passed, offset, mode, mask, filter, found);
+            String w = label + " queryObb " + mode + " " + desc;
+            checks.overlaps(w, oracle, found, eligible(mask, mod[0], -1, -1), e -> q.classify(e, mode));
+            java.util.Set<Long> got = ExactChecks.keys(found);
+            for (ExactOracle.Entry e : es) {
+                if (got.contains(e.key()) && q.classify(e, RegionMode.CROSSING) == ExactOracle.MAY) {
+                    ExactGeometry.ObbVerdict v = q.verdict(e);
+                    if (v.size > 0) {
+                        double rel = v.separation.doubleValue() / v.size;
+                        if (rel > obbWorstFalseOverlap) {
+                            obbWorstFalseOverlap = rel;
+                            obbWorstFalseOverlapWhat = w + ", object " + java.util.Arrays.toString(e.box)
+                                    + " on axis " + ExactGeometry.OBB_AXES[v.axis];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /**
      * A random box around the frame's centre, in the frame: mostly on the grid (faces that touch one another and
      * the queries exactly, zero extents on some or all axes), some off it, some large, and some {@code far} grid
@@ -345,6 +699,25 @@ public final class ExactWorkload {
             }
             b[k] = lo;
             b[k + 3] = lo + ext;
+        }
+        return b;
+    }
+
+    /**
+     * A box of a lattice of cells {@code 4 * grid} wide that touch one another (faces, edges and corners meeting
+     * exactly), some of them flat or points.
+     *
+     * @param r the random source
+     * @param grid the grid step
+     * @return {@code {minX, minY, minZ, maxX, maxY, maxZ}}
+     */
+    public static double[] latticeBox(SplittableRandom r, double grid) {
+        double[] b = new double[6];
+        int kind = r.nextInt(4);
+        for (int k = 0; k < 3; k++) {
+            double lo = 4 * grid * r.nextInt(-6, 6);
+            b[k] = lo;
+            b[k + 3] = kind == 0 || kind == 1 && k == 2 ? lo : lo + 4 * grid;
         }
         return b;
     }
