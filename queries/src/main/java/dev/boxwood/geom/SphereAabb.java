@@ -16,11 +16,11 @@ package dev.boxwood.geom;
  *
  * <p>{@link #test} is the canonical entry point and computes the variant measured fastest by
  * {@code SphereAabbBenchmark}: Arvo's, on JDK 17 and 25 (figures in {@code docs/benchmarks.md}). Unlike the variants
- * it never misses a touch: a squared distance above {@code r^2} by no more than its rounding is taken again in
- * compensated arithmetic, so a box corner or face point exactly on the sphere's surface overlaps even where the
- * squares round. The other way it is the plain test: a squared distance that rounds to at most {@code r^2} counts,
- * so a sphere apart from the box by less than that rounding (at most about {@code 2e-15} of {@code r^2}; a point
- * {@code 2^-60} of {@code r^2} outside does) may count as touching, as with the variants. The kernels do
+ * it is exact up to about {@code 1e-29} of {@code r^2}: a squared distance within its rounding of {@code r^2}, on
+ * either side, is taken again in compensated arithmetic, so a box corner or face point exactly on the sphere's
+ * surface overlaps even where the squares round, and a sphere apart by more than that (a point {@code 2^-60} of
+ * {@code r^2} outside, whose plain sum rounds to {@code r^2}) does not. The variants decide by the plain sums,
+ * either way within their rounding (about {@code 2e-15} of {@code r^2}). The kernels do
  * not validate: {@code r >= 0}, {@code min <= max}, finite input. Squares are not rescaled (the queries' hot
  * path), so radii and distances must stay below about 1e150, where squares overflow and the variants disagree
  * (the indexes refuse larger radii, {@code Arguments.MAX_RADIUS}); gaps below about 1.5e-162 square to 0 and touch.
@@ -40,8 +40,9 @@ public final class SphereAabb {
 
     /**
      * Whether the closed sphere and the closed box overlap (touching counts). Canonical entry point: the fastest
-     * measured variant, with a miss within rounding of {@code r^2} decided again in compensated arithmetic, so a
-     * touch is never missed (see the class comment).
+     * measured variant, with a squared distance within rounding of {@code r^2} decided again in compensated
+     * arithmetic, so a touch is never missed and a gap beyond about {@code 1e-29} of {@code r^2} never touches (see
+     * the class comment).
      *
      * @param cx centre x
      * @param cy centre y
@@ -59,27 +60,29 @@ public final class SphereAabb {
                                double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
         // Arvo measured fastest on JDK 17 and 25 (SphereAabbBenchmark, docs/benchmarks.md): its branches predict
         // well and it skips the work of the axes where the centre is inside the slab. Its sum, computed here so that
-        // a miss within rounding of r^2 can be decided again.
+        // a sum within rounding of r^2 can be decided again.
         double d = squaredDistanceOutside(cx, cy, cz, minX, minY, minZ, maxX, maxY, maxZ);
         double rr = r * r;
-        if (d <= rr) {
-            return true;
+        // Decided by the plain sums only beyond their rounding, on either side: within it the squares are taken
+        // again, so a sphere apart by the rounding is not a touch either (the answer stays monotone in the box:
+        // a larger box has a smaller sum, decided plainly or again with a smaller bound). The one branch is the
+        // rare one, and the answer a comparison: a branch on overlap or not mispredicts on mixed data.
+        double bound = PLAIN_BOUND * (d + rr) + UNDERFLOW;
+        boolean inside = rr - d > bound;
+        if (!inside && d - rr <= bound) {
+            return touchesBeyondRounding(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ, d, rr);
         }
-        if (d - rr > PLAIN_BOUND * (d + rr) + UNDERFLOW) {
-            return false;
-        }
-        return touchesBeyondRounding(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ, d, rr);
+        return inside;
     }
 
     /**
-     * Whether the sphere touches the box after all, for a squared distance {@code d} above {@code rr} by no more
-     * than its rounding: with squares of more than 26 significant bits (offsets of a Pythagorean quadruple, or
+     * Whether the sphere touches the box, for a squared distance {@code d} within its rounding of {@code rr}: with squares of more than 26 significant bits (offsets of a Pythagorean quadruple, or
      * coordinates far from the origin) an exact touch, a corner or face point exactly on the surface, can round
      * to a sum an ulp above {@code r^2}. The distances and squares are taken again in compensated arithmetic (each
      * difference's error by TwoSum, products split by fma, sums by TwoSum; Ogita, Rump and Oishi 2005, Dot2), whose
      * error is at most {@code u} of the result plus a few {@code u^2} of the terms: a result below twice
-     * {@code PLAIN_BOUND^2} of the terms is a touch. So no touch is missed, and of the spheres whose plain sum
-     * rounded above {@code r^2} only those apart by less than about {@code 1e-29} of {@code r^2} count as touching.
+     * {@code PLAIN_BOUND^2} of the terms is a touch. So no touch is missed, and a sphere counts as touching only when
+     * apart by less than about {@code 1e-29} of {@code r^2}.
      * Overflowed squares give NaN: apart.
      */
     private static boolean touchesBeyondRounding(double cx, double cy, double cz, double r,

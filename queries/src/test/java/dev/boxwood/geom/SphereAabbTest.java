@@ -143,6 +143,18 @@ class SphereAabbTest {
     }
 
     @Test
+    void shouldNotCountAGapWithinTheRoundingOfTheSquaresAsATouch() {
+        // squared distance 1 + 2^-60 from the centre of a unit sphere: the plain sum rounds to exactly 1
+        double e = 0x1p-30;
+        assertEquals(1.0, 1.0 + e * e);
+        assertFalse(SphereAabb.test(0, 0, 0, 1, 1, e, 0, 1, e, 0));
+        assertTrue(SphereAabb.test(0, 0, 0, 1, 1, 0, 0, 1, e, 0));
+        // and away from the origin (b + e is still a double)
+        double b = 0x1p20;
+        assertFalse(SphereAabb.test(b, b, b, 1, b + 1, b + e, b, b + 1, b + e, b));
+    }
+
+    @Test
     void shouldNeverMissAnExactTouchWhoseSquaresRound() {
         // offsets from the corner (0, 0, 0) of a Pythagorean quadruple: 44076023^2 + 184745854^2 + 42115414^2 is
         // exactly 194544171^2, but the squares have more than 53 bits and their rounded sum exceeds the rounded r^2
@@ -184,7 +196,9 @@ class SphereAabbTest {
             touches++;
             assertTrue(SphereAabb.test(c[0], c[1], c[2], r, min[0], min[1], min[2], max[0], max[1], max[2]),
                     "touch " + touches + ": centre " + Arrays.toString(c) + " r " + r);
-            // apart beyond rounding (an ulp or so below r may still round to a touch, as the class comment says)
+            // an ulp below r is apart by about 2^-52 of r^2, which the plain squares can round away; it is no touch
+            assertFalse(SphereAabb.test(c[0], c[1], c[2], Math.nextDown(r), min[0], min[1], min[2],
+                    max[0], max[1], max[2]), "apart by an ulp of r " + touches);
             assertFalse(SphereAabb.test(c[0], c[1], c[2], r * (1 - 0x1p-40), min[0], min[1], min[2],
                     max[0], max[1], max[2]), "apart " + touches);
         }
