@@ -76,6 +76,72 @@ public final class SphereAabb {
     }
 
     /**
+     * Whether the closed sphere contains the closed box: its farthest corner within the radius (surface points
+     * count). Exact up to about {@code 1e-29} of {@code r^2} as {@link #test} is: the plain sum of the corner's
+     * squared distances decides beyond its rounding, and within it the corner is taken again by {@link #test}.
+     * Monotone: a box inside a contained box is contained, and passes {@link #test}.
+     *
+     * @param cx centre x
+     * @param cy centre y
+     * @param cz centre z
+     * @param r radius, {@code >= 0}
+     * @param minX box min x
+     * @param minY box min y
+     * @param minZ box min z
+     * @param maxX box max x
+     * @param maxY box max y
+     * @param maxZ box max z
+     * @return true if every point of the box is within {@code r} of the centre
+     */
+    public static boolean contains(double cx, double cy, double cz, double r,
+                                   double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        double ax = Math.abs(minX - cx);
+        double bx = Math.abs(maxX - cx);
+        double ay = Math.abs(minY - cy);
+        double by = Math.abs(maxY - cy);
+        double az = Math.abs(minZ - cz);
+        double bz = Math.abs(maxZ - cz);
+        double fx = Math.max(ax, bx);
+        double fy = Math.max(ay, by);
+        double fz = Math.max(az, bz);
+        double far = fx * fx + fy * fy + fz * fz;
+        double rr = r * r;
+        double bound = PLAIN_BOUND * (far + rr) + UNDERFLOW;
+        boolean inside = rr - far > bound;
+        if (!inside && far - rr <= bound) {
+            return farCornersWithin(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ, ax > bx, ay > by, az > bz,
+                    (ax == bx && minX != maxX ? 1 : 0) | (ay == by && minY != maxY ? 2 : 0)
+                            | (az == bz && minZ != maxZ ? 4 : 0));
+        }
+        return inside;
+    }
+
+    /**
+     * {@link #contains} within rounding: the farthest corner by {@link #test}. Rounding keeps the order of a
+     * corner's two distances on an axis but can make them equal (a centre far from a small box); the farther face
+     * is then unknown, and the corners over such {@code tied} axes (bits 1, 2, 4 for x, y, z) are all tested.
+     */
+    private static boolean farCornersWithin(double cx, double cy, double cz, double r,
+                                            double minX, double minY, double minZ, double maxX, double maxY,
+                                            double maxZ, boolean minXFarther, boolean minYFarther,
+                                            boolean minZFarther, int tied) {
+        double fx = minXFarther ? minX : maxX;
+        double fy = minYFarther ? minY : maxY;
+        double fz = minZFarther ? minZ : maxZ;
+        for (int swap = tied; ; swap = (swap - 1) & tied) {
+            double x = (swap & 1) != 0 ? minX : fx;
+            double y = (swap & 2) != 0 ? minY : fy;
+            double z = (swap & 4) != 0 ? minZ : fz;
+            if (!test(cx, cy, cz, r, x, y, z, x, y, z)) {
+                return false;
+            }
+            if (swap == 0) {
+                return true;
+            }
+        }
+    }
+
+    /**
      * Whether the sphere touches the box, for a squared distance {@code d} within its rounding of {@code rr}: with squares of more than 26 significant bits (offsets of a Pythagorean quadruple, or
      * coordinates far from the origin) an exact touch, a corner or face point exactly on the surface, can round
      * to a sum an ulp above {@code r^2}. The distances and squares are taken again in compensated arithmetic (each

@@ -186,8 +186,10 @@ public final class RegionTests {
     }
 
     /**
-     * Classifies a closed box against a closed sphere: outside by the canonical {@link SphereAabb#test}, inside
-     * when the farthest corner is within the radius ({@code sum max(|min - c|, |max - c|)^2 <= r^2}).
+     * Classifies a closed box against a closed sphere: outside by the canonical {@link SphereAabb#test}, inside by
+     * {@link SphereAabb#contains} (the farthest corner within the radius). Both are exact up to about {@code 1e-29}
+     * of {@code r^2}, so every box inside a box classified inside passes the outside test too: a subtree taken whole
+     * holds only objects that would each be reported.
      *
      * @param cx centre x
      * @param cy centre y
@@ -206,10 +208,7 @@ public final class RegionTests {
         if (!SphereAabb.test(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ)) {
             return Geom.OUTSIDE;
         }
-        double fx = Math.max(Math.abs(minX - cx), Math.abs(maxX - cx));
-        double fy = Math.max(Math.abs(minY - cy), Math.abs(maxY - cy));
-        double fz = Math.max(Math.abs(minZ - cz), Math.abs(maxZ - cz));
-        return fx * fx + fy * fy + fz * fz <= r * r ? Geom.INSIDE : Geom.CROSSING;
+        return SphereAabb.contains(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ) ? Geom.INSIDE : Geom.CROSSING;
     }
 
     /**

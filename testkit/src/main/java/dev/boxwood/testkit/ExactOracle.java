@@ -28,15 +28,11 @@ public final class ExactOracle {
     public static final int MUST_NOT = 0;
 
     /**
-     * Relative band on squared distances within which a window-mode sphere decision (the farthest corner, a plain
-     * sum of squares) may go either way: the rounding of the sum, about 2e-15 of r^2.
+     * Relative band on squared distances within which a sphere decision may go either way: {@code SphereAabb.test},
+     * on the box for crossing and on its farthest corner for window mode, takes sums within their rounding of r^2
+     * again in compensated arithmetic, good to about 1e-29 of r^2.
      */
-    public static final double SPHERE_BAND = 2e-15;
-    /**
-     * Relative band within which a crossing sphere decision may go either way: {@code SphereAabb.test} takes sums
-     * within their rounding of r^2 again in compensated arithmetic, good to about 1e-29 of r^2.
-     */
-    public static final double SPHERE_TOUCH_BAND = 1e-28;
+    public static final double SPHERE_BAND = 1e-28;
     /** Relative miss of the robust slab test (Geom.ROBUST_FAR_SCALE is 1 + 2 gamma(5), about 1.1e-15). */
     public static final double SLAB_BAND = 1e-14;
 

@@ -241,8 +241,7 @@ public final class ExactWorkload {
             final double rr = r;
             checks.overlaps(label + " querySphere " + mode + " (" + cx + ", " + cy + ", " + cz + ") r " + r, oracle,
                     found, eligible(mask, mod[0], -1, -1),
-                    e -> oracle.sphere(e, cx, cy, cz, rr, mode == RegionMode.WINDOW, mode == RegionMode.WINDOW
-                            ? ExactOracle.SPHERE_BAND : ExactOracle.SPHERE_TOUCH_BAND));
+                    e -> oracle.sphere(e, cx, cy, cz, rr, mode == RegionMode.WINDOW, ExactOracle.SPHERE_BAND));
         }
         // frustum of a camera near the world, or a marquee inside it
         {
