@@ -3,6 +3,7 @@ package dev.boxwood.index;
 import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.ExactPairs;
+import dev.boxwood.testkit.ExactPairs.Place;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -151,41 +152,9 @@ class PairQueriesExactTest {
     // Scenes
     // ------------------------------------------------------------------------------------------------------------
 
-    /** Where boxes lie: a base point and a grid step; origins are chosen near the base, mostly off the grid. */
-    enum Place {
-        NEAR_ZERO(0, 0.25),
-        UNIT_GRID_OFFSET(17.0, 1.0),
-        ODD_STEP(-3.3, 0.1),
-        MILLION(1e6 + 0.3, 0.5),
-        FAR_1E8(123_456_789.123, 2.0),
-        FAR_1E9(-987_654_321.75, 4.0),
-        TINY(1e-3, 1e-7),
-        HUGE(3e17 + 12345, 1.3e15);
-
-        final double base;
-        final double step;
-
-        Place(double base, double step) {
-            this.base = base;
-            this.step = step;
-        }
-    }
-
-    /** A random box on the place's grid in a cube of {@code cells} cells; a fifth of zero extent on some axis. */
-    private static double[] gridBox(SplittableRandom r, Place p, int cells) {
-        double[] b = new double[6];
-        for (int a = 0; a < 3; a++) {
-            int lo = r.nextInt(cells);
-            int size = r.nextInt(5) == 0 ? 0 : 1 + r.nextInt(4);
-            b[a] = p.base + lo * p.step;
-            b[a + 3] = p.base + (lo + size) * p.step;
-        }
-        return b;
-    }
-
     /** Off-grid coordinates too: a random fraction of a step. */
     private static double[] offGridBox(SplittableRandom r, Place p, int cells) {
-        double[] b = gridBox(r, p, cells);
+        double[] b = ExactPairs.gridBox(r, p, cells);
         for (int a = 0; a < 3; a++) {
             double shift = r.nextDouble() * p.step;
             b[a] += shift;
@@ -243,7 +212,7 @@ class PairQueriesExactTest {
                 // a duplicate of a recent box, exactly
                 return recent.get(r.nextInt(recent.size())).clone();
             }
-            double[] b = k < 7 ? gridBox(r, place, cells) : offGridBox(r, place, cells);
+            double[] b = k < 7 ? ExactPairs.gridBox(r, place, cells) : offGridBox(r, place, cells);
             recent.add(b);
             if (recent.size() > 40) {
                 recent.remove(0);

@@ -66,7 +66,7 @@ public final class SphereAabb {
         // Decided by the plain sums only beyond their rounding, on either side: within it the squares are taken
         // again, so a sphere apart by the rounding is not a touch either (the answer stays monotone in the box:
         // a larger box has a smaller sum, decided plainly or again with a smaller bound). The one branch is the
-        // rare one, and the answer a comparison: a branch on overlap or not mispredicts on mixed data.
+        // rare one; the answer is a comparison (measured no slower than branching on it, docs/benchmarks.md).
         double bound = PLAIN_BOUND * (d + rr) + UNDERFLOW;
         boolean inside = rr - d > bound;
         if (!inside && d - rr <= bound) {

@@ -8,6 +8,7 @@ import dev.boxwood.index.TreeSnapshots;
 import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.ExactPairs;
+import dev.boxwood.testkit.ExactPairs.Place;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -110,23 +111,11 @@ class WorldPairsExactTest {
 
     // ---- scenes ----
 
-    enum Place {
-        NEAR_ZERO(0, 0.25),
-        ODD(-3.3, 0.1),
-        MILLION(1e6 + 0.3, 0.5),
-        FAR_1E8(123_456_789.123, 2.0),
-        FAR_1E9(-987_654_321.75, 4.0),
-        HUGE(3e17 + 12345, 1.3e15);
+    /** The places of {@link ExactPairs.Place} these worlds are written at. */
+    private static final Place[] PLACES = {Place.NEAR_ZERO, Place.ODD_STEP, Place.MILLION, Place.FAR_1E8,
+        Place.FAR_1E9, Place.HUGE};
 
-        final double base;
-        final double step;
-
-        Place(double base, double step) {
-            this.base = base;
-            this.step = step;
-        }
-    }
-
+    /** A box on the place's grid, a quarter of its axes shifted off it by a random fraction of a step. */
     private static double[] box(SplittableRandom r, Place p, int cells) {
         double[] b = new double[6];
         for (int a = 0; a < 3; a++) {
@@ -221,7 +210,7 @@ class WorldPairsExactTest {
     @Test
     void treeAndListedPairsMatchTheExactReference() throws IOException {
         int file = 0;
-        for (Place place : Place.values()) {
+        for (Place place : PLACES) {
             for (int round = 0; round < ROUNDS; round++) {
                 SplittableRandom r = new SplittableRandom(place.ordinal() * 100L + round);
                 int cells = 8 + r.nextInt(40);
@@ -298,7 +287,7 @@ class WorldPairsExactTest {
     @Test
     void tilePairsMatchTheExactReferencePerTile() throws IOException {
         int set = 0;
-        for (Place place : Place.values()) {
+        for (Place place : PLACES) {
             for (int round = 0; round < ROUNDS; round++) {
                 SplittableRandom r = new SplittableRandom(7000 + place.ordinal() * 100L + round);
                 int cells = 20 + r.nextInt(40);
@@ -342,7 +331,7 @@ class WorldPairsExactTest {
      */
     @Test
     void splicedWorldPairsExactlyInTheTree() throws IOException {
-        for (Place place : Place.values()) {
+        for (Place place : PLACES) {
             SplittableRandom r = new SplittableRandom(500 + place.ordinal());
             int cells = 25;
             double[] wb = worldBoxes(r, place, 600, cells);
@@ -407,7 +396,7 @@ class WorldPairsExactTest {
     /** A world written from a tree keeps the tree's (off-grid) origin: entities of other origins against it. */
     @Test
     void worldWrittenFromATreeWithAnOffGridOrigin() throws IOException {
-        for (Place place : Place.values()) {
+        for (Place place : PLACES) {
             SplittableRandom r = new SplittableRandom(900 + place.ordinal());
             int cells = 30;
             double[] wb = worldBoxes(r, place, 800, cells);

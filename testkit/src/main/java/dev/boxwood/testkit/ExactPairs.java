@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 
 /**
  * Exact helpers for tests of the pair queries: the double nearest to an exact value (to follow the pair queries'
@@ -73,6 +74,54 @@ public final class ExactPairs {
         }
         return actual.size() + " pairs returned, " + expected.size() + " expected;"
                 + (sb.length() == 0 ? " same set, another order" : sb.toString());
+    }
+
+    /** Where boxes lie: a base point and a grid step, near zero, off integer grids, far out, tiny and huge. */
+    public enum Place {
+        /** Near zero, step 1/4. */
+        NEAR_ZERO(0, 0.25),
+        /** A unit grid offset from zero. */
+        UNIT_GRID_OFFSET(17.0, 1.0),
+        /** A step of 0.1, which no double holds exactly. */
+        ODD_STEP(-3.3, 0.1),
+        /** A million out. */
+        MILLION(1e6 + 0.3, 0.5),
+        /** About 1.2e8 out. */
+        FAR_1E8(123_456_789.123, 2.0),
+        /** About -1e9 out. */
+        FAR_1E9(-987_654_321.75, 4.0),
+        /** A tiny world. */
+        TINY(1e-3, 1e-7),
+        /** A huge world, 3e17 out. */
+        HUGE(3e17 + 12345, 1.3e15);
+
+        /** Where the grid starts. */
+        public final double base;
+        /** The grid step. */
+        public final double step;
+
+        Place(double base, double step) {
+            this.base = base;
+            this.step = step;
+        }
+    }
+
+    /**
+     * @param r the random source
+     * @param p the place
+     * @param cells the grid cells per axis
+     * @return a random box on the place's grid in a cube of {@code cells} cells, a fifth of them of zero extent on
+     *     an axis
+     */
+    public static double[] gridBox(SplittableRandom r, Place p, int cells) {
+        double[] b = new double[6];
+        for (int a = 0; a < 3; a++) {
+            int lo = r.nextInt(cells);
+            int size = r.nextInt(5) == 0 ? 0 : 1 + r.nextInt(4);
+            b[a] = p.base + lo * p.step;
+            b[a + 3] = p.base + (lo + size) * p.step;
+        }
+        return b;
     }
 
     /** Checks answers against expected pairs and counts what it checked. */
