@@ -161,7 +161,7 @@ public final class LineOfSightSample {
         for (int i = 0; i < categories.length; i++) {
             categories[i] = 1L << scene.kind(i);
         }
-        StaticWorldWriter.write(worldFile, scene.boundingBoxes(), categories, null, null);
+        StaticWorldWriter.write(worldFile, scene.boundingBoxes(), null, categories, null);
 
         System.out.printf(Locale.ROOT, "Line of sight: %d agents in a %d-object city, %d nearest enemies within %.0f m,"
                         + " %d threads%n", settings.agents(), scene.size(), settings.nearest(), settings.range(),

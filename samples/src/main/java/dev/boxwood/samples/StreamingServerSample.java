@@ -474,7 +474,7 @@ public final class StreamingServerSample {
                 globalIndex[i] = objects[0] + i;
             }
             // One grid cell per tile: the files come back ordered by cell z, that is by tz within this row.
-            List<Path> row = TileSetWriter.writeGrid(folder, "city", boxes, null, globalIndex, settings.tileSize());
+            List<Path> row = TileSetWriter.writeGrid(folder, "city", boxes, globalIndex, null, settings.tileSize());
             if (row.size() != n) {
                 throw new IllegalStateException("row " + tx + " was cut into " + row.size() + " tiles, not " + n);
             }

@@ -85,8 +85,8 @@ public final class StaticWorldWriter {
      *
      * @param file         the target file (its directory must exist); replaced atomically if present
      * @param boxes        stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max
-     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
      * @param userValues   per object, or {@code null} for the object's input index
+     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
@@ -95,9 +95,9 @@ public final class StaticWorldWriter {
      * @throws IllegalArgumentException on invalid boxes (also boxes centred beyond {@code OutwardFloat.MAX_ORIGIN},
      *                                  which no index takes) or array lengths that do not match the box count
      */
-    public static WrittenWorld write(Path file, double[] boxes, long[] categoryBits, long[] userValues,
+    public static WrittenWorld write(Path file, double[] boxes, long[] userValues, long[] categoryBits,
                                      byte[] payload) throws IOException {
-        return write(file, boxes, categoryBits, userValues, payload, null);
+        return write(file, boxes, userValues, categoryBits, payload, null);
     }
 
     /**
@@ -105,8 +105,8 @@ public final class StaticWorldWriter {
      *
      * @param file         the target file (its directory must exist); replaced atomically if present
      * @param boxes        stride 6 ({@code minX, minY, minZ, maxX, maxY, maxZ}), finite, min &lt;= max
-     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
      * @param userValues   per object, or {@code null} for the object's input index
+     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @param progress     receives the progress, or {@code null}
      * @return the handle of each input object and the stored tree's shape
@@ -116,12 +116,12 @@ public final class StaticWorldWriter {
      * @throws IllegalArgumentException on invalid boxes (also boxes centred beyond {@code OutwardFloat.MAX_ORIGIN},
      *                                  which no index takes) or array lengths that do not match the box count
      */
-    public static WrittenWorld write(Path file, double[] boxes, long[] categoryBits, long[] userValues,
+    public static WrittenWorld write(Path file, double[] boxes, long[] userValues, long[] categoryBits,
                                      byte[] payload, Progress progress) throws IOException {
         targetDirectory(file);
         FlatBvh tree = builder(progress).build(boxes);
         float[] stored = BinnedSahBuilder.toFloatBoxes(boxes, tree.originX(), tree.originY(), tree.originZ());
-        return write(file, tree, stored, categoryBits, userValues, payload, progress);
+        return write(file, tree, stored, userValues, categoryBits, payload, progress);
     }
 
     /**
@@ -135,8 +135,8 @@ public final class StaticWorldWriter {
      *
      * @param file         the target file (its directory must exist); replaced atomically if present
      * @param source       the boxes; its size is the object count
-     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
      * @param userValues   per object, or {@code null} for the object's input index
+     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @param progress     receives the progress of the build and the write (not of the reads), or {@code null}
      * @return the handle of each input object and the stored tree's shape
@@ -147,13 +147,13 @@ public final class StaticWorldWriter {
      *                                  {@link BinnedSahBuilder#MAX_OBJECTS}, an invalid box (the message names its
      *                                  index) or array lengths that do not match the size; the target is untouched
      */
-    public static WrittenWorld write(Path file, BoxSource source, long[] categoryBits, long[] userValues,
+    public static WrittenWorld write(Path file, BoxSource source, long[] userValues, long[] categoryBits,
                                      byte[] payload, Progress progress) throws IOException {
-        return write(file, source, categoryBits, userValues, payload, progress, SOURCE_CHUNK);
+        return write(file, source, userValues, categoryBits, payload, progress, SOURCE_CHUNK);
     }
 
     /** The streaming write with a chosen chunk, so tests cross chunk boundaries with small worlds. */
-    static WrittenWorld write(Path file, BoxSource source, long[] categoryBits, long[] userValues, byte[] payload,
+    static WrittenWorld write(Path file, BoxSource source, long[] userValues, long[] categoryBits, byte[] payload,
                               Progress progress, int chunkObjects) throws IOException {
         targetDirectory(file);
         if (source == null) {
@@ -184,7 +184,7 @@ public final class StaticWorldWriter {
             BinnedSahBuilder.toFloatBoxes(chunk, count, first, origin[0], origin[1], origin[2], stored);
         }
         FlatBvh tree = builder(progress).build(stored, origin[0], origin[1], origin[2]);
-        return write(file, tree, stored, categoryBits, userValues, payload, progress);
+        return write(file, tree, stored, userValues, categoryBits, payload, progress);
     }
 
     /**
@@ -194,8 +194,8 @@ public final class StaticWorldWriter {
      * @param file         the target file (its directory must exist); replaced atomically if present
      * @param tree         the tree
      * @param objectBoxes  the float boxes the tree was built from, relative to the tree's origin, stride 6
-     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
      * @param userValues   per object, or {@code null} for the object's input index
+     * @param categoryBits per object, or {@code null} for {@code -1L} (every category) for all
      * @param payload      opaque bytes stored with the world, or {@code null} for none
      * @return the handle of each input object and the stored tree's shape
      * @throws IOException              if writing fails; {@link NoSuchFileException} naming the file if its
@@ -213,9 +213,9 @@ public final class StaticWorldWriter {
      *                                  or an empty tree's root bounds are not zeros. All of this is checked in
      *                                  O(n) before anything is written: the target is then untouched
      */
-    public static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
-                                     long[] userValues, byte[] payload) throws IOException {
-        return write(file, tree, objectBoxes, categoryBits, userValues, payload, null);
+    public static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] userValues,
+                                     long[] categoryBits, byte[] payload) throws IOException {
+        return write(file, tree, objectBoxes, userValues, categoryBits, payload, null);
     }
 
     /**
@@ -276,7 +276,7 @@ public final class StaticWorldWriter {
             userValues[i] = tree.userValue(handle);
         }
         FlatBvh flat = builder(progress).build(stored, tree.originX(), tree.originY(), tree.originZ());
-        return write(file, flat, stored, categoryBits, userValues, payload, progress);
+        return write(file, flat, stored, userValues, categoryBits, payload, progress);
     }
 
     private static BinnedSahBuilder builder(Progress progress) {
@@ -284,8 +284,8 @@ public final class StaticWorldWriter {
         return progress == null ? builder : builder.withProgress(progress::building);
     }
 
-    private static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] categoryBits,
-                                      long[] userValues, byte[] payload, Progress progress) throws IOException {
+    private static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] userValues,
+                                      long[] categoryBits, byte[] payload, Progress progress) throws IOException {
         Path dir = targetDirectory(file);
         if (tree == null) {
             throw new IllegalArgumentException("tree must not be null");
@@ -309,7 +309,7 @@ public final class StaticWorldWriter {
                 + ProcessHandle.current().pid() + "-" + System.nanoTime());
         long length;
         try {
-            length = writeTemp(temp, tree, layout, objectBoxes, categoryBits, userValues, payload, progress);
+            length = writeTemp(temp, tree, layout, objectBoxes, userValues, categoryBits, payload, progress);
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException | Error e) {
             try {
@@ -591,8 +591,8 @@ public final class StaticWorldWriter {
         }
     }
 
-    private static long writeTemp(Path temp, FlatBvh tree, Layout layout, float[] objectBoxes, long[] categoryBits,
-                                  long[] userValues, byte[] payload, Progress progress) throws IOException {
+    private static long writeTemp(Path temp, FlatBvh tree, Layout layout, float[] objectBoxes, long[] userValues,
+                                  long[] categoryBits, byte[] payload, Progress progress) throws IOException {
         int n = tree.objectCount();
         int nodeCount = layout.nodeCount;
         Palette palette = new Palette(categoryBits, n);

@@ -37,8 +37,8 @@ public final class TileSetWriter {
      * @param dir          the directory of the tiles (must exist)
      * @param baseName     the file name prefix
      * @param boxes        absolute boxes, stride 6, finite, min &lt;= max
-     * @param categoryBits per object, or {@code null} for {@code -1L}
      * @param userValues   per object, or {@code null} for the object's global index in {@code boxes}
+     * @param categoryBits per object, or {@code null} for {@code -1L}
      * @param cellSize     the grid cell edge length, finite and {@code > 0}; the world may lie anywhere but span
      *                     at most 2^21 cells along each axis, and every box's centre must lie within 2^53 cells of
      *                     the origin (the message names the first box beyond, or the cell size where no box is
@@ -49,8 +49,8 @@ public final class TileSetWriter {
      *                                  cannot be written (checked before the first tile is written)
      * @throws IllegalArgumentException on invalid arguments (then no file is written)
      */
-    public static List<Path> writeGrid(Path dir, String baseName, double[] boxes, long[] categoryBits,
-                                       long[] userValues, double cellSize) throws IOException {
+    public static List<Path> writeGrid(Path dir, String baseName, double[] boxes, long[] userValues,
+                                       long[] categoryBits, double cellSize) throws IOException {
         Arguments.requireNonNull("dir", dir);
         Arguments.requireNonNull("baseName", baseName);
         Arguments.requireNonNull("boxes", boxes);
@@ -164,7 +164,7 @@ public final class TileSetWriter {
                 tileValues[k] = userValues == null ? i : userValues[i];
             }
             Path file = tileFile(dir, baseName, cell, firstCell);
-            StaticWorldWriter.write(file, tileBoxes, tileCategories, tileValues, null);
+            StaticWorldWriter.write(file, tileBoxes, tileValues, tileCategories, null);
             files.add(file);
             start = end;
         }

@@ -97,7 +97,7 @@ class BoxSourceWriteTest {
         Path actual = dir.resolve("stream.bxw");
         WrittenWorld fromArray = world.write(expected);
         RecordingSource source = new RecordingSource(world.boxes, CHUNK);
-        WrittenWorld fromSource = StaticWorldWriter.write(actual, source, world.categories, world.userValues,
+        WrittenWorld fromSource = StaticWorldWriter.write(actual, source, world.userValues, world.categories,
                 world.payload, null, CHUNK);
 
         assertEquals(-1L, Files.mismatch(expected, actual), "files differ");
@@ -251,9 +251,9 @@ class BoxSourceWriteTest {
         assertThrows(IllegalArgumentException.class,
                 () -> StaticWorldWriter.write(target, (BoxSource) null, null, null, null, null));
         assertThrows(IllegalArgumentException.class,
-                () -> StaticWorldWriter.write(target, source, new long[4], null, null, null));
+                () -> StaticWorldWriter.write(target, source, null, new long[4], null, null));
         assertThrows(IllegalArgumentException.class,
-                () -> StaticWorldWriter.write(target, source, null, new long[6], null, null));
+                () -> StaticWorldWriter.write(target, source, new long[6], null, null, null));
         BoxSource tooBig = new BoxSource() {
             @Override
             public int size() {

@@ -267,7 +267,7 @@ class CloseDuringQueryTest {
     @Test
     void shouldLetTiledQueriesOfOtherThreadsFinishOrRefuseWhenTheTiledWorldIsClosedUnderThem() throws Exception {
         TestWorld world = TestWorld.clustered(8_000, 21);
-        List<Path> tiles = TileSetWriter.writeGrid(dir, "tile", world.boxes, world.categories, null, 2500);
+        List<Path> tiles = TileSetWriter.writeGrid(dir, "tile", world.boxes, null, world.categories, 2500);
         assertTrue(tiles.size() >= 9, tiles.size() + " tiles");
         long largest = 0;
         for (Path tile : tiles) {

@@ -116,8 +116,8 @@ class ExactStaticQueriesTest {
         Path fromTree = dir.resolve("tree.bxw");
         StaticWorldWriter.write(fromTree, tree, tree.liveHandles(), null, null);
         Path own = dir.resolve("own.bxw");
-        StaticWorldWriter.write(own, boxes, cats, null, null);
-        List<Path> tiles = TileSetWriter.writeGrid(dir, "t", boxes, cats, null, grid * (8 + r.nextInt(64)));
+        StaticWorldWriter.write(own, boxes, null, cats, null);
+        List<Path> tiles = TileSetWriter.writeGrid(dir, "t", boxes, null, cats, grid * (8 + r.nextInt(64)));
         ExactChecks checks = new ExactChecks();
         ExactWorkload workload = new ExactWorkload(origin, grid, r, checks);
         TraversalStack stack = new TraversalStack();

@@ -365,7 +365,7 @@ class MappedWorldTest {
             assertThrows(IllegalArgumentException.class, () -> mapped.getBounds(null));
         }
         assertThrows(IllegalArgumentException.class,
-                () -> StaticWorldWriter.write(file, new double[] {0, 0, 0, 1, 1, 1}, new long[2], null, null));
+                () -> StaticWorldWriter.write(file, new double[] {0, 0, 0, 1, 1, 1}, null, new long[2], null));
     }
 
     @Test
@@ -623,7 +623,7 @@ class MappedWorldTest {
             categories[i] = 1L << (8 * r.nextInt(8));
         }
         Path file = dir.resolve("size.bxw");
-        WrittenWorld written = StaticWorldWriter.write(file, world.boxes, categories, world.userValues, null);
+        WrittenWorld written = StaticWorldWriter.write(file, world.boxes, world.userValues, categories, null);
         double perObject = (double) Files.size(file) / world.size();
         assertTrue(perObject <= 48.0, perObject + " bytes per object, average leaf " + written.averageLeafSize());
         assertEquals(Files.size(file), written.fileLength());

@@ -39,7 +39,7 @@ class SharedScratchTest {
 
     private MappedWorld write(String name, TestWorld world) throws IOException {
         Path file = dir.resolve(name);
-        StaticWorldWriter.write(file, world.boxes, world.categories, world.userValues, null);
+        StaticWorldWriter.write(file, world.boxes, world.userValues, world.categories, null);
         return MappedWorld.open(file);
     }
 

@@ -148,7 +148,7 @@ class StaticNearestExactFuzzTest {
         long t0 = System.nanoTime();
         // ---- mapped world
         Path file = dir.resolve("w" + seed + ".bxw");
-        StaticWorldWriter.write(file, boxes, cats, uvs, null);
+        StaticWorldWriter.write(file, boxes, uvs, cats, null);
         try (MappedWorld world = MappedWorld.open(file)) {
             Part part = new Part(world.originX(), world.originY(), world.originZ());
             boolean strict = grid && onGrid(part.ox) && onGrid(part.oy) && onGrid(part.oz);
@@ -175,7 +175,7 @@ class StaticNearestExactFuzzTest {
             cell = Math.max(1, Math.round(cell));
         }
         Path sub = Files.createDirectory(dir.resolve("t" + seed));
-        List<Path> tiles = new ArrayList<>(TileSetWriter.writeGrid(sub, "t", boxes, cats, uvs, cell));
+        List<Path> tiles = new ArrayList<>(TileSetWriter.writeGrid(sub, "t", boxes, uvs, cats, cell));
         if (Boolean.getBoolean("nearest.timing")) {
             System.out.printf("%s mapped %.1f s, tiles written %.1f s (%d)%n", name, (t1 - t0) / 1e9,
                     (System.nanoTime() - t1) / 1e9, tiles.size());

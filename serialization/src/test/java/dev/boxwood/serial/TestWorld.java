@@ -73,7 +73,7 @@ final class TestWorld {
     }
 
     WrittenWorld write(Path file) throws IOException {
-        return StaticWorldWriter.write(file, boxes, categories, userValues, payload);
+        return StaticWorldWriter.write(file, boxes, userValues, categories, payload);
     }
 
     /**

@@ -59,7 +59,7 @@ class TiledBatchEquivalenceTest {
             }
             cats[i] = 1L << r.nextInt(3);
         }
-        List<Path> files = TileSetWriter.writeGrid(dir, "t", boxes, cats, null, 50);
+        List<Path> files = TileSetWriter.writeGrid(dir, "t", boxes, null, cats, 50);
         assertTrue(files.size() >= 9, files.size() + " tiles");
         DynamicAabbTree entities = new DynamicAabbTree(TreeConfig.defaults().withOrigin(ox, oy, oz));
         for (int i = 0; i < 200; i++) {

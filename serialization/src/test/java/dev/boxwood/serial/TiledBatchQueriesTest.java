@@ -50,7 +50,7 @@ class TiledBatchQueriesTest {
     void writeTiles() throws IOException {
         AbstractReferenceCounted.enableReferenceTracing();
         TestWorld world = TestWorld.clustered(8_000, 21);
-        tiles = TileSetWriter.writeGrid(dir, "tile", world.boxes, world.categories, null, 2500);
+        tiles = TileSetWriter.writeGrid(dir, "tile", world.boxes, null, world.categories, 2500);
         assertTrue(tiles.size() >= 9, tiles.size() + " tiles");
         for (Path tile : tiles) {
             largestTile = Math.max(largestTile, Files.size(tile));

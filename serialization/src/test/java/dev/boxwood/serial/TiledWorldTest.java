@@ -68,7 +68,7 @@ class TiledWorldTest {
     void writeTiles() throws IOException {
         AbstractReferenceCounted.enableReferenceTracing();
         world = TestWorld.clustered(8_000, 8);
-        tiles = TileSetWriter.writeGrid(dir, "tile", world.boxes, world.categories, null, 2500);
+        tiles = TileSetWriter.writeGrid(dir, "tile", world.boxes, null, world.categories, 2500);
         assertTrue(tiles.size() >= 9, tiles.size() + " tiles");
         int total = 0;
         for (Path tile : tiles) {

@@ -218,7 +218,7 @@ class WorldPairsExactTest {
                 double[] wb = worldBoxes(r, place, n, cells);
                 long[] wc = categories(r, n, r.nextBoolean());
                 Path path = dir.resolve("w" + file++ + ".bxw");
-                StaticWorldWriter.write(path, wb, wc, null, null);
+                StaticWorldWriter.write(path, wb, null, wc, null);
                 try (MappedWorld world = MappedWorld.open(path)) {
                     WorldSnap ws = new WorldSnap(world);
                     double[] wo = ws.origin;
@@ -297,7 +297,7 @@ class WorldPairsExactTest {
                 Path tilesDir = Files.createDirectory(dir.resolve("tiles" + set++));
                 // cells of the tiles a few boxes wide, not aligned with the box grid
                 double cellSize = place.step * (12 + r.nextInt(12)) + (r.nextBoolean() ? 0 : place.step * 0.37);
-                List<Path> files = TileSetWriter.writeGrid(tilesDir, "t", wb, wc, null, cellSize);
+                List<Path> files = TileSetWriter.writeGrid(tilesDir, "t", wb, null, wc, cellSize);
                 double[] wo = {place.base, place.base, place.base};
                 DynamicAabbTree tree = entities(r, place, cells, wb, 100 + r.nextInt(150), treeOrigin(r, place, wo),
                         r.nextBoolean());
@@ -336,7 +336,7 @@ class WorldPairsExactTest {
             int cells = 25;
             double[] wb = worldBoxes(r, place, 600, cells);
             Path path = dir.resolve("splice" + place + ".bxw");
-            StaticWorldWriter.write(path, wb, categories(r, 600, false), null, null);
+            StaticWorldWriter.write(path, wb, null, categories(r, 600, false), null);
             try (MappedWorld world = MappedWorld.open(path)) {
                 WorldSnap ws = new WorldSnap(world);
                 double[] to = treeOrigin(r, place, ws.origin);

@@ -106,7 +106,7 @@ class WorldPairsTest {
             randomGridBox(r, centre, 32, boxes, 6 * i);
             categories[i] = randomCategory(r);
         }
-        WrittenWorld written = StaticWorldWriter.write(dir.resolve(name + ".bxw"), boxes, categories, null, null);
+        WrittenWorld written = StaticWorldWriter.write(dir.resolve(name + ".bxw"), boxes, null, categories, null);
         return new Scene(boxes, categories, written);
     }
 
@@ -523,7 +523,7 @@ class WorldPairsTest {
     private List<Path> writeTiles(String name, Scene scene) throws IOException {
         Path tileDir = dir.resolve(name);
         java.nio.file.Files.createDirectories(tileDir);
-        return TileSetWriter.writeGrid(tileDir, "t", scene.boxes, scene.categories, null, 12.0);
+        return TileSetWriter.writeGrid(tileDir, "t", scene.boxes, null, scene.categories, 12.0);
     }
 
     @ParameterizedTest(name = "{0}")

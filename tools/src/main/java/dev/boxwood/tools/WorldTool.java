@@ -424,8 +424,8 @@ public final class WorldTool {
             boolean show = progress != null ? progress : boxes.count >= ProgressBar.THRESHOLD;
             ProgressBar bar = show ? new ProgressBar(spec.commandLine().getErr()) : null;
             try {
-                WrittenWorld world = StaticWorldWriter.write(output, boxes.boxes, boxes.categories,
-                        boxes.userValues, null, bar);
+                WrittenWorld world = StaticWorldWriter.write(output, boxes.boxes, boxes.userValues,
+                        boxes.categories, null, bar);
                 report(world, boxes.count, bar);
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(input + ": " + boxes.withLine(e.getMessage()), e);
@@ -481,8 +481,8 @@ public final class WorldTool {
             Path created = outermostMissing(output);
             Files.createDirectories(output);
             try {
-                List<Path> tiles = TileSetWriter.writeGrid(output, "tile", boxes.boxes, boxes.categories,
-                        boxes.userValues, tileSize);
+                List<Path> tiles = TileSetWriter.writeGrid(output, "tile", boxes.boxes, boxes.userValues,
+                        boxes.categories, tileSize);
                 out.printf(Locale.ROOT, "%d objects in %d tiles under %s%n", boxes.count, tiles.size(), output);
                 if (overwrite) {
                     removeOldTiles(tiles, out);
