@@ -5,7 +5,12 @@ package dev.boxwood.query;
  * ({@link #enterPart}: the tile of a tiled world; 0 in an index of one part), then by handle. The part stays current
  * after a query (a tiled world leaves its last tile's): to gather the results of several indexes in one collector, call
  * {@link #enterPart} with a distinct part before each index's query. The arrays grow as needed and are reused, so a
- * warmed-up collector allocates nothing. Results accumulate until {@link #reset()}.
+ * warmed-up collector allocates nothing.
+ *
+ * <p>Results accumulate until {@link #reset()}: a query does not clear them, so that one collector can gather the
+ * objects of several indexes (a static world and a dynamic tree). This is unlike the segment collectors
+ * ({@link ClosestHit}, {@link AnyHit}, {@link AllHits}), which clear their results at the start of every cast: reusing
+ * an {@code AllOverlaps} for a new, unrelated query needs a {@link #reset()} first.
  */
 public final class AllOverlaps implements OverlapVisitor {
 

@@ -6,7 +6,8 @@ package dev.boxwood.query;
  * exact {@link SegmentIntersector}, then hands the accepted hit to the subclass.
  *
  * <p>Configuration (filter, exact test, ignored handles) persists across casts; results are cleared by
- * {@link #begin} at the start of every cast (and by {@link #reset()}). A collector is not thread-safe: use one per
+ * {@link #begin} at the start of every cast (and by {@link #reset()}), unlike {@link AllOverlaps}, whose results
+ * accumulate over queries until it is reset. A collector is not thread-safe: use one per
  * thread, and one per running cast (a cast run from inside another's filter or exact test with the outer
  * collector restarts it, and the outer cast then reports the inner one's hits). Collectors allocate nothing per
  * cast.
