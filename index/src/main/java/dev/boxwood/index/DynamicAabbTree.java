@@ -500,7 +500,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * (margin, no displacement). The handle of box {@code i} is {@code i}: handles are {@code 0 .. n-1} in input
      * order and work with {@link #move}, {@link #remove} and every other method like handles from {@link #add}.
      * Large inputs are built on the common fork/join pool, with the same result for every pool size; the arrays
-     * passed in are only read, and only during the call.
+     * passed in are only read, and only during the call. Unless the settings set an origin
+     * ({@link TreeConfig#withOrigin}), the tree's origin is the centre of the boxes' bounds, chosen as the static
+     * world writer chooses it ({@link dev.boxwood.index.build.BinnedSahBuilder#originOf}), so a world far from zero
+     * keeps its resolution; {@link #originX()} and its siblings report it.
      *
      * @param config the settings (the initial capacity is raised to the object count)
      * @param boxes the tight boxes, stride 6: object {@code i} is {@code minX, minY, minZ, maxX, maxY, maxZ} at
@@ -510,7 +513,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * @return the new tree, valid ({@link #validate()}) and holding {@code boxes.length / 6} objects
      * @throws IllegalArgumentException naming the argument, and building nothing: {@code config} or {@code boxes}
      *         null, a length of {@code boxes} not a multiple of 6, a non-finite or inverted box or one reaching more
-     *         than {@link OutwardFloat#MAX_OFFSET} from the configured origin, {@code userValues} or
+     *         than {@link OutwardFloat#MAX_OFFSET} from the origin, {@code userValues} or
      *         {@code categories} not one per box, more objects than {@link Handles#MAX_SLOTS}{@code  - 1}
      */
     public static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories) {

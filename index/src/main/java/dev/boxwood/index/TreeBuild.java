@@ -40,6 +40,9 @@ final class TreeBuild {
     static DynamicAabbTree build(TreeConfig config, double[] boxes, long[] userValues, long[] categories,
                                  int[] handlesOut) {
         Arguments.requireNonNull("config", config);
+        if (!config.originSet) {
+            config = originOfBoxes(config, boxes);
+        }
         int n = checkObjects(boxes, userValues, categories, handlesOut, 0, config.originX(), config.originY(),
                 config.originZ());
         // room for the objects, or for more when the settings ask for it (objects to be added later)
@@ -83,6 +86,25 @@ final class TreeBuild {
             tree.keepFatCopies(fat, from, to);
         }));
         return tree;
+    }
+
+    /**
+     * {@code config} with the origin the static world writer would choose for {@code boxes} (the centre of their
+     * bounds, {@link BinnedSahBuilder#originOf}): a build far from zero then keeps the boxes' resolution without the
+     * caller having to choose an origin. The boxes are checked first, so a bad box is reported as such rather than
+     * as a bad origin.
+     */
+    private static TreeConfig originOfBoxes(TreeConfig config, double[] boxes) {
+        Arguments.requireNonNull("boxes", boxes);
+        if (boxes.length % DynamicAabbTree.BOX != 0) {
+            throw new IllegalArgumentException("boxes length must be a multiple of 6, got " + boxes.length);
+        }
+        int n = boxes.length / DynamicAabbTree.BOX;
+        BinnedSahBuilder.checkBoxes(boxes, n, 0);
+        double[] bounds = BinnedSahBuilder.emptyBounds();
+        BinnedSahBuilder.growBounds(boxes, n, bounds);
+        double[] origin = BinnedSahBuilder.originOf(bounds);
+        return config.withOrigin(origin[0], origin[1], origin[2]);
     }
 
     /**

@@ -8,9 +8,13 @@ import dev.boxwood.query.Handles;
  * {@code TreeConfig.defaults().withOrigin(5e6, 0, 5e6).withMargin(0.2, 0.125)}.
  *
  * <ul>
- *   <li><b>Origin</b> (default 0, 0, 0): the tree stores boxes as floats relative to this double point. Put it
- *       near the middle of the objects: float resolution is about {@code 6e-8} times the distance from the
- *       origin, so a world 1000 km across centred on its origin keeps about 3 cm resolution.</li>
+ *   <li><b>Origin</b>: the tree stores boxes as floats relative to this double point. Put it near the middle of
+ *       the objects: float resolution is about {@code 6e-8} times the distance from the origin, so a world 1000 km
+ *       across centred on its origin keeps about 3 cm resolution, and one 10 km from an origin 1e7 away only about
+ *       1 m. Unless {@link #withOrigin} sets it, {@link DynamicAabbTree#build} takes the centre of the boxes' bounds
+ *       (snapped to a power-of-two grid, {@link dev.boxwood.index.build.BinnedSahBuilder#originOf}, as the static
+ *       world writer does), and a tree created empty uses 0, 0, 0: a tree filled by {@code add} far from zero needs
+ *       {@code withOrigin}.</li>
  *   <li><b>Margin</b> (default cap 0.1, fraction 0.125): each leaf's fat box is its tight box grown on every side
  *       by {@code min(cap, fraction * longest edge of the tight box)}, so a small object may wander that far
  *       before it is re-inserted, and a large one a fixed distance (Box2D: {@code b2_aabbMargin} and the 1/8 of
@@ -31,7 +35,7 @@ import dev.boxwood.query.Handles;
 public final class TreeConfig {
 
     private static final TreeConfig DEFAULTS = new TreeConfig(0, 0, 0, 0.1, 0.125, 4.0, true, 64, 16, true,
-            false);
+            false, false);
 
     final double originX;
     final double originY;
@@ -44,11 +48,13 @@ public final class TreeConfig {
     final int initialCapacity;
     final boolean addRenumbering;
     final boolean deferredAdds;
+    /** Whether {@link #withOrigin} set the origin: else {@link DynamicAabbTree#build} chooses one from the boxes. */
+    final boolean originSet;
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     private TreeConfig(double originX, double originY, double originZ, double marginCap, double marginFraction,
                        double prediction, boolean rotations, int addsPerOptimization, int initialCapacity,
-                       boolean addRenumbering, boolean deferredAdds) {
+                       boolean addRenumbering, boolean deferredAdds, boolean originSet) {
         this.originX = originX;
         this.originY = originY;
         this.originZ = originZ;
@@ -60,6 +66,7 @@ public final class TreeConfig {
         this.initialCapacity = initialCapacity;
         this.addRenumbering = addRenumbering;
         this.deferredAdds = deferredAdds;
+        this.originSet = originSet;
     }
 
     /** @return the default settings described in the class comment */
@@ -68,6 +75,9 @@ public final class TreeConfig {
     }
 
     /**
+     * Sets the origin, for an empty tree and for {@link DynamicAabbTree#build} alike (which otherwise chooses the
+     * centre of its boxes).
+     *
      * @param x origin x
      * @param y origin y
      * @param z origin z
@@ -80,7 +90,7 @@ public final class TreeConfig {
         Arguments.requireOrigin("y", y);
         Arguments.requireOrigin("z", z);
         return new TreeConfig(x, y, z, marginCap, marginFraction, prediction, rotations, addsPerOptimization,
-                initialCapacity, addRenumbering, deferredAdds);
+                initialCapacity, addRenumbering, deferredAdds, true);
     }
 
     /**
@@ -93,7 +103,7 @@ public final class TreeConfig {
         Arguments.requireFiniteNonNegative("cap", cap);
         Arguments.requireFiniteNonNegative("fraction", fraction);
         return new TreeConfig(originX, originY, originZ, cap, fraction, prediction, rotations, addsPerOptimization,
-                initialCapacity, addRenumbering, deferredAdds);
+                initialCapacity, addRenumbering, deferredAdds, originSet);
     }
 
     /**
@@ -107,7 +117,7 @@ public final class TreeConfig {
     public TreeConfig withPrediction(double ticks) {
         Arguments.requireFiniteNonNegative("ticks", ticks);
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, ticks, rotations,
-                addsPerOptimization, initialCapacity, addRenumbering, deferredAdds);
+                addsPerOptimization, initialCapacity, addRenumbering, deferredAdds, originSet);
     }
 
     /**
@@ -116,7 +126,7 @@ public final class TreeConfig {
      */
     public TreeConfig withRotations(boolean enabled) {
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, enabled,
-                addsPerOptimization, initialCapacity, addRenumbering, deferredAdds);
+                addsPerOptimization, initialCapacity, addRenumbering, deferredAdds, originSet);
     }
 
     /**
@@ -130,7 +140,7 @@ public final class TreeConfig {
             throw new IllegalArgumentException("adds must be >= 0: " + adds);
         }
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations, adds,
-                initialCapacity, addRenumbering, deferredAdds);
+                initialCapacity, addRenumbering, deferredAdds, originSet);
     }
 
     /**
@@ -144,7 +154,7 @@ public final class TreeConfig {
             throw new IllegalArgumentException("objects must be in 1 .. " + (Handles.MAX_SLOTS - 1) + ": " + objects);
         }
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations,
-                addsPerOptimization, objects, addRenumbering, deferredAdds);
+                addsPerOptimization, objects, addRenumbering, deferredAdds, originSet);
     }
 
     /**
@@ -157,7 +167,7 @@ public final class TreeConfig {
      */
     public TreeConfig withAddRenumbering(boolean enabled) {
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations,
-                addsPerOptimization, initialCapacity, enabled, deferredAdds);
+                addsPerOptimization, initialCapacity, enabled, deferredAdds, originSet);
     }
 
     /**
@@ -171,7 +181,7 @@ public final class TreeConfig {
      */
     public TreeConfig withDeferredAdds(boolean enabled) {
         return new TreeConfig(originX, originY, originZ, marginCap, marginFraction, prediction, rotations,
-                addsPerOptimization, initialCapacity, addRenumbering, enabled);
+                addsPerOptimization, initialCapacity, addRenumbering, enabled, originSet);
     }
 
     /** @return whether adds are deferred ({@link #withDeferredAdds}) */

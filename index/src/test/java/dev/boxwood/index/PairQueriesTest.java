@@ -243,7 +243,9 @@ class PairQueriesTest {
         assertPairs(expected, pairs, "tall, self pairs");
         PairQueries.movedPairs(w.tree, -1L, pairs, stack);
         assertPairs(expected, pairs, "tall, every object added since the last call");
-        DynamicAabbTree bulk = DynamicAabbTree.build(tall, boxes.toInterleaved(), null, null);
+        // the frame of the tree it is paired with: touching is decided in each tree's frame
+        DynamicAabbTree bulk = DynamicAabbTree.build(tall.withOrigin(w.tree.originX(), w.tree.originY(),
+                w.tree.originZ()), boxes.toInterleaved(), null, null);
         int[] live = sortedLive(w);
         PairQueries.treePairs(w.tree, -1L, bulk, -1L, pairs, stack);
         assertPairs(bruteTreePairs(w.brute, live, -1L, w.brute, live, -1L), pairs, "tall against its bulk build");

@@ -67,7 +67,9 @@ class TreeBuildTest {
         long[] categories = input.categories();
         DynamicAabbTree built = input.buildInInputOrder();
         built.validate();
-        DynamicAabbTree added = new DynamicAabbTree(DENSE);
+        // the build chose its origin from the boxes; the same origin makes the adds store the same floats
+        DynamicAabbTree added = new DynamicAabbTree(DENSE.withOrigin(built.originX(), built.originY(),
+                built.originZ()));
         for (int i = 0; i < boxes.size(); i++) {
             assertEquals(i, added.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i],
                     boxes.maxZ[i], users[i], categories[i]));
@@ -298,6 +300,36 @@ class TreeBuildTest {
         assertEquals(100, tree.size());
     }
 
+    /**
+     * Far from zero without an origin in the settings, the build takes the boxes' centre as the static world writer
+     * does: a 0.2 m gap 1e7 from zero stays a gap (relative to zero floats there are 1 m apart, and the stored box
+     * would swallow it), while an origin set explicitly is kept.
+     */
+    @Test
+    void shouldChooseTheOriginFromTheBoxesUnlessTheSettingsSetOne() {
+        double x = 1e7;
+        double[] boxes = {x, 0, 0, x + 0.3, 1, 1, x + 0.5, 0, 0, x + 0.8, 1, 1};
+        DynamicAabbTree tree = DynamicAabbTree.build(TreeConfig.defaults(), boxes, null, null);
+        tree.validate();
+        assertEquals(x + 0.4, tree.originX(), 0.01);
+        assertEquals(0.5, tree.originY(), 0.01);
+        AllOverlaps hits = new AllOverlaps();
+        TraversalStack stack = new TraversalStack();
+        // touching the first box's right face, and 0.2 m short of the second
+        tree.queryAabb(x + 0.3, 0, 0, x + 0.3, 1, 1, -1L, hits, stack);
+        assertEquals(1, hits.count());
+        assertEquals(0, hits.handle(0));
+        hits.reset();
+        tree.queryAabb(x + 0.31, 0, 0, x + 0.49, 1, 1, -1L, hits, stack);
+        assertEquals(0, hits.count(), "the gap between the boxes");
+
+        DynamicAabbTree atZero = DynamicAabbTree.build(TreeConfig.defaults().withOrigin(0, 0, 0), boxes, null, null);
+        assertEquals(0.0, atZero.originX());
+        hits.reset();
+        atZero.queryAabb(x + 0.31, 0, 0, x + 0.49, 1, 1, -1L, hits, stack);
+        assertEquals(2, hits.count(), "1e7 from its origin a float box is whole metres: the gap is gone");
+    }
+
     @Test
     void shouldRejectBadInputNamingTheArgument() {
         TreeConfig c = TreeConfig.defaults();
@@ -314,10 +346,13 @@ class TreeBuildTest {
         double[] inverted = good.clone();
         inverted[8] = 4;
         assertMessage("boxes", () -> DynamicAabbTree.build(c, inverted, null, null));
-        // storable relative to the configured origin, not to zero
+        // storable relative to the configured origin, not to zero; without one the build takes the boxes' centre
         double[] far = {1e30, 0, 0, 1e30 + 1e15, 1, 1};
-        assertMessage("reaches more than", () -> DynamicAabbTree.build(c, far, null, null));
+        assertMessage("reaches more than", () -> DynamicAabbTree.build(c.withOrigin(0, 0, 0), far, null, null));
         DynamicAabbTree.build(c.withOrigin(1e30, 0, 0), far, null, null).validate();
+        DynamicAabbTree.build(c, far, null, null).validate();
+        assertMessage("centred at", () -> DynamicAabbTree.build(c, new double[] {-1e301, 0, 0, -1e301, 1, 1},
+                null, null));
         assertMessage("userValues", () -> DynamicAabbTree.build(c, good, new long[3], null));
         assertMessage("categories", () -> DynamicAabbTree.build(c, good, null, new long[1]));
         assertMessage("handles", () -> DynamicAabbTree.build(c, good, null, null, null));
