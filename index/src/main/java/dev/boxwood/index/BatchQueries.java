@@ -29,7 +29,9 @@ import static dev.boxwood.query.BatchArguments.requireSphereBatch;
  * <p>Indexes: the ray batches run on any {@link SpatialQueries} (through its {@code rayCast}), the sphere batch on
  * any {@link ShapeQueries} (its {@code querySphere}): the dynamic tree, a {@link ReadView}, a mapped static world.
  * A tree or view is traversed directly (its arrays, as the single queries do). The index must be safe for
- * concurrent queries and must not be mutated (or closed) during a batch.
+ * concurrent queries and must not be mutated (or closed) during a batch: on a live {@link DynamicAabbTree} each
+ * query, and the batch once all have run, throw {@link java.util.ConcurrentModificationException} when they see a
+ * change (the tree's fail-fast check, see its class comment).
  *
  * <p>Failures: an exception or error a query throws, on any thread of the batch, ends the batch (queries not yet
  * begun are skipped) and reaches the caller as it was thrown, once every thread has stopped (the first one; those
@@ -90,6 +92,8 @@ public final class BatchQueries extends BatchRunner {
      * @throws IllegalArgumentException for a negative count, null or short arrays, or a bad segment (a non-finite
      *                                  coordinate, or an end so far from its start that the difference overflows),
      *                                  naming its index; all checked before any query runs, so nothing is written
+     * @throws java.util.ConcurrentModificationException if a live {@link DynamicAabbTree} queried changed during the
+     *     batch (the answers, written in part or in full, are then undefined)
      */
     public void lineOfSight(SpatialQueries tree, double[] from, double[] to, int[] ignoreFirst, int[] ignoreSecond,
                             int count, long categoryMask, boolean[] visible) {
@@ -121,6 +125,8 @@ public final class BatchQueries extends BatchRunner {
      *                                  (a non-finite coordinate, or an end so far from its start that the
      *                                  difference overflows), naming its index; all checked before any query runs,
      *                                  so nothing is written
+     * @throws java.util.ConcurrentModificationException if a live {@link DynamicAabbTree} queried changed during the
+     *     batch (the answers, written in part or in full, are then undefined)
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
     public void lineOfSight(SpatialQueries statics, SpatialQueries entities, double[] from, double[] to,
@@ -169,6 +175,8 @@ public final class BatchQueries extends BatchRunner {
      *                                  {@code origins} or {@code translations}, a bad {@code maxFraction} or a
      *                                  non-finite origin or translation (naming the ray); all checked before any
      *                                  query runs, so nothing is written
+     * @throws java.util.ConcurrentModificationException if a live {@link DynamicAabbTree} queried changed during the
+     *     batch (the answers, written in part or in full, are then undefined)
      */
     public void closestRays(SpatialQueries tree, double[] origins, double[] translations, int count,
                             double maxFraction, long categoryMask, int[] handles, double[] fractions) {
@@ -211,6 +219,8 @@ public final class BatchQueries extends BatchRunner {
      *                                  centre or radius, or a radius below 0 or above
      *                                  {@link Arguments#MAX_RADIUS}), naming its index; all checked
      *                                  before any query runs, so nothing is written
+     * @throws java.util.ConcurrentModificationException if a live {@link DynamicAabbTree} queried changed during the
+     *     batch (the answers, written in part or in full, are then undefined)
      */
     public void spheres(ShapeQueries tree, double[] spheres, int count, RegionMode mode, long categoryMask,
                         int maxPerQuery, int[] handles, int[] counts) {
@@ -244,6 +254,22 @@ public final class BatchQueries extends BatchRunner {
         return index;
     }
 
+    /** The {@link DynamicAabbTree#modCount} of what a batch runs on (0 for an index that is not a tree's storage). */
+    private static int modificationsOf(SpatialQueries storage) {
+        return storage instanceof DynamicAabbTree t ? t.modCount : 0;
+    }
+
+    /**
+     * Each query of a batch on a tree checks that the tree did not change under it; this checks the batch as a
+     * whole, so that another thread's change between two of its queries is caught too (when the calling thread
+     * sees it: the tree's count is a plain field).
+     */
+    private static void checkUnchanged(SpatialQueries storage, int modifications) {
+        if (storage instanceof DynamicAabbTree t) {
+            t.checkUnchanged(modifications);
+        }
+    }
+
     /**
      * A reusable batch task: the index it queries (only during a batch; a tree or view is traversed on its arrays,
      * see {@link #direct}) and the categories of interest.
@@ -254,10 +280,18 @@ public final class BatchQueries extends BatchRunner {
         /** What the queries run on. */
         T tree;
         long mask;
+        /** {@link #modificationsOf} the tree once its pending adds are in. */
+        int modifications;
 
         @Override
         protected void prepare() {
             tree = direct(index);
+            modifications = modificationsOf(tree);
+        }
+
+        @Override
+        protected void finish() {
+            checkUnchanged(tree, modifications);
         }
 
         @Override
@@ -283,10 +317,22 @@ public final class BatchQueries extends BatchRunner {
         int[] ignoreSecond;
         boolean[] visible;
 
+        /** {@link #modificationsOf} the static index, once its pending adds are in. */
+        int staticModifications;
+
         @Override
         protected void prepare() {
             super.prepare();
             statics = staticIndex == null ? null : direct(staticIndex);
+            staticModifications = modificationsOf(statics);
+        }
+
+        @Override
+        protected void finish() {
+            super.finish();
+            if (statics != null) {
+                checkUnchanged(statics, staticModifications);
+            }
         }
 
         @Override

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link QueryExecutor} and the claim that keeps one batch at a time per instance. A batch method checks its
  * inputs, {@link #begin() claims} the instance, stores the inputs in a reusable {@link Batch} (so a batch allocates
  * nothing; the claim comes first, as a second caller would otherwise overwrite them under the running batch's
- * workers) and hands it to {@link #runAndRelease}, which prepares, runs and clears it and releases the instance
- * whatever happens. Nothing but plain field stores may come between the two calls.
+ * workers) and hands it to {@link #runAndRelease}, which prepares, runs, finishes and clears it and releases the
+ * instance whatever happens. Nothing but plain field stores may come between the two calls.
  */
 public abstract class BatchRunner implements AutoCloseable {
 
@@ -26,6 +26,14 @@ public abstract class BatchRunner implements AutoCloseable {
          * to reserve): what it throws reaches the caller and releases the instance. Does nothing by default.
          */
         protected void prepare() {
+        }
+
+        /**
+         * Work of the calling thread once every query ran without throwing, still under the claim and before
+         * {@link #clear()}: checks of the batch as a whole (that the index did not change while it ran), whose
+         * exception reaches the caller. Does nothing by default.
+         */
+        protected void finish() {
         }
 
         /** Drops the references to the batch's inputs and outputs, before the instance is released. */
@@ -65,9 +73,9 @@ public abstract class BatchRunner implements AutoCloseable {
     }
 
     /**
-     * Prepares and runs the claimed batch's {@code count} queries on the executor, then clears it and releases the
-     * instance, also when something throws: the first throwable a query throws reaches the caller once every thread
-     * has stopped (see {@link QueryExecutor#run}), and the instance takes the next batch.
+     * Prepares and runs the claimed batch's {@code count} queries on the executor and finishes it, then clears it and
+     * releases the instance, also when something throws: the first throwable a query throws reaches the caller once
+     * every thread has stopped (see {@link QueryExecutor#run}), and the instance takes the next batch.
      *
      * @param batch the batch, its inputs stored after {@link #begin()}
      * @param count the number of queries
@@ -76,6 +84,7 @@ public abstract class BatchRunner implements AutoCloseable {
         try {
             batch.prepare();
             executor.run(batch, count);
+            batch.finish();
         } finally {
             // cleared before the release: once released, another caller may store its own inputs in the batch
             batch.clear();

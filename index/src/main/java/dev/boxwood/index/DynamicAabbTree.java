@@ -13,6 +13,7 @@ import dev.boxwood.query.SpatialIndex;
 import dev.boxwood.query.TraversalStack;
 
 import java.util.Arrays;
+import java.util.ConcurrentModificationException;
 
 /**
  * A dynamic bounding volume hierarchy of axis-aligned boxes with fattened leaves, for game worlds whose objects
@@ -21,15 +22,16 @@ import java.util.Arrays;
  * <h2>Objects</h2>
  * {@link #add} takes an object's tight box (doubles), an opaque {@code long} user value and 64 category bits, and
  * returns an {@code int} {@link Handles handle} (24-bit slot, 7-bit generation); a handle used after
- * {@link #remove} throws {@link IllegalArgumentException}. The tight box is stored as floats relative to the
- * tree's origin, rounded outward ({@link dev.boxwood.query.OutwardFloat}); every query answer is exact for that
- * stored box. The tree itself indexes a <em>fat</em> box per object: the tight box grown by a margin (see
- * {@link TreeConfig}) and extended ahead by the displacement of {@link #move(int, double, double, double, double,
- * double, double, double, double, double)} times the configured prediction (default 4). A move whose new tight box
- * stays inside the fat box costs O(1); one that escapes gets a new fat box, as does one whose fat box reaches
- * further from the tight box, on some side, than four times (margin + prediction * |displacement|) on that axis, so
- * an object that slowed down or stopped does not keep a stale, swollen box (Box2D v2.4's rule, applied to both
- * sides). A new fat box inside the box of the leaf's parent is written in place and the ancestors refitted;
+ * {@link #remove} throws {@link IllegalArgumentException}, and no later add gives it out again before
+ * {@code 128 * }{@link Handles#QUARANTINE} removals (see {@link #remove}). The tight box is stored as floats
+ * relative to the tree's origin, rounded outward ({@link dev.boxwood.query.OutwardFloat}); every query answer is
+ * exact for that stored box. The tree itself indexes a <em>fat</em> box per object: the tight box grown by a margin
+ * (see {@link TreeConfig}) and extended ahead by the displacement of {@link #move(int, double, double, double,
+ * double, double, double, double, double, double)} times the configured prediction (default 4). A move whose new
+ * tight box stays inside the fat box costs O(1); one that escapes gets a new fat box, as does one whose fat box
+ * reaches further from the tight box, on some side, than four times (margin + prediction * |displacement|) on that
+ * axis, so an object that slowed down or stopped does not keep a stale, swollen box (Box2D v2.4's rule, applied to
+ * both sides). A new fat box inside the box of the leaf's parent is written in place and the ancestors refitted;
  * otherwise the leaf is re-inserted.
  *
  * <h2>Structure</h2>
@@ -73,10 +75,22 @@ import java.util.Arrays;
  *
  * <p>Callbacks (visitors, filters, exact tests, distance functions) must not change the tree, nor read it in a
  * way that takes deferred adds in: collect the handles and change the tree once the query has returned. A change
- * of structure under a running query (an add, a move out of the fat box, removing another object, a rebuild,
- * {@code optimize}, {@code compact}, {@code clear}) leaves the tree valid but the query's answers undefined
- * (objects missed, removed handles reported), and sweeps and nearest queries may throw
- * {@link IndexOutOfBoundsException}. A query run from inside a callback needs its own {@link TraversalStack} (and
+ * of structure under a running query leaves the tree valid but would leave the query's answers undefined (objects
+ * missed, removed handles reported), so it is detected, fail-fast as in {@code java.util}'s collections: the tree
+ * counts its structural changes, every query on the live tree (its own {@link #queryAabb} and {@link #rayCast},
+ * {@link RegionQueries}, {@link SweepQueries}, {@link NearestQueries}, {@link PairQueries}, {@link BatchQueries},
+ * {@link #visitNodes}) reads the count when its walk starts (after taking pending adds in) and compares it when
+ * the walk ends, and on a difference throws {@link java.util.ConcurrentModificationException} saying the tree
+ * changed during the query; so does a walk that fails on the changed tree (an index out of range, a removed
+ * handle), with that failure as the cause. The count changes with {@link #add}, {@link #remove},
+ * {@link #removeAll}, a {@link #move} that refits or re-inserts the object (one whose new tight box stays inside
+ * its fat box only stores that box, O(1), and is not counted: the query may then decide that object by its old
+ * box or its new one), {@link #setCategoryBits} (the masks a walk prunes by), {@link #clear}, {@link #rebuild},
+ * {@link #optimize}, {@link #compact}, {@link #addAll}, {@link #spliceSubtree} and the taking in of pending adds;
+ * not with {@link #setUserValue}. It costs a query two reads of one field and allocates nothing. The same check
+ * catches, when the querying thread happens to see it, a change made by another thread without synchronisation
+ * (the count is a plain field: the rule above stands, and the check is no substitute for it). Read views are
+ * immutable and never throw it. A query run from inside a callback needs its own {@link TraversalStack} (and
  * collector): on the running query's stack the outer query resumes from what the inner one left, and every walk
  * throws {@link IllegalStateException} once it has opened more nodes than the tree has, instead of running on.
  *
@@ -219,6 +233,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /** Objects added or moved since the last {@link PairQueries#movedPairs} call. */
     final MovedSet moved = new MovedSet();
     /**
+     * Structural changes so far, the fail-fast count of {@code java.util}'s collections: bumped by every change a
+     * running walk could trip over (see the class comment, Queries and threads), read by each walk of this storage
+     * when it starts and compared when it ends ({@link #checkUnchanged}). A plain field, so a change made on another
+     * thread without synchronisation is caught only when this thread happens to see it.
+     */
+    int modCount;
+    /**
      * Incremental optimisation state; made with the tree, so that the optimisation step of the first adds
      * allocates nothing (its scratch grows only for larger budgets).
      */
@@ -302,6 +323,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             reservePending();
         }
         int handle = handles.allocate();
+        modCount++;
         int slot = handle & Handles.SLOT_MASK;
         if (handles.capacity() > userValues.length) {
             growObjects(handles.capacity());
@@ -357,6 +379,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 displacementX, displacementY, displacementZ)) {
             return;
         }
+        // from here on node boxes change (a refit) or the leaf moves (a re-insertion)
+        modCount++;
         float[] f = fatScratch;
         storeFatBox(f, 0, minX, minY, minZ, maxX, maxY, maxZ, prediction * displacementX, prediction * displacementY,
                 prediction * displacementZ);
@@ -379,9 +403,21 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 searchStart(near, f), false);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>O(height) at most: the leaf's sibling takes its parent's place and the ancestors are refitted up to the
+     * first one that comes out unchanged (a pending deferred add is only dropped from the pending list). The handle
+     * stays stale for a long time: its slot is {@link Handles quarantined}, so no later {@link #add} (nor batch) can
+     * hand the same handle out again before {@code 128 * }{@link Handles#QUARANTINE} removals (131,072) have been
+     * made, this one included; until then every method taking it throws and {@link #contains} answers
+     * {@code false}, whatever was added since. (The quarantine gives way only once every usable slot has been used;
+     * see {@link Handles}.)
+     */
     @Override
     public void remove(int handle) {
         int slot = handles.slotOf(handle, "handle");
+        modCount++;
         if (leafEntries[slot] < 0) {
             dequeuePending(slot);
         } else {
@@ -420,14 +456,18 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     /**
      * Removes every object at once, for example to load the next level into the same tree: every handle becomes
-     * stale (a later use of one throws, as after {@link #remove}), pending {@link TreeConfig#withDeferredAdds
-     * deferred adds} are dropped, and the moved-object list of {@link PairQueries#movedPairs} is emptied. O(slots
-     * and nodes ever used), no allocation: the arrays keep their capacity ({@link #compact()} trims it), so
-     * refilling the tree to its former size grows nothing (except, once, the moved-object list of a tree made by
-     * {@link #build}, which reserves none: its first refill marks every object moved, as adds do). Settings and
+     * stale (a later use of one throws, as after {@link #remove}, and each slot is quarantined as by
+     * {@code remove}: no handle comes back before {@code 128 * }{@link Handles#QUARANTINE} removals, those of the
+     * clear included), pending {@link TreeConfig#withDeferredAdds deferred adds} are dropped, and the moved-object
+     * list of {@link PairQueries#movedPairs} is emptied. O(slots and nodes ever used), no allocation: the arrays
+     * keep their capacity ({@link #compact()} trims the node arrays). The first refill to the former size takes up
+     * to {@code QUARANTINE - 1} fresh slots (the slots freed last still wait), which may grow the per-object arrays
+     * once; later clears and refills of that size grow nothing (except, once, the moved-object list of a tree made
+     * by {@link #build}, which reserves none: its first refill marks every object moved, as adds do). Settings and
      * origin stay.
      */
     public void clear() {
+        modCount++;
         for (int slot = 0, end = handles.highWater(); slot < end; slot++) {
             if (handles.isLiveSlot(slot)) {
                 handles.free(handles.handleOf(slot));
@@ -474,6 +514,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     public void setCategoryBits(int handle, long categoryBits) {
         int slot = handles.slotOf(handle, "handle");
+        // the folded masks a walk prunes by change
+        modCount++;
         objectCategories[slot] = categoryBits;
         int entry = leafEntries[slot];
         if (entry < 0) {
@@ -569,7 +611,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * tree (nodes renumbered, free nodes dropped, as by {@link #rebuild rebuild(true)}).
      *
      * <p>Each object gets the handle, fat box (margin, no displacement), tight box, user value and categories that
-     * {@code add} would give it, in order (freed slots are reused first), and is marked moved for
+     * {@code add} would give it, in order (a freed slot reused as {@code add} reuses it, once the quarantine of
+     * {@link Handles} is full), and is marked moved for
      * {@link PairQueries#movedPairs}; every query answers as if the objects had been added one by one. Objects
      * inserted one by one get the optimisation steps of {@code add} (one per
      * {@link TreeConfig#addsPerOptimization()}; parts that go in whole are built by the SAH and need none), and
@@ -665,6 +708,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                             + " adds in (a fork/join task run while the parallel build waited); the tree is being"
                             + " rebuilt: call flushAdds() before running queries as fork/join tasks");
                 }
+                modCount++;
                 takingIn = true;
                 try {
                     insertPending();
@@ -838,6 +882,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     public void rebuild(boolean full) {
         flushAdds();
+        modCount++;
         TreeBuild.rebuild(this, full);
     }
 
@@ -859,6 +904,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             throw new IllegalArgumentException("budget must be >= 0: " + budget);
         }
         flushAdds();
+        modCount++;
         return optimizeStep(budget);
     }
 
@@ -879,6 +925,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      */
     public void compact() {
         flushAdds();
+        modCount++;
         renumberDepthFirst();
         markDepthFirst();
         growNodes(nodeHighWater);
@@ -1729,6 +1776,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * <p>Subtrees whose category mask or box misses the query are skipped; node and fat boxes are tested against
      * the query box rounded outward to floats (a superset of the exact overlaps, so never a false miss), and each
      * object is then decided exactly against its stored tight box, in double ({@link AabbAabb#test}, closed).
+     *
+     * @throws java.util.ConcurrentModificationException if the tree changed during the query (its visitor changed
+     *     it, or another thread did without synchronisation: see the class comment, Queries and threads)
      */
     @Override
     public void queryAabb(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
@@ -1738,11 +1788,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         Arguments.requireNonNull("stack", stack);
         flushIfPending();
         final int mark = stack.beginQuery();
+        final int modifications = modCount;
         try {
             boxWalk(minX, minY, minZ, maxX, maxY, maxZ, categoryMask, visitor, stack);
         } catch (RuntimeException e) {
-            throw stack.failure(e, mark);
+            throw failure(stack.failure(e, mark), modifications);
         }
+        checkUnchanged(modifications);
         stack.checkQuery(mark);
     }
 
@@ -1807,13 +1859,47 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /**
      * What a query throws when it opens more nodes than the tree has, which a walk of the tree never does: what it
      * took back from its stack was written by another query (one nested in a visitor on the same stack), or the
-     * tree was changed under it from a callback. Without the count such a query could walk the same nodes forever.
+     * tree was changed under it (then {@link #failure} makes it a {@link ConcurrentModificationException}). Without
+     * the count such a query could walk the same nodes forever.
      */
     static IllegalStateException lostQuery() {
         return new IllegalStateException("the query opened more nodes than the tree has: its scratch (the"
                 + " TraversalStack, or the NearestNeighbours of a nearest query) is in use by another query at the"
                 + " same time (a query run from inside a visitor, filter, exact test or distance function needs"
-                + " scratch of its own), or the tree was changed from one of its callbacks");
+                + " scratch of its own)");
+    }
+
+    /**
+     * The end of a walk of this storage that read {@link #modCount} at its start (after taking pending adds in):
+     * fail fast, as {@code java.util}'s iterators do, if the tree changed meanwhile. Its callbacks changed it, or
+     * another thread did without synchronisation; either way the walk may have missed objects or reported removed
+     * ones. One field read; read views never change, so on them it always passes.
+     *
+     * @param modifications {@link #modCount} when the walk started
+     * @throws ConcurrentModificationException if the tree changed since
+     */
+    void checkUnchanged(int modifications) {
+        if (modCount != modifications) {
+            throw changedDuringQuery(null);
+        }
+    }
+
+    /**
+     * What a walk that read {@link #modCount} at its start and failed with {@code e} should throw: {@code e}, or, if
+     * the tree changed meanwhile, a {@link ConcurrentModificationException} with {@code e} as its cause (a walk
+     * reading a changed hierarchy can fail in any way: an index out of range, a removed handle, {@link #lostQuery}).
+     */
+    RuntimeException failure(RuntimeException e, int modifications) {
+        return modCount == modifications ? e : changedDuringQuery(e);
+    }
+
+    private static ConcurrentModificationException changedDuringQuery(Throwable cause) {
+        return new ConcurrentModificationException("the tree changed during a query: a callback of the query"
+                + " (visitor, filter, exact test, distance function) added, removed, moved or recategorised an"
+                + " object or rebuilt, optimised, compacted or cleared the tree, or another thread did so without"
+                + " synchronisation; the query's answers are undefined. Collect the handles and change the tree once"
+                + " the query has returned, and never mutate it while another thread queries it (DynamicAabbTree,"
+                + " Queries and threads)", cause);
     }
 
     /** The window of this tree's windowed traversals ({@link TraversalStack#window}). */
@@ -1953,6 +2039,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * visited first, and every stack entry keeps its entry fraction, so entries beyond a clip are dropped when
      * popped (Jolt's early-out fraction). Comparisons are closed, so an object entered exactly at the clipped
      * fraction is still reported (the tie-break of {@link dev.boxwood.query.ClosestHit} relies on it).
+     *
+     * @throws java.util.ConcurrentModificationException if the tree changed during the query (its visitor changed
+     *     it, or another thread did without synchronisation: see the class comment, Queries and threads)
      */
     @Override
     public void rayCast(double originX, double originY, double originZ,
@@ -1964,12 +2053,14 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         flushIfPending();
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         final int mark = stack.beginQuery();
+        final int modifications = modCount;
         try {
             castWalk(originX, originY, originZ, translationX, translationY, translationZ, maxFraction, categoryMask,
                     visitor, stack);
         } catch (RuntimeException e) {
-            throw stack.failure(e, mark);
+            throw failure(stack.failure(e, mark), modifications);
         }
+        checkUnchanged(modifications);
         stack.checkQuery(mark);
     }
 
@@ -2068,6 +2159,15 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         return handles.size();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A removed object's handle answers {@code false} for at least the next
+     * {@code 128 * }{@link Handles#QUARANTINE} removals (131,072, its own included) however many objects are added
+     * meanwhile: a holder of a handle (an AI's target, say) can ask whether its object still exists instead of
+     * finding another object under the old handle (see {@link #remove}). O(1); pending deferred adds are contained
+     * at once.
+     */
     @Override
     public boolean contains(int handle) {
         return handles.isLive(handle);

@@ -109,7 +109,8 @@ public final class DynamicAabbTree2D {
     }
 
     /**
-     * Removes a rectangle; its handle becomes stale.
+     * Removes a rectangle; its handle becomes stale, and stays so for at least
+     * {@code 128 * }{@link dev.boxwood.query.Handles#QUARANTINE} removals ({@link DynamicAabbTree#remove}).
      *
      * @param handle a live handle
      * @throws IllegalArgumentException for a stale handle
@@ -201,6 +202,8 @@ public final class DynamicAabbTree2D {
      * @param visitor receives the objects; returning {@code false} stops the query
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for a NaN, infinite or inverted query rectangle, or a null visitor or stack
+     * @throws java.util.ConcurrentModificationException if the tree changed during the query (the visitor changed
+     *     it: see {@link DynamicAabbTree}, Queries and threads)
      */
     public void queryAabb(double minX, double minY, double maxX, double maxY, long categoryMask,
                           OverlapVisitor visitor, TraversalStack stack) {
@@ -220,6 +223,8 @@ public final class DynamicAabbTree2D {
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for a non-finite origin or translation, a {@code maxFraction} that is NaN,
      *                                  infinite or negative, or a null visitor or stack
+     * @throws java.util.ConcurrentModificationException if the tree changed during the query (the visitor changed
+     *     it: see {@link DynamicAabbTree}, Queries and threads)
      */
     public void rayCast(double originX, double originY, double translationX, double translationY,
                         double maxFraction, long categoryMask, RayCastVisitor visitor, TraversalStack stack) {

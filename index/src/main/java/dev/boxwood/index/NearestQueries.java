@@ -50,6 +50,9 @@ public final class NearestQueries {
      * @param dest receives at most one result
      * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
      *                                  from the origin on some axis, a negative or NaN maximum or null arguments
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
      */
     public static void nearest(ReadableTree tree, double x, double y, double z, double maxDistance,
                                long categoryMask, QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
@@ -71,6 +74,9 @@ public final class NearestQueries {
      * @param dest receives the results (cleared first)
      * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
      *     from the origin on some axis, a negative {@code k}, a negative or NaN maximum or null arguments
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
      */
     public static void kNearest(ReadableTree tree, double x, double y, double z, int k, double maxDistance,
                                 long categoryMask, QueryFilter filter, DistanceFunction exact,
@@ -102,6 +108,9 @@ public final class NearestQueries {
      * @param scratch the search's heap, and the list of the objects visited (cleared first)
      * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
      *                                  from the origin on some axis, a negative or NaN maximum or null arguments
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
      */
     public static void browseNearest(ReadableTree tree, double x, double y, double z, double maxDistance,
                                      long categoryMask, QueryFilter filter, DistanceFunction exact,
@@ -124,10 +133,24 @@ public final class NearestQueries {
     private static void search(DynamicAabbTree tree, double x, double y, double z, int k, NearestVisitor visitor,
                                double maxDistance, long categoryMask, QueryFilter filter, DistanceFunction exact,
                                NearestNeighbours dest) {
+        final int mark = dest.beginQuery();
+        final int modifications = tree.modCount;
+        try {
+            walk(tree, x, y, z, k, visitor, maxDistance, categoryMask, filter, exact, dest, mark);
+        } catch (RuntimeException e) {
+            throw tree.failure(e, modifications);
+        }
+        tree.checkUnchanged(modifications);
+        dest.checkQuery(mark);
+    }
+
+    /** {@link #search} inside the scratch's mark ({@link NearestNeighbours#beginQuery}). */
+    private static void walk(DynamicAabbTree tree, double x, double y, double z, int k, NearestVisitor visitor,
+                             double maxDistance, long categoryMask, QueryFilter filter, DistanceFunction exact,
+                             NearestNeighbours dest, int mark) {
         final double px = x - tree.originX();
         final double py = y - tree.originY();
         final double pz = z - tree.originZ();
-        final int mark = dest.beginQuery();
         dest.clear();
         final double limit = NearestNeighbours.squaredLimit(maxDistance);
         final int[] r = tree.records;
@@ -183,6 +206,5 @@ public final class NearestQueries {
                 }
             }
         }
-        dest.checkQuery(mark);
     }
 }

@@ -58,6 +58,8 @@ public final class PairQueries {
      * @throws IllegalArgumentException for null arguments
      * @throws IllegalStateException if another query ran on {@code stack} meanwhile (from another thread), whose
      *     state this walk's answers would be mixed with
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the call (from
+     *     another thread: no callback runs here; {@link DynamicAabbTree}, Queries and threads)
      */
     public static void selfPairs(ReadableTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
         Arguments.requireNonNull("tree", tree);
@@ -83,6 +85,8 @@ public final class PairQueries {
      * @throws IllegalArgumentException for null arguments
      * @throws IllegalStateException if another query ran on {@code stack} meanwhile (from another thread), whose
      *     state this walk's answers would be mixed with
+     * @throws java.util.ConcurrentModificationException if either tree (not a view) changed during the call (from
+     *     another thread: no callback runs here; {@link DynamicAabbTree}, Queries and threads)
      */
     public static void treePairs(ReadableTree a, long maskA, ReadableTree b, long maskB, PairBuffer dest,
                                  TraversalStack stack) {
@@ -116,6 +120,8 @@ public final class PairQueries {
      * @throws IllegalArgumentException for null arguments
      * @throws IllegalStateException if another query ran on {@code stack} meanwhile (from another thread), whose
      *     state this walk's answers would be mixed with
+     * @throws java.util.ConcurrentModificationException if the tree changed during the call (from another thread:
+     *     no callback runs here; {@link DynamicAabbTree}, Queries and threads); the moved set is then kept
      */
     public static void movedPairs(DynamicAabbTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
         Arguments.requireNonNull("tree", tree);
@@ -129,6 +135,8 @@ public final class PairQueries {
         final float[] tb = tree.tight;
         // marked as any walk of the stack: no callback runs here, but a walk this runs inside must know
         final int mark = stack.beginQuery();
+        // and no callback can change the tree, but another thread can
+        final int modifications = tree.modCount;
         // windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
         final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 1);
         final int wrap = st.length - 1;
@@ -178,8 +186,9 @@ public final class PairQueries {
                 }
             }
         }
-        // another thread's walk on this stack would have mixed its ring into this one: refused before the moved
-        // set is cleared, so that the pairs can be asked again
+        // another thread's walk on this stack would have mixed its ring into this one, another thread's change of
+        // the tree its nodes: refused before the moved set is cleared, so that the pairs can be asked again
+        tree.checkUnchanged(modifications);
         stack.checkQuery(mark);
         moved.clear();
         stack.countVisits(nodes, leaves);
@@ -223,6 +232,9 @@ public final class PairQueries {
         // split steps; a self step pushes 3 tasks, a split 2, so depth first leaves at most 1 + 2 ha + (ha + hb)
         // tasks pending, and the window adds up to WINDOW + 2; 2 ints each.
         final int mark = stack.beginQuery();
+        // no callback runs here, but another thread may change either tree
+        final int modificationsA = a.modCount;
+        final int modificationsB = b.modCount;
         final int[] st = stack.ring(3 * ha + hb + 3, 2);
         final int wrap = st.length - 1;
         final int window = 2 * Math.max(a.queryWindow(), b.queryWindow());
@@ -315,6 +327,8 @@ public final class PairQueries {
                 }
             }
         }
+        a.checkUnchanged(modificationsA);
+        b.checkUnchanged(modificationsB);
         stack.checkQuery(mark);
         stack.countVisits(nodes, leaves);
         stack.retain(early);

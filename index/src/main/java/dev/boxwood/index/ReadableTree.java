@@ -133,6 +133,8 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
      * @param visitor receives each box
      * @param stack the caller's scratch
      * @throws IllegalArgumentException if an argument is null
+     * @throws java.util.ConcurrentModificationException if the visitor changed the tree (not a view), checked after
+     *     every visit ({@link DynamicAabbTree}, Queries and threads)
      */
     public final void visitNodes(TreeNodeVisitor visitor, TraversalStack stack) {
         Arguments.requireNonNull("visitor", visitor);
@@ -146,6 +148,7 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
         final double oy = t.originY();
         final double oz = t.originZ();
         final int mark = stack.beginQuery();
+        final int modifications = t.modCount;
         // Pairs (entry, depth); each pop pushes at most two entries, so 2 * (height + 2) ints suffice.
         final int[] st = stack.references(2 * (t.heights[DynamicAabbTree.HEADER] + 2));
         int sp = 0;
@@ -160,7 +163,9 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
                     ox + DynamicAabbTree.f(r[o]), oy + DynamicAabbTree.f(r[o + 1]), oz + DynamicAabbTree.f(r[o + 2]),
                     ox + DynamicAabbTree.f(r[o + 3]), oy + DynamicAabbTree.f(r[o + 4]),
                     oz + DynamicAabbTree.f(r[o + 5]));
-            // before the stack is read again: a walk run on it from inside the visitor rewrote it
+            // before the stack or the records are read again: a walk run on the stack from inside the visitor
+            // rewrote it, a change of the tree may have freed the node the walk descends into
+            t.checkUnchanged(modifications);
             stack.checkQuery(mark);
             if (ref >= 0) {
                 st[sp++] = 2 * ref + 1;

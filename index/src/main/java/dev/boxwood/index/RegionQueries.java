@@ -67,6 +67,9 @@ public final class RegionQueries {
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
      *                                  {@link Arguments#MAX_RADIUS}, or null arguments
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
      */
     public static void querySphere(ReadableTree tree, double centerX, double centerY, double centerZ, double radius,
                                    RegionMode mode, long categoryMask, QueryFilter filter, OverlapVisitor visitor,
@@ -98,6 +101,9 @@ public final class RegionQueries {
      * @param visitor receives the objects; returns false to stop
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for a non-finite or inverted box or null arguments
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
      */
     public static void queryBox(ReadableTree tree, double minX, double minY, double minZ,
                                 double maxX, double maxY, double maxZ, RegionMode mode, long categoryMask,
@@ -125,6 +131,9 @@ public final class RegionQueries {
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException if the layout holds a non-finite value, a negative half extent or axes that
      *     are not orthonormal within {@link dev.boxwood.geom.Obb#ORTHONORMAL_TOLERANCE}, or for null arguments
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
      */
     public static void queryObb(ReadableTree tree, double[] obb, int offset, RegionMode mode, long categoryMask,
                                 QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
@@ -150,6 +159,9 @@ public final class RegionQueries {
      * @param visitor receives the objects; returns false to stop
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for null arguments, or {@link RegionMode#CROSSING} with an unbounded region
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
      */
     public static void queryConvex(ReadableTree tree, ConvexRegion region, RegionMode mode, long categoryMask,
                                    QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
@@ -172,12 +184,14 @@ public final class RegionQueries {
                                  double[] obb, int obbOffset, ConvexRegion region, RegionMode mode,
                                  long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
         final int mark = stack.beginQuery();
+        final int modifications = tree.modCount;
         try {
             walk(tree, kind, p0, p1, p2, p3, p4, p5, obb, obbOffset, region, mode, categoryMask, filter, visitor,
                     stack);
         } catch (RuntimeException e) {
-            throw stack.failure(e, mark);
+            throw tree.failure(stack.failure(e, mark), modifications);
         }
+        tree.checkUnchanged(modifications);
         stack.checkQuery(mark);
     }
 

@@ -55,6 +55,9 @@ public final class SweepQueries {
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for a non-finite or inverted box, a non-finite displacement or null
      *     arguments
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
      */
     public static void sweepBox(ReadableTree tree, double minX, double minY, double minZ,
                                 double maxX, double maxY, double maxZ, double dx, double dy, double dz,
@@ -88,6 +91,9 @@ public final class SweepQueries {
      * @param stack the calling thread's scratch memory
      * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
      *                                  {@link Arguments#MAX_RADIUS}, or null arguments
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
      */
     public static void sweepSphere(ReadableTree tree, double centerX, double centerY, double centerZ, double radius,
                                    double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
@@ -117,11 +123,13 @@ public final class SweepQueries {
                              double p5, double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
                              TraversalStack stack) {
         final int mark = stack.beginQuery();
+        final int modifications = tree.modCount;
         try {
             walk(tree, kind, p0, p1, p2, p3, p4, p5, dx, dy, dz, categoryMask, visitor, stack);
         } catch (RuntimeException e) {
-            throw stack.failure(e, mark);
+            throw tree.failure(stack.failure(e, mark), modifications);
         }
+        tree.checkUnchanged(modifications);
         stack.checkQuery(mark);
     }
 

@@ -148,6 +148,8 @@ final class TreeBuild {
         if (n == 0) {
             return new int[0];
         }
+        // a structural change from here on (DynamicAabbTree.checkUnchanged), counted before it is made
+        tree.modCount++;
         double areaPerObject = areaPerObject(tree, held);
         if (n < held / SPLIT_FRACTION && surfaceAreaOfUnion(boxes) > areaPerObject * n) {
             // neither dense nor large enough to hold a dense part: exactly the adds, one by one, in input order
@@ -918,6 +920,8 @@ final class TreeBuild {
         if (n == 0) {
             return new int[0];
         }
+        // a structural change from here on (DynamicAabbTree.checkUnchanged), counted before it is made
+        tree.modCount++;
         int held = tree.size();
         float[] local = toTreeFrame(tree, bvh, objectBoxes);
         int nodes = bvh.nodeCount();

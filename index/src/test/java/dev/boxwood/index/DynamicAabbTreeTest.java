@@ -58,9 +58,21 @@ class DynamicAabbTreeTest {
         tree.remove(a);
         tree.validate();
         int b = add(tree, UNIT, 2);
-        assertEquals(a & Handles.SLOT_MASK, b & Handles.SLOT_MASK, "slot is reused");
-        assertNotEquals(a, b, "with a new generation");
+        assertEquals(1, b & Handles.SLOT_MASK, "a's slot waits in quarantine: a fresh slot");
+        // the rest of a full quarantine freed after a's slot: then a's slot is reused, with a new generation
+        int[] others = new int[Handles.QUARANTINE - 1];
+        for (int i = 0; i < others.length; i++) {
+            others[i] = add(tree, UNIT, 3);
+        }
+        for (int h : others) {
+            tree.remove(h);
+        }
+        tree.validate();
+        int c = add(tree, UNIT, 4);
+        assertEquals(a & Handles.SLOT_MASK, c & Handles.SLOT_MASK, "slot is reused once the quarantine is full");
+        assertNotEquals(a, c, "with a new generation");
         assertFalse(tree.contains(a));
+        assertEquals(4L, tree.userValue(c));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> tree.userValue(a));
         assertTrue(e.getMessage().contains("handle " + a), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> tree.move(a, 0, 0, 0, 1, 1, 1));

@@ -1,5 +1,6 @@
 package dev.boxwood.index;
 
+import dev.boxwood.query.Handles;
 import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
@@ -266,6 +267,19 @@ class PairQueriesTest {
         SplittableRandom random = new SplittableRandom(deferred ? 41 : 42);
         List<Integer> live = new ArrayList<>();
         Set<Integer> moved = new HashSet<>();
+        // a full quarantine of freed slots (added, so marked moved, then removed), so that adds reuse slots from the
+        // start: every removal of the walk lets one more add take a slot back, with a new generation
+        int[] freed = new int[Handles.QUARANTINE];
+        for (int i = 0; i < freed.length; i++) {
+            freed[i] = tree.add(1e9 + i, 1e9, 1e9, 1e9 + i + 0.5, 1e9 + 1, 1e9 + 1, 0, -1L);
+            assertEquals(freed[i], brute.add(1e9 + i, 1e9, 1e9, 1e9 + i + 0.5, 1e9 + 1, 1e9 + 1, 0, -1L));
+        }
+        for (int h : freed) {
+            tree.remove(h);
+            brute.remove(h);
+        }
+        int slots = tree.handles.highWater();
+        int reusedSlots = 0;
         for (int op = 0; op < 600; op++) {
             int kind = random.nextInt(100);
             if (live.isEmpty() || kind < 20) {
@@ -273,6 +287,7 @@ class PairQueriesTest {
                 long category = random.nextInt(4) == 0 ? random.nextLong() : -1L;
                 int handle = tree.add(b[0], b[1], b[2], b[3], b[4], b[5], 0, category);
                 assertEquals(handle, brute.add(b[0], b[1], b[2], b[3], b[4], b[5], 0, category));
+                reusedSlots += (handle & Handles.SLOT_MASK) < slots ? 1 : 0;
                 live.add(handle);
                 moved.add(handle);
             } else if (kind < 55) {
@@ -324,6 +339,7 @@ class PairQueriesTest {
             tree.validate();
         }
         assertTrue(reported > 1000, "pairs reported " + reported);
+        assertTrue(reusedSlots > 20, "adds that reused a slot: " + reusedSlots);
     }
 
     /** A box with corners on the grid of 1/16 within {@code span} of 1e9, a tenth of them of zero size. */

@@ -1,6 +1,7 @@
 package dev.boxwood.index;
 
 import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.Handles;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
 import dev.boxwood.testkit.scenes.BoxSet;
@@ -59,18 +60,21 @@ class TreeBatchTest {
         long[] categories = randomLongs(boxes.size(), random);
         DynamicAabbTree batched = new DynamicAabbTree(DENSE);
         DynamicAabbTree added = new DynamicAabbTree(DENSE);
-        for (int i = 0; i < 600; i++) {
+        for (int i = 0; i < 1800; i++) {
             for (DynamicAabbTree t : new DynamicAabbTree[] {batched, added}) {
                 t.add(boxes.minX[i], boxes.minY[i], boxes.minZ[i], boxes.maxX[i], boxes.maxY[i], boxes.maxZ[i],
                         users[i], categories[i]);
             }
         }
-        // freed slots are taken first, with a new generation, as add takes them
-        for (int h = 0; h < 600; h += 3) {
-            batched.remove(h);
-            added.remove(h);
+        // more freed slots than the quarantine holds back: the oldest are taken first, with a new generation, then
+        // fresh slots, as add takes them
+        for (int h = 0; h < 1800; h++) {
+            if (h % 3 != 0) {
+                batched.remove(h);
+                added.remove(h);
+            }
         }
-        int from = 600;
+        int from = 1800;
         int to = boxes.size();
         long[] batchUsers = java.util.Arrays.copyOfRange(users, from, to);
         long[] batchCategories = java.util.Arrays.copyOfRange(categories, from, to);
@@ -85,7 +89,17 @@ class TreeBatchTest {
             TreeBuildTest.assertSameObjectState(added, h, batched, h, "box " + i);
         }
         assertEquals(added.size(), batched.size());
-        assertEquals(to - from + 400, PairQueries.movedCount(batched), "the batch counts as moved, like adds");
+        int reused = 1200 - Handles.QUARANTINE + 1;
+        for (int i = 0; i < to - from; i++) {
+            int h = handles[i];
+            if (i < reused) {
+                assertEquals(1, (h & Handles.GENERATION_MASK) >>> Handles.SLOT_BITS, "box " + (from + i));
+                assertTrue((h & Handles.SLOT_MASK) < from && (h & Handles.SLOT_MASK) % 3 != 0, "box " + (from + i));
+            } else {
+                assertEquals(from + i - reused, h, "box " + (from + i) + ": a fresh slot");
+            }
+        }
+        assertEquals(to - from + 600, PairQueries.movedCount(batched), "the batch counts as moved, like adds");
     }
 
     @Test
@@ -374,7 +388,7 @@ class TreeBatchTest {
         assertEquals(1, tree.size());
         assertEquals(9L, tree.userValue(one[0]));
         assertEquals(2L, tree.categoryBits(one[0]));
-        BoxSet boxes = world(1000, 7, 0, 0);
+        BoxSet boxes = world(1500, 7, 0, 0);
         int[] handles = tree.addAll(slice(boxes, 0, boxes.size()), null, null);
         tree.validate();
         assertEquals(1 + boxes.size(), tree.size());
@@ -384,8 +398,16 @@ class TreeBatchTest {
         tree.validate();
         int[] again = tree.addAll(new double[] {0, 0, 0, 0, 0, 0}, null, null);
         tree.validate();
-        assertFalse(again[0] == one[0], "a reused slot gets a new generation");
+        assertEquals(1 + boxes.size(), again[0], "the freed slot waits in quarantine: a fresh one");
+        // a full quarantine: one[0]'s slot, the oldest freed, comes back with a new generation
+        tree.removeAll(java.util.Arrays.copyOf(handles, Handles.QUARANTINE - 1));
+        tree.validate();
+        int[] reused = tree.addAll(new double[] {0, 0, 0, 0, 0, 0}, null, null);
+        tree.validate();
+        assertEquals(one[0] & Handles.SLOT_MASK, reused[0] & Handles.SLOT_MASK);
+        assertFalse(reused[0] == one[0], "a reused slot gets a new generation");
         assertFalse(tree.contains(one[0]));
+        assertTrue(tree.contains(reused[0]));
     }
 
     @Test
@@ -419,9 +441,10 @@ class TreeBatchTest {
         for (int i = 0; i < before.count(); i++) {
             assertEquals(before.handle(i), after.handle(i));
         }
-        // the handle allocator is untouched: the next object takes the freed slot, as it would have before
+        // the handle allocator is untouched: the next object takes the slot it would have taken before (a fresh
+        // one, as the freed slot waits in quarantine), not one past slots the rejected batches took
         int h = tree.add(0, 0, 0, 1, 1, 1, 0, -1L);
-        assertEquals(17, h & dev.boxwood.query.Handles.SLOT_MASK);
+        assertEquals(boxes.size(), h);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.boxwood.index;
 
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.Handles;
 import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.BruteForceIndex;
@@ -42,6 +43,7 @@ class TreeClearTest {
         }
         tree.validate();
         long capacity = tree.memoryBytes();
+        int slots = tree.handles.highWater();
 
         tree.clear();
         tree.validate();
@@ -64,23 +66,13 @@ class TreeClearTest {
         assertEquals(0, pairs.size(), "nothing moved is left to report");
         clearAgainWhenEmpty(tree);
 
-        // the next world: answers as the brute-force index gives them, and no growth for as many objects
+        // the next world: answers as the brute-force index gives them; the freed slots are reused while the
+        // quarantine is full, so a refill to the former size takes QUARANTINE - 1 fresh slots at most
         BruteForceIndex brute = new BruteForceIndex();
-        int[] next = new int[n];
-        for (int i = 0; i < n; i++) {
-            double x = random.nextDouble(0, 200);
-            double y = random.nextDouble(0, 200);
-            double z = random.nextDouble(0, 20);
-            next[i] = tree.add(x, y, z, x + 2, y + 2, z + 2, i, 1L);
-            brute.add(x, y, z, x + 2, y + 2, z + 2, i, 1L);
-            if (i % 500 == 0) {
-                tree.validate();
-            }
-        }
-        tree.flushAdds();
+        int[] next = refill(tree, random, n, brute);
         tree.validate();
-        assertTrue(tree.memoryBytes() <= capacity, "refilled to its former size without growing: "
-                + tree.memoryBytes() + " bytes against " + capacity);
+        assertEquals(slots + Math.max(0, n - (slots - Handles.QUARANTINE + 1)), tree.handles.highWater(),
+                "fresh slots only for the last " + (Handles.QUARANTINE - 1) + " freed, still in quarantine");
         assertTrue(Arrays.stream(next).noneMatch(h -> Arrays.stream(old).anyMatch(o -> o == h)),
                 "no new handle equals a cleared one (generations)");
         AllOverlaps expected = new AllOverlaps();
@@ -97,6 +89,38 @@ class TreeClearTest {
         }
         assertTrue(reported > 200, "the queries should report objects: " + reported);
         assertTrue(tree.areaRatio() > 0);
+
+        // from then on a level of that size reloaded grows nothing: every slot it needs comes out of quarantine
+        long refilled = tree.memoryBytes();
+        int refilledSlots = tree.handles.highWater();
+        for (int reload = 0; reload < 3; reload++) {
+            tree.clear();
+            tree.validate();
+            refill(tree, random, n, null);
+            tree.validate();
+            assertEquals(refilledSlots, tree.handles.highWater(), "reload " + reload + ": no fresh slot");
+            assertTrue(tree.memoryBytes() <= refilled, "reload " + reload + ": refilled to its former size"
+                    + " without growing: " + tree.memoryBytes() + " bytes against " + refilled);
+        }
+    }
+
+    /** Adds {@code n} random cubes of edge 2 to the tree (and to {@code brute}, if given); takes them in. */
+    private static int[] refill(DynamicAabbTree tree, SplittableRandom random, int n, BruteForceIndex brute) {
+        int[] handles = new int[n];
+        for (int i = 0; i < n; i++) {
+            double x = random.nextDouble(0, 200);
+            double y = random.nextDouble(0, 200);
+            double z = random.nextDouble(0, 20);
+            handles[i] = tree.add(x, y, z, x + 2, y + 2, z + 2, i, 1L);
+            if (brute != null) {
+                brute.add(x, y, z, x + 2, y + 2, z + 2, i, 1L);
+            }
+            if (i % 500 == 0) {
+                tree.validate();
+            }
+        }
+        tree.flushAdds();
+        return handles;
     }
 
     private void clearAgainWhenEmpty(DynamicAabbTree tree) {

@@ -12,9 +12,23 @@ package dev.boxwood.query;
  * </pre>
  * The slot indexes the index's per-object arrays (so at most {@code MAX_SLOTS - 1} live objects); the generation is
  * bumped each time the slot is freed, so a handle kept after {@code remove} no longer matches and every method
- * taking it throws {@link IllegalArgumentException}. Freed slots are reused first-in first-out, so a slot comes
- * back only after every slot freed before it: a stale handle could alias a new object only at the 128th reuse of
- * its slot (127 more add/remove cycles after its own removal) while the stale handle was still used.
+ * taking it throws {@link IllegalArgumentException}, and {@code contains} answers {@code false}.
+ *
+ * <p><b>Quarantine.</b> Seven bits of generation only tell 128 uses of a slot apart: were a freed slot reused at
+ * once, a stale handle would name a new object after 128 add/remove cycles (a pool of projectiles added and removed
+ * one at a time, an AI still holding the handle of its dead target, which then silently becomes another object).
+ * So freed slots wait, first-in first-out, and one is reused only while at least {@link #QUARANTINE} slots are free;
+ * otherwise a fresh slot is taken. A freed slot then comes back only after {@code QUARANTINE - 1} other removals at
+ * least, and its generation wraps only after 128 such rounds: <b>a stale handle cannot name another object before
+ * {@code 128 * QUARANTINE} removals (131,072) have been made since its own removal, that one included</b>, however
+ * few objects are alive. The bound is reached exactly by one object added and removed over and over. The price is
+ * memory: a world that removes objects keeps up to {@code QUARANTINE} slots more than it has live objects (about
+ * 76 KB in the dynamic tree, whose per-object arrays cost 76 bytes a slot with the moved-pairs buffer).
+ * The quarantine gives way only when the slots run out: once all {@code MAX_SLOTS - 1} usable slots have been used,
+ * the oldest free slot is reused even if fewer than {@code QUARANTINE} are free, so an add never fails for the
+ * quarantine's sake (the promise then holds only while at most {@code MAX_SLOTS - 1 - QUARANTINE} objects are
+ * alive, which leaves at least {@code QUARANTINE} free). Slots are never given back (an index's {@code clear()} frees
+ * every live slot; the per-slot arrays are never shortened), so the waiting slots survive every operation.
  * {@link #NONE} (-1) is never a handle.
  *
  * <p>Allocation is deterministic: two indexes fed the same sequence of adds and removes hand out the same
@@ -32,6 +46,14 @@ public final class Handles {
     public static final int SLOT_MASK = MAX_SLOTS - 1;
     /** Mask of the generation bits of a handle. */
     public static final int GENERATION_MASK = 0x7F << SLOT_BITS;
+    /**
+     * Free slots that must be waiting before the oldest of them is reused (see the class comment): a stale handle
+     * cannot name another object before {@code 128 * QUARANTINE} removals. 1024 makes that 131,072 (more than half
+     * an hour of one removal per frame at 60 frames a second) for at most 1024 spare slots, about 76 KB per tree;
+     * 4096 would make a tree that removes objects keep about 300 KB of spare slots, which a program holding many
+     * small trees (one per streamed tile, say) pays per tree.
+     */
+    public static final int QUARANTINE = 1024;
 
     private static final int LIVE = 1 << 31;
     private static final int END = SLOT_MASK;
@@ -53,15 +75,17 @@ public final class Handles {
     }
 
     /**
-     * Allocates a handle: the oldest freed slot if any, else a fresh one. The caller must make its own per-slot
-     * arrays at least {@link #capacity()} long afterwards.
+     * Allocates a handle: the oldest freed slot if at least {@link #QUARANTINE} slots are free, or if every usable
+     * slot has been used; else a fresh one. The caller must make its own per-slot arrays at least
+     * {@link #capacity()} long afterwards.
      *
      * @return the new handle
      * @throws IllegalStateException if {@code MAX_SLOTS - 1} objects are already alive
      */
     public int allocate() {
         int slot;
-        if (freeHead != END) {
+        // used - live is the number of free slots; past the last fresh slot the quarantine gives way
+        if (freeHead != END && (used - live >= QUARANTINE || used == MAX_SLOTS - 1)) {
             slot = freeHead;
             freeHead = state[slot] & SLOT_MASK;
             if (freeHead == END) {
@@ -187,8 +211,9 @@ public final class Handles {
     }
 
     /**
-     * Checks the allocator's invariants: the free list visits every free slot once, in order, and the counts
-     * agree.
+     * Checks the allocator's invariants: the free list visits every free slot once, and the counts agree (free
+     * slots and live ones make up the slots used, none beyond {@code MAX_SLOTS - 1}). The quarantine is a rule of
+     * {@link #allocate()} about the free count, which the counts give, so it needs no state of its own to check.
      *
      * @throws IllegalStateException describing the first broken invariant
      */
@@ -215,6 +240,9 @@ public final class Handles {
         }
         if (last != freeTail) {
             throw new IllegalStateException("handles: free list tail is " + freeTail + " but the list ends at " + last);
+        }
+        if (used > MAX_SLOTS - 1) {
+            throw new IllegalStateException("handles: " + used + " slots used, more than " + (MAX_SLOTS - 1));
         }
         if (freeCount + live != used) {
             throw new IllegalStateException("handles: " + freeCount + " free + " + live + " live != " + used + " used");

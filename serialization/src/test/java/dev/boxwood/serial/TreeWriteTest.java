@@ -19,6 +19,7 @@ import dev.boxwood.index.TreeConfig;
 import dev.boxwood.index.TreeSnapshots;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.Handles;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.TraversalStack;
@@ -61,6 +62,14 @@ class TreeWriteTest {
             tree.getTightBox(handles[i], box);
             double dx = r.nextDouble(-30, 30);
             tree.move(handles[i], box[0] + dx, box[1], box[2] - dx, box[3] + dx, box[4], box[5] - dx, 0, 0, 0);
+        }
+        // a full quarantine behind the removed slots, so that the adds below take them back first
+        int[] spare = new int[Handles.QUARANTINE];
+        for (int i = 0; i < spare.length; i++) {
+            spare[i] = tree.add(cx, cy, cz, cx + 1, cy + 1, cz + 1, 0, -1L);
+        }
+        for (int h : spare) {
+            tree.remove(h);
         }
         for (int i = 0; i < objects / 8; i++) {
             double x = cx + r.nextDouble(0, 2_000);

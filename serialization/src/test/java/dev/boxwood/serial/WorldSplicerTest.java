@@ -21,6 +21,7 @@ import dev.boxwood.index.RegionQueries;
 import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.Handles;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.SpatialIndex;
 import dev.boxwood.query.TraversalStack;
@@ -58,6 +59,15 @@ class WorldSplicerTest {
             }
             for (int i = 0; i < objects / 4; i++) {
                 int[] p = pairs.remove(r.nextInt(pairs.size()));
+                tree.remove(p[0]);
+                oracle.remove(p[1]);
+            }
+            // a full quarantine behind those slots, so that the objects added next take them back first
+            int[][] spare = new int[Handles.QUARANTINE][];
+            for (int i = 0; i < spare.length; i++) {
+                spare[i] = new int[] {tree.add(0, 0, 0, 1, 1, 1, 0, -1L), oracle.add(0, 0, 0, 1, 1, 1, 0, -1L)};
+            }
+            for (int[] p : spare) {
                 tree.remove(p[0]);
                 oracle.remove(p[1]);
             }
