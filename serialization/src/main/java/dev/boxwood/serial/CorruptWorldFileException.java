@@ -8,8 +8,9 @@ import java.io.IOException;
  *
  * <p>It is an {@link IOException} because it comes from the same calls that read files ({@link MappedWorld#open}
  * and {@link MappedWorld#verify()}), and callers handle it alike: the file cannot be used. A query on a world
- * whose corruption was not caught by {@code open} (the cheap header checks) and that meets an impossible node
- * reference throws it wrapped in an {@link java.io.UncheckedIOException}; it never reads outside the mapping.
+ * whose corruption was not caught by {@code open} (the cheap header checks, unless the world was opened with
+ * {@link MappedWorld#open(java.nio.file.Path, boolean) verification}) and that meets an impossible node reference
+ * throws it wrapped in an {@link java.io.UncheckedIOException}; it never reads outside the mapping.
  */
 public class CorruptWorldFileException extends IOException {
 

@@ -54,9 +54,10 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  *
  * <p>Safety against bad files: {@link #open} checks the header (magic, version, byte order, header checksum,
  * counts and section bounds against the file length) and throws {@link CorruptWorldFileException} naming what is
- * wrong; {@link #verify()} checks every section checksum and the tree structure on demand. Queries check every
- * node and leaf reference they follow (range, depth-first order, visit budget) and every palette index, so even
- * an unverified corrupt file never makes a read outside the mapping: a broken reference throws an
+ * wrong; {@link #verify()} checks every section checksum and the tree structure on demand, and
+ * {@link #open(Path, boolean) open(file, true)} before returning the world (a full read of the file). Queries
+ * check every node and leaf reference they follow (range, depth-first order, visit budget) and every palette
+ * index, so even an unverified corrupt file never makes a read outside the mapping: a broken reference throws an
  * {@link UncheckedIOException} wrapping a {@link CorruptWorldFileException}. The file must not be truncated by
  * another process while mapped (the operating system would fault the reading thread); {@link StaticWorldWriter}
  * replaces files by renaming, never in place.
@@ -160,8 +161,46 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      *                                   disagrees with the file length
      * @throws IOException               if the file cannot be read or mapped (a {@link FileSystemException} naming
      *                                   the path for a directory)
+     * @throws IllegalStateException     if the JVM runs without the options Chronicle Bytes needs to map files (the
+     *                                   message names the missing ones and {@code serialization/chronicle.args})
      */
     public static MappedWorld open(Path file) throws IOException {
+        return open(file, false);
+    }
+
+    /**
+     * Opens and maps a world file read-only after validating its header and, with {@code verify}, after checking
+     * the whole file as {@link #verify()} does (every section checksum and the tree structure), so that a damaged
+     * file is refused here instead of answering queries wrongly until someone calls {@link #verify()}. The
+     * verification reads the whole file once (and takes {@link #verify()}'s heap, about 40 bytes per internal
+     * node): opening then costs in proportion to the file's size instead of the same for any size. Without
+     * {@code verify} this is {@link #open(Path)}.
+     *
+     * @param file   the world file
+     * @param verify whether to verify the whole file before returning
+     * @return the mapped world; close it to unmap
+     * @throws CorruptWorldFileException if the header is not that of a valid world of this format version, or
+     *                                   disagrees with the file length, or (with {@code verify}) any check of
+     *                                   {@link #verify()} fails; the file is unmapped before it is thrown
+     * @throws IOException               if the file cannot be read or mapped (a {@link FileSystemException} naming
+     *                                   the path for a directory)
+     * @throws IllegalStateException     if the JVM runs without the options Chronicle Bytes needs to map files (the
+     *                                   message names the missing ones and {@code serialization/chronicle.args})
+     */
+    public static MappedWorld open(Path file, boolean verify) throws IOException {
+        MappedWorld world = map(file);
+        if (verify) {
+            try {
+                world.verify();
+            } catch (CorruptWorldFileException | RuntimeException | Error e) {
+                world.close();
+                throw e;
+            }
+        }
+        return world;
+    }
+
+    private static MappedWorld map(Path file) throws IOException {
         if (file == null) {
             throw new IllegalArgumentException("file must not be null");
         }
@@ -179,17 +218,17 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             MappedFile mapped;
             try {
                 mapped = MappedFile.ofSingle(file.toFile(), capacity, true);
-            } catch (IORuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 throw mappingFailure(file, e);
             }
             ReferenceOwner owner = ReferenceOwner.temporary("MappedWorld");
             MappedBytesStore store;
             try {
                 store = mapped.acquireByteStore(owner, 0);
-            } catch (IORuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 mapped.releaseLast();
                 throw mappingFailure(file, e);
-            } catch (RuntimeException | IOException e) {
+            } catch (IOException e) {
                 mapped.releaseLast();
                 throw e;
             }
@@ -216,11 +255,22 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     /**
      * Chronicle reports a file the operating system refuses to map (a file system without mmap, such as sysfs, or
      * no address space left) unchecked and without the path; {@link #open} promises an {@link IOException} naming
-     * the file, and {@link TiledWorld} turns only that into its documented {@link UncheckedIOException}.
+     * the file, and {@link TiledWorld} turns only that into its documented {@link UncheckedIOException}. A JVM
+     * started without the options Chronicle needs is no I/O problem: that failure becomes the
+     * {@link IllegalStateException} of {@link JvmFlags}. Anything else is thrown as it came.
+     *
+     * @return the exception to throw for an {@link IORuntimeException}
      */
-    private static IOException mappingFailure(Path file, IORuntimeException e) {
-        Throwable cause = e.getCause() != null ? e.getCause() : e;
-        return new IOException(file + ": the file cannot be mapped: " + cause.getMessage(), e);
+    private static IOException mappingFailure(Path file, Throwable e) {
+        JvmFlags.requireFor(e, file);
+        if (e instanceof IORuntimeException) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return new IOException(file + ": the file cannot be mapped: " + cause.getMessage(), e);
+        }
+        if (e instanceof RuntimeException) {
+            throw (RuntimeException) e;
+        }
+        throw (Error) e;
     }
 
     /**
@@ -2032,8 +2082,13 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         return new CorruptWorldFileException(file + ": " + what);
     }
 
+    /**
+     * The unchecked form a query throws: the cause names the file and the damage, so the wrapper only adds what the
+     * caller can do (its default message would repeat the cause's).
+     */
     private UncheckedIOException corruptAtQuery(String what) {
-        return new UncheckedIOException(corrupt(what + "; run verify()"));
+        return new UncheckedIOException("a query met a corrupt part of " + file + " (verify() checks the whole file)",
+                corrupt(what));
     }
 
     /** The validated header fields. */

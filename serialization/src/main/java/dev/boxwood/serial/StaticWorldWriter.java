@@ -61,20 +61,79 @@ public final class StaticWorldWriter {
 
     /**
      * Receives the progress of a write: the bulk build first, then the bytes streamed to the file. Build calls may
-     * come from several pool threads at once, out of order.
+     * come from several pool threads at once, out of order. Both methods do nothing unless overridden, so an
+     * implementation overrides only the phase it reports; {@link #onBuilding} and {@link #onWriting} make one from a
+     * lambda. A call that throws fails the write, which then leaves the target as it was.
      */
     public interface Progress {
         /**
+         * Reports the build's progress; does nothing unless overridden.
+         *
          * @param placedObjects objects already placed in their final leaf by the builder
          * @param totalObjects  objects in the build
          */
-        void building(long placedObjects, long totalObjects);
+        default void building(long placedObjects, long totalObjects) {
+        }
 
         /**
+         * Reports the bytes written so far; does nothing unless overridden. The last call reports the whole file
+         * ({@code writtenBytes == totalBytes}).
+         *
          * @param writtenBytes bytes of the file written so far
          * @param totalBytes   the file's length
          */
-        void writing(long writtenBytes, long totalBytes);
+        default void writing(long writtenBytes, long totalBytes) {
+        }
+
+        /**
+         * A progress that reports the build only: {@code building(placed, total)} calls {@code listener}.
+         *
+         * @param listener receives {@code (placedObjects, totalObjects)}
+         * @return the progress
+         * @throws IllegalArgumentException if {@code listener} is null
+         */
+        static Progress onBuilding(PhaseListener listener) {
+            if (listener == null) {
+                throw new IllegalArgumentException("listener must not be null");
+            }
+            return new Progress() {
+                @Override
+                public void building(long placedObjects, long totalObjects) {
+                    listener.progress(placedObjects, totalObjects);
+                }
+            };
+        }
+
+        /**
+         * A progress that reports the writing only: {@code writing(written, total)} calls {@code listener}.
+         *
+         * @param listener receives {@code (writtenBytes, totalBytes)}
+         * @return the progress
+         * @throws IllegalArgumentException if {@code listener} is null
+         */
+        static Progress onWriting(PhaseListener listener) {
+            if (listener == null) {
+                throw new IllegalArgumentException("listener must not be null");
+            }
+            return new Progress() {
+                @Override
+                public void writing(long writtenBytes, long totalBytes) {
+                    listener.progress(writtenBytes, totalBytes);
+                }
+            };
+        }
+
+        /** The progress of one phase of a write, as a lambda ({@link #onBuilding}, {@link #onWriting}). */
+        @FunctionalInterface
+        interface PhaseListener {
+            /**
+             * Reports how far the phase has come.
+             *
+             * @param done  objects placed or bytes written so far
+             * @param total objects in the build or bytes in the file
+             */
+            void progress(long done, long total);
+        }
     }
 
     private StaticWorldWriter() {
@@ -94,6 +153,9 @@ public final class StaticWorldWriter {
      *                                  (both checked before any work)
      * @throws IllegalArgumentException on invalid boxes (also boxes centred beyond {@code OutwardFloat.MAX_ORIGIN},
      *                                  which no index takes) or array lengths that do not match the box count
+     * @throws IllegalStateException    if the JVM runs without the options Chronicle Bytes needs to map files (the
+     *                                  message names the missing ones and {@code serialization/chronicle.args}),
+     *                                  found when the file is mapped, after the build; the target is untouched
      */
     public static WrittenWorld write(Path file, double[] boxes, long[] userValues, long[] categoryBits,
                                      byte[] payload) throws IOException {
@@ -115,6 +177,9 @@ public final class StaticWorldWriter {
      *                                  (both checked before any work)
      * @throws IllegalArgumentException on invalid boxes (also boxes centred beyond {@code OutwardFloat.MAX_ORIGIN},
      *                                  which no index takes) or array lengths that do not match the box count
+     * @throws IllegalStateException    if the JVM runs without the options Chronicle Bytes needs to map files (the
+     *                                  message names the missing ones and {@code serialization/chronicle.args}),
+     *                                  found when the file is mapped, after the build; the target is untouched
      */
     public static WrittenWorld write(Path file, double[] boxes, long[] userValues, long[] categoryBits,
                                      byte[] payload, Progress progress) throws IOException {
@@ -146,6 +211,9 @@ public final class StaticWorldWriter {
      * @throws IllegalArgumentException on a null source, a size outside {@code 0 ..}
      *                                  {@link BinnedSahBuilder#MAX_OBJECTS}, an invalid box (the message names its
      *                                  index) or array lengths that do not match the size; the target is untouched
+     * @throws IllegalStateException    if the JVM runs without the options Chronicle Bytes needs to map files (the
+     *                                  message names the missing ones and {@code serialization/chronicle.args}),
+     *                                  found when the file is mapped, after the build; the target is untouched
      */
     public static WrittenWorld write(Path file, BoxSource source, long[] userValues, long[] categoryBits,
                                      byte[] payload, Progress progress) throws IOException {
@@ -212,6 +280,9 @@ public final class StaticWorldWriter {
      *                                  their union (the message names the node and child, or the root bounds),
      *                                  or an empty tree's root bounds are not zeros. All of this is checked in
      *                                  O(n) before anything is written: the target is then untouched
+     * @throws IllegalStateException    if the JVM runs without the options Chronicle Bytes needs to map files (the
+     *                                  message names the missing ones and {@code serialization/chronicle.args}),
+     *                                  found when the file is mapped, after the build; the target is untouched
      */
     public static WrittenWorld write(Path file, FlatBvh tree, float[] objectBoxes, long[] userValues,
                                      long[] categoryBits, byte[] payload) throws IOException {
@@ -238,6 +309,9 @@ public final class StaticWorldWriter {
      * @throws IllegalArgumentException if {@code tree} or {@code handles} is null, or a handle is stale or given twice
      *                                  (the message names its index, and the earlier index of a repeat); the
      *                                  target is then untouched
+     * @throws IllegalStateException    if the JVM runs without the options Chronicle Bytes needs to map files (the
+     *                                  message names the missing ones and {@code serialization/chronicle.args}),
+     *                                  found when the file is mapped, after the build; the target is untouched
      */
     public static WrittenWorld write(Path file, ReadableTree tree, int[] handles, byte[] payload,
                                      Progress progress) throws IOException {
@@ -309,7 +383,8 @@ public final class StaticWorldWriter {
                 + ProcessHandle.current().pid() + "-" + System.nanoTime());
         long length;
         try {
-            length = writeTemp(temp, tree, layout, objectBoxes, userValues, categoryBits, payload, progress);
+            length = writeTemp(temp, target, tree, layout, objectBoxes, userValues, categoryBits, payload,
+                    progress);
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException | Error e) {
             try {
@@ -591,8 +666,9 @@ public final class StaticWorldWriter {
         }
     }
 
-    private static long writeTemp(Path temp, FlatBvh tree, Layout layout, float[] objectBoxes, long[] userValues,
-                                  long[] categoryBits, byte[] payload, Progress progress) throws IOException {
+    private static long writeTemp(Path temp, Path target, FlatBvh tree, Layout layout, float[] objectBoxes,
+                                  long[] userValues, long[] categoryBits, byte[] payload, Progress progress)
+            throws IOException {
         int n = tree.objectCount();
         int nodeCount = layout.nodeCount;
         Palette palette = new Palette(categoryBits, n);
@@ -621,7 +697,7 @@ public final class StaticWorldWriter {
         BytesStore<?, ?> mappedStore = null;
         // released (after the close) on failure too: the caller deletes the temporary file, whose disk space a
         // mapping left behind would hold until the JVM exits
-        try (MappedBytes out = MappedBytes.singleMappedBytes(temp.toFile(), Math.max(end, 1))) {
+        try (MappedBytes out = map(temp, target, Math.max(end, 1))) {
             mappedFile = out.mappedFile();
             mappedStore = out.bytesStore();
             SectionSink sink = new SectionSink(out, progress, end);
@@ -685,6 +761,20 @@ public final class StaticWorldWriter {
             progress.writing(end, end);
         }
         return end;
+    }
+
+    /**
+     * Maps the temporary file for writing. A JVM without the options Chronicle Bytes needs fails here with Chronicle's
+     * raw {@link AssertionError}, which names neither the options nor the file: that becomes the
+     * {@link IllegalStateException} of {@link JvmFlags}, naming the target the caller knows.
+     */
+    private static MappedBytes map(Path temp, Path target, long size) throws IOException {
+        try {
+            return MappedBytes.singleMappedBytes(temp.toFile(), size);
+        } catch (RuntimeException | Error e) {
+            JvmFlags.requireFor(e, target);
+            throw e;
+        }
     }
 
     /**

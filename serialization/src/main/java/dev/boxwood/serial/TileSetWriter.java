@@ -48,6 +48,9 @@ public final class TileSetWriter {
      *                                  not exist (checked first), {@link java.nio.file.AccessDeniedException} if it
      *                                  cannot be written (checked before the first tile is written)
      * @throws IllegalArgumentException on invalid arguments (then no file is written)
+     * @throws IllegalStateException    if the JVM runs without the options Chronicle Bytes needs to map files (the
+     *                                  message names the missing ones and {@code serialization/chronicle.args}),
+     *                                  found as the first tile is mapped; no tile is written
      */
     public static List<Path> writeGrid(Path dir, String baseName, double[] boxes, long[] userValues,
                                        long[] categoryBits, double cellSize) throws IOException {

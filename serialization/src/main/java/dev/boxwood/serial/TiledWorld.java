@@ -30,8 +30,10 @@ import dev.boxwood.query.TraversalStack;
  * everywhere, mapped on demand and unmapped least-recently-used first when the mapped bytes exceed a budget.
  *
  * <p>Opening reads only each tile's 256-byte header (validated as by {@link MappedWorld#open}); a tile is mapped when a
- * query first reaches its bounds. Queries use the library's visitors: the handle passed to a visitor is the object's
- * handle <em>within its tile</em>. Before the objects of each tile the visitor's
+ * query first reaches its bounds, and verified whole each time it is mapped only if opened so
+ * ({@link #open(List, long, boolean)}, at the cost of a full read of the tile per mapping). Queries use the library's
+ * visitors: the handle passed to a visitor is the object's handle <em>within its tile</em>. Before the objects of
+ * each tile the visitor's
  * {@link dev.boxwood.query.PartAware#enterPart enterPart} gets the tile's index, so the library's collectors record the
  * tile of each result ({@code part()}, {@code part(i)}), {@code ClosestHit} breaks equal fractions by tile before
  * handle, and the sorts order by tile before handle; inside a visit {@link Scratch#tile()} tells it too. User values
@@ -63,6 +65,10 @@ import dev.boxwood.query.TraversalStack;
  * than mix the old frame with the new contents. A replaced tile is only noticed when a query reaches its old
  * bounds and maps it: objects of the new file outside those bounds are not found until then. Open a new tiled
  * world to see replaced tiles.
+ *
+ * <p>In a JVM started without the options Chronicle Bytes needs to map files ({@code serialization/chronicle.args}),
+ * the first query that maps a tile throws the {@link IllegalStateException} of {@link MappedWorld#open(Path)}, which
+ * names the missing options.
  */
 public final class TiledWorld implements AutoCloseable {
 
@@ -73,6 +79,8 @@ public final class TiledWorld implements AutoCloseable {
     private static final int RAY = -1;
 
     private final Tile[] tiles;
+    /** Whether each mapping of a tile is verified before a query reads it ({@link #open(List, long, boolean)}). */
+    private final boolean verifyTiles;
     /**
      * Guards the tiles' mappings, use counts and the counters: private, so that code holding the tiled world's own
      * monitor (an application locking on it) cannot block the threads of a batch, or the last query out of a tile.
@@ -177,13 +185,16 @@ public final class TiledWorld implements AutoCloseable {
         }
     }
 
-    private TiledWorld(Tile[] tiles, long budgetBytes) {
+    private TiledWorld(Tile[] tiles, long budgetBytes, boolean verifyTiles) {
         this.tiles = tiles;
         this.budgetBytes = budgetBytes;
+        this.verifyTiles = verifyTiles;
     }
 
     /**
-     * Opens a set of tiles, reading and validating only their headers.
+     * Opens a set of tiles, reading and validating only their headers. Tiles are not verified when mapped: a
+     * damaged tile answers queries wrongly (never reading outside its mapping) until {@link #verify()} finds it;
+     * {@link #open(List, long, boolean)} verifies each tile as it is mapped.
      *
      * @param tileFiles   the tile files (static world files); tile {@code i} is {@code tileFiles.get(i)}
      * @param budgetBytes the mapped bytes above which unused tiles are unmapped, {@code >= 0}
@@ -192,6 +203,33 @@ public final class TiledWorld implements AutoCloseable {
      * @throws IOException               if a tile cannot be read
      */
     public static TiledWorld open(List<Path> tileFiles, long budgetBytes) throws IOException {
+        return open(tileFiles, budgetBytes, false);
+    }
+
+    /**
+     * Opens a set of tiles, reading and validating only their headers, and with {@code verifyTiles} verifies each
+     * tile ({@link MappedWorld#verify()}: every section checksum and the tree structure) each time it is mapped,
+     * before any query reads it: when a query first reaches it, and again whenever a query reaches it after the
+     * budget unmapped it (the file is read from disk again then, so it is checked again). A tile that fails is
+     * unmapped at once and the query that reached it throws an {@link UncheckedIOException} whose cause is the
+     * {@link CorruptWorldFileException} naming the file and the problem; the tile is not kept, so each later query
+     * reaching it fails the same way, and the other tiles answer as usual.
+     *
+     * <p>The cost: each mapping reads the whole tile file (where an unverified mapping reads only the pages queries
+     * touch) and takes {@link MappedWorld#verify()}'s heap, about 40 bytes per internal node of the tile; with a
+     * budget that keeps unmapping and remapping tiles each remapping pays it again. The verification runs outside
+     * the tiled world's lock, so queries of other tiles do not wait for it; two threads reaching the same unmapped
+     * tile at once may both verify it, and one mapping is kept. Opening itself costs what
+     * {@link #open(List, long)} costs.
+     *
+     * @param tileFiles   the tile files (static world files); tile {@code i} is {@code tileFiles.get(i)}
+     * @param budgetBytes the mapped bytes above which unused tiles are unmapped, {@code >= 0}
+     * @param verifyTiles whether to verify each tile every time it is mapped
+     * @return the tiled world
+     * @throws CorruptWorldFileException if a tile's header is invalid
+     * @throws IOException               if a tile cannot be read
+     */
+    public static TiledWorld open(List<Path> tileFiles, long budgetBytes, boolean verifyTiles) throws IOException {
         Arguments.requireNonNull("tileFiles", tileFiles);
         if (budgetBytes < 0) {
             throw new IllegalArgumentException("budgetBytes must be >= 0: " + budgetBytes);
@@ -203,7 +241,7 @@ public final class TiledWorld implements AutoCloseable {
             MappedWorld.Header header = MappedWorld.Header.read(file);
             tiles[i] = new Tile(i, file, header.fileLength, header);
         }
-        return new TiledWorld(tiles, budgetBytes);
+        return new TiledWorld(tiles, budgetBytes, verifyTiles);
     }
 
     /** @return the number of tiles */
@@ -999,6 +1037,10 @@ public final class TiledWorld implements AutoCloseable {
     public void verify() throws IOException {
         checkOpen();
         for (Tile t : tiles) {
+            boolean mapped;
+            synchronized (lock) {
+                mapped = t.world != null;
+            }
             MappedWorld world;
             try {
                 world = acquire(t);
@@ -1006,7 +1048,10 @@ public final class TiledWorld implements AutoCloseable {
                 throw e.getCause();
             }
             try {
-                world.verify();
+                // a tile this call mapped with verifyTiles was verified as it was mapped: not read twice
+                if (mapped || !verifyTiles) {
+                    world.verify();
+                }
             } finally {
                 release(t);
             }
@@ -1016,22 +1061,35 @@ public final class TiledWorld implements AutoCloseable {
     private MappedWorld acquire(Tile t) {
         MappedWorld world;
         boolean unmapped;
-        synchronized (lock) {
-            checkOpen();
-            if (t.world == null) {
-                try {
-                    t.world = openUnchanged(t);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+        // verifying reads the whole tile: it runs outside the lock, so that the queries of other threads do not wait
+        // for it, and the verified mapping is installed unless another thread installed one meanwhile
+        MappedWorld verified = null;
+        try {
+            while (true) {
+                synchronized (lock) {
+                    checkOpen();
+                    if (t.world == null && (verified != null || !verifyTiles)) {
+                        t.world = verified != null ? verified : openTile(t);
+                        verified = null;
+                        mappedBytes += t.length;
+                        mapCount++;
+                    }
+                    if (t.world != null) {
+                        t.users++;
+                        t.lastUse = ++clock;
+                        evictOverBudget();
+                        world = t.world;
+                        unmapped = retiredCount > 0;
+                        break;
+                    }
                 }
-                mappedBytes += t.length;
-                mapCount++;
+                verified = openVerified(t);
             }
-            t.users++;
-            t.lastUse = ++clock;
-            evictOverBudget();
-            world = t.world;
-            unmapped = retiredCount > 0;
+        } finally {
+            if (verified != null) {
+                // another thread installed its mapping of the tile first, or the tiled world was closed meanwhile
+                verified.close();
+            }
         }
         if (unmapped) {
             try {
@@ -1043,6 +1101,50 @@ public final class TiledWorld implements AutoCloseable {
             }
         }
         return world;
+    }
+
+    /** Maps a tile ({@link #openUnchanged}) for a query, which reports a tile it cannot use unchecked. */
+    private static MappedWorld openTile(Tile t) {
+        try {
+            return openUnchanged(t);
+        } catch (IOException e) {
+            throw tileFailure(t, e);
+        }
+    }
+
+    /** Maps a tile and verifies it whole; a tile that fails is unmapped before the query gets the failure. */
+    private static MappedWorld openVerified(Tile t) {
+        MappedWorld world = openTile(t);
+        try {
+            world.verify();
+        } catch (CorruptWorldFileException e) {
+            world.close();
+            throw tileFailure(t, e);
+        } catch (RuntimeException | Error e) {
+            world.close();
+            throw e;
+        }
+        return world;
+    }
+
+    /**
+     * What a query throws for a tile it cannot use: the wrapper names the tile and says in brief what is wrong, the
+     * cause (naming the file) gives the details; the wrapper's default message would repeat the cause's.
+     */
+    private static UncheckedIOException tileFailure(Tile t, IOException e) {
+        String what = e instanceof CorruptWorldFileException ? "is corrupt"
+                : e instanceof TileChangedException ? "changed on disk since the tiled world was opened"
+                : "cannot be mapped";
+        return new UncheckedIOException("tile " + t.index + " (" + t.file + ") " + what, e);
+    }
+
+    /** A tile whose header no longer says what {@link #open} read. */
+    private static final class TileChangedException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        TileChangedException(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -1065,8 +1167,8 @@ public final class TiledWorld implements AutoCloseable {
         }
         if (change != null) {
             world.close();
-            throw new IOException("tile " + t.index + " (" + t.file + ") changed on disk since the tiled world was"
-                    + " opened: " + change + " (tiles must not be replaced while it is open)");
+            throw new TileChangedException("tile " + t.index + " (" + t.file + ") changed on disk since the tiled world"
+                    + " was opened: " + change + " (tiles must not be replaced while it is open)");
         }
         return world;
     }

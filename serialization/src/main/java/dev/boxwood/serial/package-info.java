@@ -11,7 +11,10 @@
  * {@link dev.boxwood.serial.WorldPairs} gives the overlapping pairs between a dynamic tree's entities and a mapped
  * world, read in place.
  *
- * <p>Memory mapping goes through Chronicle Bytes, which needs JVM flags on JDK 17 and later (listed in
- * {@code docs/format.md}, section "JVM flags").
+ * <p>Memory mapping goes through Chronicle Bytes, which needs JVM flags on JDK 17 and later: they are listed in
+ * {@code docs/format.md}, section "JVM flags", and kept in the argument files
+ * {@code serialization/chronicle.args} ({@code java @serialization/chronicle.args ...}) and, on JDK 23 and later,
+ * {@code serialization/chronicle-jdk23.args}. Without them writing or mapping a world throws an
+ * {@link java.lang.IllegalStateException} naming the missing options.
  */
 package dev.boxwood.serial;
