@@ -49,7 +49,12 @@ public abstract class BatchRunner implements AutoCloseable {
      * @throws IllegalArgumentException if {@code threads < 1}
      */
     protected BatchRunner(int threads) {
-        executor = new QueryExecutor(threads);
+        executor = new QueryExecutor(threads, name());
+    }
+
+    /** The runner's class as its callers know it: what the messages call the instance. */
+    private String name() {
+        return getClass().getSimpleName().isEmpty() ? getClass().getName() : getClass().getSimpleName();
     }
 
     /** @return the number of threads a batch runs on, the caller included */
@@ -66,8 +71,7 @@ public abstract class BatchRunner implements AutoCloseable {
      */
     protected final void begin() {
         if (!running.compareAndSet(false, true)) {
-            String name = getClass().getSimpleName().isEmpty() ? getClass().getName() : getClass().getSimpleName();
-            throw new IllegalStateException("this " + name + " is running a batch already (called from another "
+            throw new IllegalStateException("this " + name() + " is running a batch already (called from another "
                     + "thread or from inside a query): one batch at a time per instance; give each thread its own");
         }
     }

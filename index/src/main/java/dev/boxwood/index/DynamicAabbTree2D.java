@@ -1,5 +1,6 @@
 package dev.boxwood.index;
 
+import dev.boxwood.geom.BoxMessages;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.OutwardFloat;
 import dev.boxwood.query.OverlapVisitor;
@@ -163,15 +164,13 @@ public final class DynamicAabbTree2D {
             for (int a = 0; a < 2; a++) {
                 double lo = rectangles[4 * i + a];
                 double hi = rectangles[4 * i + 2 + a];
-                if (!Double.isFinite(lo) || !Double.isFinite(hi) || lo > hi) {
-                    throw new IllegalArgumentException("rectangles: rectangle " + i + " is not finite or inverted ("
-                            + (a == 0 ? "x" : "y") + " from " + lo + " to " + hi + ")");
+                if (!(Double.isFinite(lo) && Double.isFinite(hi) && lo <= hi)) {
+                    throw BoxMessages.invalid("rectangles: rectangle " + i, a, lo, hi);
                 }
                 double origin = a == 0 ? tree.originX() : tree.originY();
                 if (!OutwardFloat.storable(lo, origin) || !OutwardFloat.storable(hi, origin)) {
-                    throw new IllegalArgumentException("rectangles: rectangle " + i + " reaches more than "
-                            + OutwardFloat.MAX_OFFSET + " from the origin (" + (a == 0 ? "x" : "y") + " from " + lo
-                            + " to " + hi + ")");
+                    throw new IllegalArgumentException("rectangles: rectangle " + i + " "
+                            + BoxMessages.beyondStorage(a, lo, hi, OutwardFloat.MAX_OFFSET, "the origin " + origin));
                 }
                 boxes[6 * i + a] = lo;
                 boxes[6 * i + 3 + a] = hi;

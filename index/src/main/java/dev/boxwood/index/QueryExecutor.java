@@ -44,6 +44,8 @@ public final class QueryExecutor implements AutoCloseable {
     private Task task;
     private int count;
     private int chunk;
+    /** What the messages call the executor: the runner that owns it, whose class is all its callers know. */
+    private final String name;
 
     /**
      * A pool of {@code threads - 1} worker threads plus the caller.
@@ -52,6 +54,17 @@ public final class QueryExecutor implements AutoCloseable {
      * @throws IllegalArgumentException if {@code threads < 1}
      */
     public QueryExecutor(int threads) {
+        this(threads, "QueryExecutor");
+    }
+
+    /**
+     * A pool whose messages name its owner: a {@link BatchRunner}'s callers see the runner's class, not this one.
+     *
+     * @param threads total threads per batch, {@code >= 1}
+     * @param name what the messages call it ("this BatchQueries is closed")
+     */
+    QueryExecutor(int threads, String name) {
+        this.name = name;
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1: " + threads);
         }
@@ -94,7 +107,7 @@ public final class QueryExecutor implements AutoCloseable {
             throw new IllegalArgumentException(task == null ? "task must not be null" : "count must be >= 0: " + count);
         }
         if (!running.compareAndSet(false, true)) {
-            throw new IllegalStateException("this executor is running a batch already (called from another thread "
+            throw new IllegalStateException("this " + name + " is running a batch already (called from another thread "
                     + "or from inside a task): one batch at a time");
         }
         try {
@@ -109,7 +122,7 @@ public final class QueryExecutor implements AutoCloseable {
             // with close() under the same lock: a batch either starts before the close, and then every worker
             // takes part in it (see workLoop), or not at all
             if (closed) {
-                throw new IllegalStateException("executor is closed");
+                throw new IllegalStateException("this " + name + " is closed");
             }
             if (count == 0) {
                 return;

@@ -1,5 +1,6 @@
 package dev.boxwood.index;
 
+import dev.boxwood.geom.BoxMessages;
 import dev.boxwood.index.build.BinnedSahBuilder;
 import dev.boxwood.index.build.FlatBvh;
 import dev.boxwood.query.Arguments;
@@ -899,15 +900,17 @@ final class TreeBuild {
             for (int a = 0; a < 3; a++) {
                 float lo = objectBoxes[i + a];
                 float hi = objectBoxes[i + 3 + a];
-                if (!Float.isFinite(lo) || !Float.isFinite(hi) || lo > hi) {
-                    throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " is not finite or inverted");
+                if (!(Float.isFinite(lo) && Float.isFinite(hi) && lo <= hi)) {
+                    throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " "
+                            + BoxMessages.problem(a, lo, hi));
                 }
                 double storedLo = sameFrame ? lo : bvhOrigin[a] + lo - treeOrigin[a];
                 double storedHi = sameFrame ? hi : bvhOrigin[a] + hi - treeOrigin[a];
                 if (!OutwardFloat.withinStoredRange(storedLo) || !OutwardFloat.withinStoredRange(storedHi)) {
-                    throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " reaches more than "
-                            + OutwardFloat.MAX_OFFSET + " from the tree's origin on axis " + a
-                            + " (the float storage range)");
+                    // in world coordinates: the floats are relative to the hierarchy's origin, not the tree's
+                    throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " "
+                            + BoxMessages.beyondStorage(a, bvhOrigin[a] + lo, bvhOrigin[a] + hi,
+                                    OutwardFloat.MAX_OFFSET, "the tree's origin " + treeOrigin[a]));
                 }
             }
         }

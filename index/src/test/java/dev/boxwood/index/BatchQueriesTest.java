@@ -303,7 +303,7 @@ class BatchQueriesTest {
                         batch.lineOfSight(tree, from, to, null, null, n, -1L, visible);
                     }
                 } catch (IllegalStateException closed) {
-                    if (!closed.getMessage().contains("closed")) {
+                    if (!closed.getMessage().equals("this BatchQueries is closed")) {
                         unexpected[0] = closed;
                     }
                 } catch (Throwable t) {
@@ -319,6 +319,22 @@ class BatchQueriesTest {
             assertTrue(unexpected[0] == null, "attempt " + attempt + ": " + unexpected[0]);
             batch.close();
         }
+    }
+
+    @Test
+    void shouldNameTheBatchQueriesInstanceWhenClosed() {
+        DynamicAabbTree tree = crateRows(20, 5);
+        BatchQueries batch = new BatchQueries(2);
+        batch.close();
+        double[] from = new double[3];
+        double[] to = {1, 0, 0};
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> batch.lineOfSight(tree, from, to, null, null, 1, -1L, new boolean[1]));
+        assertEquals("this BatchQueries is closed", e.getMessage());
+        // also a batch of no queries: the instance refuses before looking at the count
+        e = assertThrows(IllegalStateException.class,
+                () -> batch.lineOfSight(tree, from, to, null, null, 0, -1L, new boolean[1]));
+        assertEquals("this BatchQueries is closed", e.getMessage());
     }
 
     @Test

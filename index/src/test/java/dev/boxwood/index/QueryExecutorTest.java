@@ -77,7 +77,9 @@ class QueryExecutorTest {
         assertThrows(IllegalArgumentException.class, () -> new QueryExecutor(0));
         executor.close();
         executor.close();
-        assertThrows(IllegalStateException.class, () -> executor.run((w, f, t) -> { }, 1));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> executor.run((w, f, t) -> { }, 1));
+        assertEquals("this QueryExecutor is closed", e.getMessage());
     }
 
     @Test

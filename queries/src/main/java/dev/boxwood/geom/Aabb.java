@@ -23,12 +23,13 @@ public record Aabb(double minX, double minY, double minZ, double maxX, double ma
      * @param maxX see the record component
      * @param maxY see the record component
      * @param maxZ see the record component
-     * @throws IllegalArgumentException naming the bound that is NaN, infinite or inverted
+     * @throws IllegalArgumentException naming the first axis whose bounds are NaN, infinite or inverted, and both
+     *                                  bounds on it ({@link BoxMessages})
      */
     public Aabb {
-        Check.ordered(minX, maxX, "minX", "maxX");
-        Check.ordered(minY, maxY, "minY", "maxY");
-        Check.ordered(minZ, maxZ, "minZ", "maxZ");
+        Check.bounds(0, minX, maxX);
+        Check.bounds(1, minY, maxY);
+        Check.bounds(2, minZ, maxZ);
     }
 
     /**

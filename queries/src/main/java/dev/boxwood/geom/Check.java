@@ -32,11 +32,10 @@ final class Check {
         nonNegative(maxFraction, "maxFraction");
     }
 
-    static void ordered(double min, double max, String minName, String maxName) {
-        finite(min, minName);
-        finite(max, maxName);
-        if (min > max) {
-            throw new IllegalArgumentException(minName + " (" + min + ") must be <= " + maxName + " (" + max + ")");
+    /** A box's bounds on one axis finite and ordered, in the wording of every box check ({@link BoxMessages}). */
+    static void bounds(int axis, double min, double max) {
+        if (!(Double.isFinite(min) && Double.isFinite(max) && min <= max)) {
+            throw BoxMessages.invalid("box", axis, min, max);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.boxwood.geom2d;
 
+import dev.boxwood.geom.BoxMessages;
+
 /** Argument checks of the 2D value types: each failure names the argument and its value. */
 final class Check2 {
 
@@ -19,10 +21,10 @@ final class Check2 {
         }
     }
 
-    static void ordered(double min, String minName, double max, String maxName) {
-        if (min > max) {
-            throw new IllegalArgumentException(minName + " must be <= " + maxName + ", was " + minName + " = " + min
-                    + " > " + maxName + " = " + max);
+    /** A rectangle's bounds on one axis (0 x, 1 y) finite and ordered, in the wording of every box check. */
+    static void bounds(int axis, double min, double max) {
+        if (!(Double.isFinite(min) && Double.isFinite(max) && min <= max)) {
+            throw BoxMessages.invalid("rectangle", axis, min, max);
         }
     }
 

@@ -21,16 +21,13 @@ public record RectMinMax(double minX, double minY, double maxX, double maxY) {
      * @param minY the smallest y
      * @param maxX the largest x
      * @param maxY the largest y
-     * @throws IllegalArgumentException naming the argument, if a coordinate is NaN or infinite, or if
-     *                                  {@code minX > maxX} or {@code minY > maxY}
+     * @throws IllegalArgumentException naming the first axis whose bounds are NaN, infinite or inverted
+     *                                  ({@code min > max}), and both bounds on it
+     *                                  ({@link dev.boxwood.geom.BoxMessages})
      */
     public RectMinMax {
-        Check2.finite(minX, "minX");
-        Check2.finite(minY, "minY");
-        Check2.finite(maxX, "maxX");
-        Check2.finite(maxY, "maxY");
-        Check2.ordered(minX, "minX", maxX, "maxX");
-        Check2.ordered(minY, "minY", maxY, "maxY");
+        Check2.bounds(0, minX, maxX);
+        Check2.bounds(1, minY, maxY);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.boxwood.query;
 
+import dev.boxwood.geom.BoxMessages;
+
 /**
  * Validation of the arguments of index entry points, shared so every index rejects the same input with the same
  * message. Each method throws {@link IllegalArgumentException} naming the offending argument and returns normally
@@ -126,18 +128,39 @@ public final class Arguments {
      * @param maxX max x
      * @param maxY max y
      * @param maxZ max z
-     * @throws IllegalArgumentException naming the first bad coordinate, or the inverted axis
+     * @throws IllegalArgumentException naming the first axis whose bounds are NaN, infinite or inverted, and both
+     *                                  bounds on it, in the wording of {@link BoxMessages} ({@code "box is inverted
+     *                                  on axis x: minX = 2.0 > maxX = 1.0"})
      */
     public static void requireBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        requireFinite("minX", minX);
-        requireFinite("minY", minY);
-        requireFinite("minZ", minZ);
-        requireFinite("maxX", maxX);
-        requireFinite("maxY", maxY);
-        requireFinite("maxZ", maxZ);
-        requireOrdered("minX", minX, "maxX", maxX);
-        requireOrdered("minY", minY, "maxY", maxY);
-        requireOrdered("minZ", minZ, "maxZ", maxZ);
+        requireBounds(0, minX, maxX);
+        requireBounds(1, minY, maxY);
+        requireBounds(2, minZ, maxZ);
+    }
+
+    /**
+     * Requires a valid closed box of an array, as {@link #requireBox} does, with messages that name the array and
+     * the box's index ({@code "boxes: box 3 is inverted on axis x: minX = 2.0 > maxX = 1.0"}).
+     *
+     * @param name the array's name for the message
+     * @param index the box's index in the array (in boxes, not in doubles)
+     * @param minX min x
+     * @param minY min y
+     * @param minZ min z
+     * @param maxX max x
+     * @param maxY max y
+     * @param maxZ max z
+     * @throws IllegalArgumentException naming the box and the first axis whose bounds are NaN, infinite or inverted
+     */
+    public static void requireBox(String name, int index, double minX, double minY, double minZ, double maxX,
+                                  double maxY, double maxZ) {
+        // the plain test first, so that a valid box builds no message
+        if (!(valid(minX, maxX) && valid(minY, maxY) && valid(minZ, maxZ))) {
+            String subject = name + ": box " + index;
+            requireBounds(subject, 0, minX, maxX);
+            requireBounds(subject, 1, minY, maxY);
+            requireBounds(subject, 2, minZ, maxZ);
+        }
     }
 
     /**
@@ -153,17 +176,38 @@ public final class Arguments {
      * @param maxX max x
      * @param maxY max y
      * @param maxZ max z
-     * @throws IllegalArgumentException naming the first bad coordinate, or the inverted axis
+     * @throws IllegalArgumentException naming the first axis whose bounds are NaN, infinite or inverted, else the
+     *                                  first beyond the storage range, and both bounds on it ({@link BoxMessages})
      */
     public static void requireStorableBox(double originX, double originY, double originZ, double minX, double minY,
                                           double minZ, double maxX, double maxY, double maxZ) {
         requireBox(minX, minY, minZ, maxX, maxY, maxZ);
-        requireStorable("minX", minX, originX);
-        requireStorable("minY", minY, originY);
-        requireStorable("minZ", minZ, originZ);
-        requireStorable("maxX", maxX, originX);
-        requireStorable("maxY", maxY, originY);
-        requireStorable("maxZ", maxZ, originZ);
+        requireStorableBounds(0, minX, maxX, originX);
+        requireStorableBounds(1, minY, maxY, originY);
+        requireStorableBounds(2, minZ, maxZ, originZ);
+    }
+
+    private static boolean valid(double min, double max) {
+        return Double.isFinite(min) && Double.isFinite(max) && min <= max;
+    }
+
+    private static void requireBounds(int axis, double min, double max) {
+        if (!valid(min, max)) {
+            throw BoxMessages.invalid("box", axis, min, max);
+        }
+    }
+
+    private static void requireBounds(String subject, int axis, double min, double max) {
+        if (!valid(min, max)) {
+            throw BoxMessages.invalid(subject, axis, min, max);
+        }
+    }
+
+    private static void requireStorableBounds(int axis, double min, double max, double origin) {
+        if (!OutwardFloat.storable(min, origin) || !OutwardFloat.storable(max, origin)) {
+            throw new IllegalArgumentException("box " + BoxMessages.beyondStorage(axis, min, max,
+                    OutwardFloat.MAX_OFFSET, "the origin " + origin));
+        }
     }
 
     /**
@@ -254,12 +298,6 @@ public final class Arguments {
     public static void requireNonNull(String name, Object value) {
         if (value == null) {
             throw new IllegalArgumentException(name + " must not be null");
-        }
-    }
-
-    private static void requireOrdered(String minName, double min, String maxName, double max) {
-        if (min > max) {
-            throw new IllegalArgumentException("inverted box: " + minName + " = " + min + " > " + maxName + " = " + max);
         }
     }
 }

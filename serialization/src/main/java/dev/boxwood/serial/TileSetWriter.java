@@ -84,7 +84,7 @@ public final class TileSetWriter {
         int farObject = -1;
         int farAxis = -1;
         for (int i = 0; i < n; i++) {
-            Arguments.requireBox(boxes[6 * i], boxes[6 * i + 1], boxes[6 * i + 2], boxes[6 * i + 3],
+            Arguments.requireBox("boxes", i, boxes[6 * i], boxes[6 * i + 1], boxes[6 * i + 2], boxes[6 * i + 3],
                     boxes[6 * i + 4], boxes[6 * i + 5]);
             for (int a = 0; a < 3; a++) {
                 double at = cellCoordinate(boxes, i, a, cellSize);

@@ -1,5 +1,6 @@
 package dev.boxwood.serial;
 
+import dev.boxwood.geom.BoxMessages;
 import dev.boxwood.query.OutwardFloat;
 
 /**
@@ -311,21 +312,18 @@ public final class WorldLayout {
      *
      * @param boxes float boxes, stride 6
      * @param at    index of the box's {@code minX}
-     * @return the problem, as a predicate of "the box" (for example {@code "is inverted on axis 0: [2.0, 1.0]"})
+     * @return the problem, as a predicate of "the box" in the wording of {@link BoxMessages} (for example
+     *         {@code "is inverted on axis x: minX = 2.0 > maxX = 1.0"})
      */
     static String storedBoxProblem(float[] boxes, int at) {
         for (int a = 0; a < 3; a++) {
             float lo = boxes[at + a];
             float hi = boxes[at + 3 + a];
-            if (!Float.isFinite(lo) || !Float.isFinite(hi)) {
-                return "is not finite on axis " + a + ": [" + lo + ", " + hi + "]";
-            }
-            if (lo > hi) {
-                return "is inverted on axis " + a + ": [" + lo + ", " + hi + "]";
+            if (!(Float.isFinite(lo) && Float.isFinite(hi) && lo <= hi)) {
+                return BoxMessages.problem(a, lo, hi);
             }
             if (!OutwardFloat.withinStoredRange(lo) || !OutwardFloat.withinStoredRange(hi)) {
-                return "reaches more than " + OutwardFloat.MAX_OFFSET + " from the origin on axis " + a
-                        + " (the float storage range): [" + lo + ", " + hi + "]";
+                return BoxMessages.beyondStorage(a, lo, hi, OutwardFloat.MAX_OFFSET, "the origin");
             }
         }
         return null;

@@ -422,8 +422,9 @@ class MappedWorldTest {
         // one object, so the tree is its box and agrees with it: only the box itself is wrong (the first is finite
         // but beyond the float storage range every index keeps, the second would not even open)
         float[][] bad = {{0, 0, 0, 1e30f, 1, 1}, {1, 0, 0, 0, 1, 1}, {0, Float.NaN, 0, 1, 1, 1}};
-        String[] named = {"reaches more than " + OutwardFloat.MAX_OFFSET, "is inverted on axis 0",
-            "is not finite on axis 1"};
+        String[] named = {"reaches more than " + OutwardFloat.MAX_OFFSET + " from the origin on axis x (the float "
+            + "storage range): minX = 0.0, maxX = 1.0E30", "is inverted on axis x: minX = 1.0 > maxX = 0.0",
+            "has a NaN bound on axis y: minY = NaN, maxY = 1.0"};
         for (int t = 0; t < bad.length; t++) {
             float[] box = bad[t];
             FlatBvh single = FlatBvh.of(1, 0, 0, 0, new float[0], new int[0], box.clone());

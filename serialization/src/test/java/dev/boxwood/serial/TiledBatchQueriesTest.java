@@ -471,6 +471,18 @@ class TiledBatchQueriesTest {
     }
 
     @Test
+    void shouldNameTheInstanceWhenClosed() throws IOException {
+        int n = count();
+        TiledBatchQueries batch = new TiledBatchQueries(2);
+        batch.close();
+        try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> batch.lineOfSight(world, part(0), ends(), n, -1L, new boolean[n]));
+            assertEquals("this TiledBatchQueries is closed", e.getMessage());
+        }
+    }
+
+    @Test
     void shouldRefuseAClosedWorldWithoutWritingAndTakeTheNextBatch() throws IOException {
         int n = count();
         double[] origins = part(0);

@@ -30,7 +30,8 @@ class BruteForceIndexArgumentsTest {
         assertRefused("radius", () -> index.querySphere(0, 0, 0, 1e151, crossing, -1L, null, overlaps));
         assertRefused("centerX", () -> index.querySphere(Double.NaN, 0, 0, 1, crossing, -1L, null, overlaps));
         assertRefused("mode", () -> index.querySphere(0, 0, 0, 1, null, -1L, null, overlaps));
-        assertRefused("inverted box", () -> index.queryBox(2, 0, 0, 1, 1, 1, crossing, -1L, null, overlaps));
+        assertRefused("box is inverted on axis x: minX = 2.0 > maxX = 1.0",
+                () -> index.queryBox(2, 0, 0, 1, 1, 1, crossing, -1L, null, overlaps));
         double[] obb = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, -1, 1, 1};
         assertRefused("obb", () -> index.queryObb(obb, 0, crossing, -1L, null, overlaps));
         ConvexRegion halfSpace = new ConvexRegion(new double[] {1, 0, 0, 5}, 1);

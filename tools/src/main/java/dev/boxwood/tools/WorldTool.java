@@ -314,7 +314,7 @@ public final class WorldTool {
             return message;
         }
 
-        private static final Pattern BEYOND_STORAGE = Pattern.compile("reaches more than .* on axis (\\d)");
+        private static final Pattern BEYOND_STORAGE = Pattern.compile("reaches more than .* on axis ([xyz])");
 
         /**
          * For a box beyond the float storage range: the origin is the centre of all the boxes, so the box the
@@ -326,7 +326,7 @@ public final class WorldTool {
             if (!m.find() || count == 0) {
                 return "";
             }
-            int a = Integer.parseInt(m.group(1));
+            int a = "xyz".indexOf(m.group(1));
             int low = 0;
             int high = 0;
             for (int i = 1; i < count; i++) {
@@ -338,7 +338,7 @@ public final class WorldTool {
                 }
             }
             return "; the boxes reach from " + boxes[6 * low + a] + " (line " + lines[low] + ") to "
-                    + boxes[6 * high + 3 + a] + " (line " + lines[high] + ") on axis " + a
+                    + boxes[6 * high + 3 + a] + " (line " + lines[high] + ") on axis " + m.group(1)
                     + ", too far apart for one world file";
         }
 

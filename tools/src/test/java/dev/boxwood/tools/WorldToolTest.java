@@ -464,6 +464,9 @@ class WorldToolTest {
         Files.writeString(input, "# far\n0 0 0 1 1 1\n\n1e300 0 0 1e300 1 1\n");
         assertEquals(WorldTool.EXIT_INVALID_INPUT, run("build", input.toString(), world.toString()));
         assertTrue(err.contains("box 0 reaches more than") && err.contains("(line 2)") && !err.contains("Usage"), err);
+        // and the two lines holding the ends of the world on the axis the message names
+        assertTrue(err.contains("the boxes reach from 0.0 (line 2) to 1.0E300 (line 4) on axis x, too far apart"),
+                err);
 
         // the query's numbers are read the same way
         assertEquals(2, run("query", world.toString(), "--box", "0", "0", "0", "1", "1", "1f"));

@@ -1,5 +1,6 @@
 package dev.boxwood.index.build;
 
+import dev.boxwood.geom.BoxMessages;
 import dev.boxwood.query.OutwardFloat;
 
 /** Argument checks shared by the bulk-build entry points; messages name the argument. */
@@ -42,8 +43,9 @@ final class BoxValidation {
             for (int a = 0; a < 3; a++) {
                 if (!OutwardFloat.storable(chunk[i + a], origin[a])
                         || !OutwardFloat.storable(chunk[i + 3 + a], origin[a])) {
-                    throw beyondStorage(name, firstObject + j, a, chunk[i + a], chunk[i + 3 + a],
-                            "the origin " + origin[a]);
+                    throw new IllegalArgumentException(name + ": box " + (firstObject + j) + " "
+                            + BoxMessages.beyondStorage(a, chunk[i + a], chunk[i + 3 + a], OutwardFloat.MAX_OFFSET,
+                                    "the origin " + origin[a]));
                 }
             }
         }
@@ -54,20 +56,17 @@ final class BoxValidation {
         checkShape(boxes == null ? -1 : boxes.length, name);
         for (int i = 0; i < boxes.length; i += 6) {
             for (int a = 0; a < 3; a++) {
-                checkInterval(boxes[i + a], boxes[i + 3 + a], i / 6, a, name);
-                if (!OutwardFloat.withinStoredRange(boxes[i + a])
-                        || !OutwardFloat.withinStoredRange(boxes[i + 3 + a])) {
-                    throw beyondStorage(name, i / 6, a, boxes[i + a], boxes[i + 3 + a], "its origin");
+                float lo = boxes[i + a];
+                float hi = boxes[i + 3 + a];
+                if (!(Float.isFinite(lo) && Float.isFinite(hi) && lo <= hi)) {
+                    throw new IllegalArgumentException(name + ": box " + i / 6 + " " + BoxMessages.problem(a, lo, hi));
+                }
+                if (!OutwardFloat.withinStoredRange(lo) || !OutwardFloat.withinStoredRange(hi)) {
+                    throw new IllegalArgumentException(name + ": box " + i / 6 + " "
+                            + BoxMessages.beyondStorage(a, lo, hi, OutwardFloat.MAX_OFFSET, "its origin"));
                 }
             }
         }
-    }
-
-    private static IllegalArgumentException beyondStorage(String name, int object, int axis, double lo, double hi,
-                                                          String origin) {
-        return new IllegalArgumentException(name + ": box " + object + " reaches more than " + OutwardFloat.MAX_OFFSET
-                + " from " + origin + " on axis " + axis + " (the float storage range): [" + lo + ", "
-                + hi + "]");
     }
 
     private static void checkShape(int length, String name) {
@@ -80,9 +79,8 @@ final class BoxValidation {
     }
 
     private static void checkInterval(double lo, double hi, int object, int axis, String name) {
-        if (!Double.isFinite(lo) || !Double.isFinite(hi) || !(lo <= hi)) {
-            throw new IllegalArgumentException(name + ": box " + object + " is not finite or inverted on axis "
-                    + axis + ": [" + lo + ", " + hi + "]");
+        if (!(Double.isFinite(lo) && Double.isFinite(hi) && lo <= hi)) {
+            throw BoxMessages.invalid(name + ": box " + object, axis, lo, hi);
         }
     }
 }
