@@ -5,7 +5,9 @@ import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.LowestOverlaps;
+import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.SegmentIntersector;
 import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
@@ -72,6 +74,29 @@ public final class BatchQueries extends BatchRunner {
             closestHits[i] = new ClosestHit();
             lowest[i] = new LowestOverlaps();
         }
+    }
+
+    /**
+     * Sets the filter and the exact test of this instance's ray batches ({@link #lineOfSight} and
+     * {@link #closestRays}), for every later batch until set again: a see-through material (glass, foliage) that
+     * category bits do not describe, or user geometry inside the boxes (a character's capsule), as single casts
+     * take them. In the line of sight through two indexes they see the candidates of both, one index after the
+     * other (the handles of the two are numbered apart: tell them apart by user value).
+     *
+     * <p>Each candidate whose tight box a segment enters is decided as by a single cast with a collector
+     * configured by {@link dev.boxwood.query.SegmentCollector#setFilter} and
+     * {@link dev.boxwood.query.SegmentCollector#setExactTest}: the ignored handles first, then {@code filter}, then
+     * {@code exactTest}, whose fraction replaces the box's. Both are called from the batch's threads at once, so
+     * they must be safe for that (stateless, or reading state nothing changes during the batch), and must not run
+     * a batch of this instance.
+     *
+     * @param filter candidates must pass it, or {@code null} for every candidate
+     * @param exactTest the exact test of user geometry, or {@code null} for the tight boxes themselves
+     * @throws IllegalStateException if a batch of this instance runs (set from another thread, or from inside a
+     *                               query); nothing is changed
+     */
+    public void setRayTests(QueryFilter filter, SegmentIntersector exactTest) {
+        configureRayTests(filter, exactTest, anyHits, closestHits);
     }
 
     /**

@@ -1,5 +1,9 @@
 package dev.boxwood.index;
 
+import dev.boxwood.query.QueryFilter;
+import dev.boxwood.query.SegmentCollector;
+import dev.boxwood.query.SegmentIntersector;
+
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -74,6 +78,46 @@ public abstract class BatchRunner implements AutoCloseable {
             throw new IllegalStateException("this " + name() + " is running a batch already (called from another "
                     + "thread or from inside a query): one batch at a time per instance; give each thread its own");
         }
+    }
+
+    /**
+     * Changes settings the batches' threads read (their collectors' filters, say) while no batch runs: claims the
+     * instance as {@link #begin()} does, so a change cannot land under a running batch, runs {@code change} on the
+     * calling thread and releases the instance. The next batch's hand-over to the executor's threads publishes the
+     * change to them.
+     *
+     * @param change what to change
+     * @throws IllegalStateException if a batch of this instance runs (called from another thread, or from inside
+     *                               a query); nothing is changed
+     */
+    protected final void configure(Runnable change) {
+        begin();
+        try {
+            change.run();
+        } finally {
+            running.set(false);
+        }
+    }
+
+    /**
+     * The {@code setRayTests} of the batch classes: gives every collector of the given per-thread sets the filter
+     * and exact test, through {@link #configure}.
+     *
+     * @param filter the filter, or {@code null}
+     * @param exactTest the exact test, or {@code null}
+     * @param perThread the collector arrays, one collector per thread each
+     * @throws IllegalStateException if a batch of this instance runs; nothing is changed
+     */
+    protected final void configureRayTests(QueryFilter filter, SegmentIntersector exactTest,
+                                           SegmentCollector[]... perThread) {
+        configure(() -> {
+            for (SegmentCollector[] collectors : perThread) {
+                for (SegmentCollector c : collectors) {
+                    c.setFilter(filter);
+                    c.setExactTest(exactTest);
+                }
+            }
+        });
     }
 
     /**

@@ -8,7 +8,9 @@ import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ClosestHit;
 import dev.boxwood.query.Handles;
 import dev.boxwood.query.LowestOverlaps;
+import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.SegmentIntersector;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 
@@ -74,6 +76,21 @@ public final class TiledBatchQueries extends BatchRunner {
             anyHits[i] = new AnyHit();
             closestHits[i] = new ClosestHit();
         }
+    }
+
+    /**
+     * Sets the filter and the exact test of this instance's ray batches, for every later batch until set again, as
+     * {@link BatchQueries#setRayTests} does for one index: candidates in every tile (and in the tree of a combined
+     * line of sight) pass through them as through a single {@link TiledWorld#rayCast} with a collector so
+     * configured. Handles are numbered per tile: tell objects apart by user value. Called from the batch's threads
+     * at once, so they must be safe for that.
+     *
+     * @param filter candidates must pass it, or {@code null} for every candidate
+     * @param exactTest the exact test of user geometry, or {@code null} for the tight boxes themselves
+     * @throws IllegalStateException if a batch of this instance runs; nothing is changed
+     */
+    public void setRayTests(QueryFilter filter, SegmentIntersector exactTest) {
+        configureRayTests(filter, exactTest, anyHits, closestHits);
     }
 
     /**

@@ -105,6 +105,56 @@ class TiledBatchQueriesTest {
         return out;
     }
 
+    /**
+     * The batches' filter ({@link TiledBatchQueries#setRayTests}): every answer is the single tiled cast's with a
+     * collector filtered the same way, and the filter changes the answers (objects with odd user values are
+     * see-through).
+     */
+    @Test
+    void shouldFilterTheCandidatesOfEveryTileAsASingleCastDoes() throws IOException {
+        int n = count();
+        double[] origins = part(0);
+        double[] translations = part(3);
+        double[] to = ends();
+        dev.boxwood.query.QueryFilter evenValues = (handle, userValue) -> (userValue & 1) == 0;
+        boolean[] visible = new boolean[n];
+        boolean[] unfiltered = new boolean[n];
+        int[] tileOut = new int[n];
+        int[] handleOut = new int[n];
+        long[] valueOut = new long[n];
+        double[] fractionOut = new double[n];
+        AnyHit any = new AnyHit();
+        any.setFilter(evenValues);
+        ClosestHit closest = new ClosestHit();
+        closest.setFilter(evenValues);
+        TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        try (TiledWorld world = TiledWorld.open(tiles, Long.MAX_VALUE);
+             TiledBatchQueries batch = new TiledBatchQueries(3)) {
+            batch.lineOfSight(world, origins, to, n, MASK, unfiltered);
+            batch.setRayTests(evenValues, null);
+            batch.lineOfSight(world, origins, to, n, MASK, visible);
+            batch.closestRays(world, origins, translations, n, 1.0, MASK, tileOut, handleOut, valueOut, fractionOut);
+            int differ = 0;
+            for (int i = 0; i < n; i++) {
+                int a = 3 * i;
+                world.rayCast(origins[a], origins[a + 1], origins[a + 2], translations[a], translations[a + 1],
+                        translations[a + 2], 1.0, MASK, any, scratch);
+                assertEquals(!any.hasHit(), visible[i], "line of sight " + i);
+                world.rayCast(origins[a], origins[a + 1], origins[a + 2], translations[a], translations[a + 1],
+                        translations[a + 2], 1.0, MASK, closest, scratch);
+                assertEquals(closest.hasHit() ? closest.handle() : Handles.NONE, handleOut[i], "closest ray " + i);
+                if (closest.hasHit()) {
+                    assertEquals(closest.part(), tileOut[i], "closest ray " + i);
+                    assertEquals(closest.userValue(), valueOut[i], "closest ray " + i);
+                    assertEquals(0, closest.userValue() & 1, "closest ray " + i);
+                    assertEquals(closest.fraction(), fractionOut[i], "closest ray " + i);
+                }
+                differ += visible[i] != unfiltered[i] ? 1 : 0;
+            }
+            assertTrue(differ > 0, "the filter changed no answer");
+        }
+    }
+
     @Test
     void shouldAnswerEveryRayAsThePerTileReferenceAndTheSingleCastDo() throws IOException {
         int n = count();
