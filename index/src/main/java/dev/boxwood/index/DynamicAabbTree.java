@@ -597,13 +597,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * and rotations on the way up (Bittner et al. 2013, Kopta et al. 2012; Jolt inserts a batch of bodies as one
      * prebuilt subtree). A batch that is not but holds at least an eighth as many objects as the tree is split at
      * object medians in search of parts that are, the rest going in one by one; a smaller one is added object by
-     * object, exactly as by {@link #add}. Dense parts only, because clustered worlds are far denser in their
-     * clusters than on average and a part no denser than the objects already where it goes overlaps their
-     * subtrees: 4,000 objects spread over a 20,000-object world inserted whole left the tree at 1.6x the cost of a
-     * fresh build, and a clustered world filled in batches ends as good as one filled one by one. Measured in a
-     * tree of 1M objects ({@code docs/benchmarks.md}, Batch adds), against adding the same objects one by one:
-     * 100,000 objects of one 500 m tile 2.6x to 3.5x faster; batches of 10,000 such objects (four times the
-     * world's mean density, not dense enough) and batches spread over the world level with the loop.
+     * object, exactly as by {@link #add}. Dense parts only: a part no denser than the objects already where it
+     * goes would overlap their subtrees, and a world filled in batches would end with a worse tree than one filled
+     * one by one. So a dense batch (a tile's entities) goes in several times faster than by {@code add}, and any
+     * other batch about as fast; why and by how much: {@code docs/tree.md} and {@code docs/benchmarks.md}, Batch
+     * adds.
      *
      * <p>A batch at least as large as the tree ({@value #BULK_FLUSH_MIN} objects or more), or a quarter as large
      * once the tree holds {@value #BULK_FLUSH_LARGE_TREE}, goes in by a binned-SAH rebuild of the whole tree with
