@@ -169,8 +169,8 @@ public final class DynamicAabbTree2D {
                 }
                 double origin = a == 0 ? tree.originX() : tree.originY();
                 if (!OutwardFloat.storable(lo, origin) || !OutwardFloat.storable(hi, origin)) {
-                    throw new IllegalArgumentException("rectangles: rectangle " + i + " "
-                            + BoxMessages.beyondStorage(a, lo, hi, OutwardFloat.MAX_OFFSET, "the origin " + origin));
+                    throw BoxMessages.beyond("rectangles: rectangle " + i, a, lo, hi, OutwardFloat.MAX_OFFSET,
+                            "the origin " + origin);
                 }
                 boxes[6 * i + a] = lo;
                 boxes[6 * i + 3 + a] = hi;

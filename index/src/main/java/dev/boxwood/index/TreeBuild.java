@@ -901,16 +901,14 @@ final class TreeBuild {
                 float lo = objectBoxes[i + a];
                 float hi = objectBoxes[i + 3 + a];
                 if (!(Float.isFinite(lo) && Float.isFinite(hi) && lo <= hi)) {
-                    throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " "
-                            + BoxMessages.problem(a, lo, hi));
+                    throw BoxMessages.invalid("objectBoxes: box " + i / 6, a, lo, hi);
                 }
                 double storedLo = sameFrame ? lo : bvhOrigin[a] + lo - treeOrigin[a];
                 double storedHi = sameFrame ? hi : bvhOrigin[a] + hi - treeOrigin[a];
                 if (!OutwardFloat.withinStoredRange(storedLo) || !OutwardFloat.withinStoredRange(storedHi)) {
                     // in world coordinates: the floats are relative to the hierarchy's origin, not the tree's
-                    throw new IllegalArgumentException("objectBoxes: box " + i / 6 + " "
-                            + BoxMessages.beyondStorage(a, bvhOrigin[a] + lo, bvhOrigin[a] + hi,
-                                    OutwardFloat.MAX_OFFSET, "the tree's origin " + treeOrigin[a]));
+                    throw BoxMessages.beyond("objectBoxes: box " + i / 6, a, bvhOrigin[a] + lo, bvhOrigin[a] + hi,
+                            OutwardFloat.MAX_OFFSET, "the tree's origin " + treeOrigin[a]);
                 }
             }
         }

@@ -47,16 +47,11 @@ class BatchRayTestsTest {
     void shouldAnswerLikeSingleCastsWithTheSameFilterAndExactTest(QueryWorld w) {
         w.addAll();
         int n = 400;
-        double[] from = new double[3 * n];
-        double[] to = new double[3 * n];
+        double[] from = w.randomPoints(n);
+        double[] to = w.randomPoints(n);
         double[] translations = new double[3 * n];
         int[] ignoreA = new int[n];
-        double[] p = new double[3];
         for (int i = 0; i < n; i++) {
-            w.randomPoint(p);
-            System.arraycopy(p, 0, from, 3 * i, 3);
-            w.randomPoint(p);
-            System.arraycopy(p, 0, to, 3 * i, 3);
             ignoreA[i] = w.live[w.random.nextInt(w.liveCount)];
         }
         for (int i = 0; i < 3 * n; i++) {

@@ -146,6 +146,17 @@ final class QueryWorld {
         }
     }
 
+    /** {@code n} points of {@link #randomPoint}, stride 3. */
+    double[] randomPoints(int n) {
+        double[] points = new double[3 * n];
+        double[] p = new double[3];
+        for (int i = 0; i < n; i++) {
+            randomPoint(p);
+            System.arraycopy(p, 0, points, 3 * i, 3);
+        }
+        return points;
+    }
+
     /** A random query size: mostly a few object sizes, sometimes many. */
     double randomReach() {
         return random.nextDouble() * scale * (random.nextInt(8) == 0 ? 40 : 4);

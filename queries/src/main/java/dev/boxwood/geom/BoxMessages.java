@@ -84,12 +84,63 @@ public final class BoxMessages {
      * @throws IllegalArgumentException for an axis other than 0, 1 or 2, or bounds with no problem (a caller's bug)
      */
     public static IllegalArgumentException invalid(String subject, int axis, double min, double max) {
-        String problem = problem(axis, min, max);
+        return invalid(subject, axis, problem(axis, min, max), min + " and " + max);
+    }
+
+    /**
+     * {@link #invalid(String, int, double, double)} for float bounds, written as floats.
+     *
+     * @param subject what the box is called: the argument, and for an array the box's index
+     * @param axis 0, 1 or 2 (x, y, z)
+     * @param min the box's lower bound on the axis
+     * @param max its upper bound
+     * @return the exception, to throw
+     * @throws IllegalArgumentException for an axis other than 0, 1 or 2, or bounds with no problem (a caller's bug)
+     */
+    public static IllegalArgumentException invalid(String subject, int axis, float min, float max) {
+        return invalid(subject, axis, problem(axis, min, max), min + " and " + max);
+    }
+
+    private static IllegalArgumentException invalid(String subject, int axis, String problem, String bounds) {
         if (problem == null) {
-            throw new IllegalArgumentException("the bounds " + min + " and " + max + " on axis " + AXES[axis]
-                    + " are valid");
+            throw new IllegalArgumentException("the bounds " + bounds + " on axis " + AXES[axis] + " are valid");
         }
         return new IllegalArgumentException(subject + " " + problem);
+    }
+
+    /**
+     * The exception for a box beyond the float storage range: {@code subject + " " + }{@link #beyondStorage(int,
+     * double, double, double, String) beyondStorage}.
+     *
+     * @param subject what the box is called: the argument, and for an array the box's index
+     * @param axis 0, 1 or 2 (x, y, z)
+     * @param min the box's lower bound on the axis
+     * @param max its upper bound
+     * @param limit the largest distance from the origin an index stores
+     * @param origin the origin the distance is measured from, as the message calls it ("the origin 5.0")
+     * @return the exception, to throw
+     * @throws IllegalArgumentException for an axis other than 0, 1 or 2
+     */
+    public static IllegalArgumentException beyond(String subject, int axis, double min, double max, double limit,
+                                                  String origin) {
+        return new IllegalArgumentException(subject + " " + beyondStorage(axis, min, max, limit, origin));
+    }
+
+    /**
+     * {@link #beyond(String, int, double, double, double, String)} for float bounds, written as floats.
+     *
+     * @param subject what the box is called: the argument, and for an array the box's index
+     * @param axis 0, 1 or 2 (x, y, z)
+     * @param min the box's lower bound on the axis
+     * @param max its upper bound
+     * @param limit the largest distance from the origin an index stores
+     * @param origin the origin the distance is measured from, as the message calls it ("its origin")
+     * @return the exception, to throw
+     * @throws IllegalArgumentException for an axis other than 0, 1 or 2
+     */
+    public static IllegalArgumentException beyond(String subject, int axis, float min, float max, double limit,
+                                                  String origin) {
+        return new IllegalArgumentException(subject + " " + beyondStorage(axis, min, max, limit, origin));
     }
 
     /**

@@ -133,9 +133,9 @@ public final class Arguments {
      *                                  on axis x: minX = 2.0 > maxX = 1.0"})
      */
     public static void requireBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        requireBounds(0, minX, maxX);
-        requireBounds(1, minY, maxY);
-        requireBounds(2, minZ, maxZ);
+        requireBounds("box", 0, minX, maxX);
+        requireBounds("box", 1, minY, maxY);
+        requireBounds("box", 2, minZ, maxZ);
     }
 
     /**
@@ -191,12 +191,6 @@ public final class Arguments {
         return Double.isFinite(min) && Double.isFinite(max) && min <= max;
     }
 
-    private static void requireBounds(int axis, double min, double max) {
-        if (!valid(min, max)) {
-            throw BoxMessages.invalid("box", axis, min, max);
-        }
-    }
-
     private static void requireBounds(String subject, int axis, double min, double max) {
         if (!valid(min, max)) {
             throw BoxMessages.invalid(subject, axis, min, max);
@@ -205,8 +199,7 @@ public final class Arguments {
 
     private static void requireStorableBounds(int axis, double min, double max, double origin) {
         if (!OutwardFloat.storable(min, origin) || !OutwardFloat.storable(max, origin)) {
-            throw new IllegalArgumentException("box " + BoxMessages.beyondStorage(axis, min, max,
-                    OutwardFloat.MAX_OFFSET, "the origin " + origin));
+            throw BoxMessages.beyond("box", axis, min, max, OutwardFloat.MAX_OFFSET, "the origin " + origin);
         }
     }
 

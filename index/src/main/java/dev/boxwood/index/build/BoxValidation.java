@@ -43,9 +43,8 @@ final class BoxValidation {
             for (int a = 0; a < 3; a++) {
                 if (!OutwardFloat.storable(chunk[i + a], origin[a])
                         || !OutwardFloat.storable(chunk[i + 3 + a], origin[a])) {
-                    throw new IllegalArgumentException(name + ": box " + (firstObject + j) + " "
-                            + BoxMessages.beyondStorage(a, chunk[i + a], chunk[i + 3 + a], OutwardFloat.MAX_OFFSET,
-                                    "the origin " + origin[a]));
+                    throw BoxMessages.beyond(name + ": box " + (firstObject + j), a, chunk[i + a],
+                            chunk[i + 3 + a], OutwardFloat.MAX_OFFSET, "the origin " + origin[a]);
                 }
             }
         }
@@ -59,11 +58,10 @@ final class BoxValidation {
                 float lo = boxes[i + a];
                 float hi = boxes[i + 3 + a];
                 if (!(Float.isFinite(lo) && Float.isFinite(hi) && lo <= hi)) {
-                    throw new IllegalArgumentException(name + ": box " + i / 6 + " " + BoxMessages.problem(a, lo, hi));
+                    throw BoxMessages.invalid(name + ": box " + i / 6, a, lo, hi);
                 }
                 if (!OutwardFloat.withinStoredRange(lo) || !OutwardFloat.withinStoredRange(hi)) {
-                    throw new IllegalArgumentException(name + ": box " + i / 6 + " "
-                            + BoxMessages.beyondStorage(a, lo, hi, OutwardFloat.MAX_OFFSET, "its origin"));
+                    throw BoxMessages.beyond(name + ": box " + i / 6, a, lo, hi, OutwardFloat.MAX_OFFSET, "its origin");
                 }
             }
         }
