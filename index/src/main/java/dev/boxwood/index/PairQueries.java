@@ -137,54 +137,60 @@ public final class PairQueries {
         final int mark = stack.beginQuery();
         // and no callback can change the tree, but another thread can
         final int modifications = tree.modCount;
-        // windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
-        final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 1);
-        final int wrap = st.length - 1;
-        final int window = tree.queryWindow();
         int early = 0;
         long nodes = 0;
         long leaves = 0;
-        for (int i = 0, n = moved.count(); i < n; i++) {
-            final int slot = moved.slot(i);
-            if ((tree.objectCategories[slot] & categoryMask) == 0) {
-                continue;
-            }
-            final int handle = tree.handles.handleOf(slot);
-            final int t = slot * DynamicAabbTree.BOX;
-            int sp = 0;
-            int head = 0;
-            st[sp++] = DynamicAabbTree.HEADER;
-            while (sp != head) {
-                int node = sp - head < window ? st[head++ & wrap] : st[--sp & wrap];
-                nodes++;
-                for (int e = 2 * node, end = e + 2; e < end; e++) {
-                    if ((r[DynamicAabbTree.maskIndex(e)] & foldedMask) == 0) {
-                        continue;
-                    }
-                    if (!overlapEntry(r, DynamicAabbTree.boxIndex(e), tb, t)) {
-                        continue;
-                    }
-                    int ref = r[DynamicAabbTree.refIndex(e)];
-                    if (ref >= 0) {
-                        st[sp++ & wrap] = ref;
-                        early += r[DynamicAabbTree.recordIndex(ref)];
-                        continue;
-                    }
-                    int other = DynamicAabbTree.slotOf(ref);
-                    if (other == slot || !tree.categoryMatches(other, categoryMask)) {
-                        continue;
-                    }
-                    int otherHandle = ~ref;
-                    // both moved: the one with the lower handle reports the pair
-                    if (otherHandle < handle && moved.contains(other)) {
-                        continue;
-                    }
-                    leaves++;
-                    if (overlap(tb, other * DynamicAabbTree.BOX, tb, t, 0, 0, 0)) {
-                        dest.add(Math.min(handle, otherHandle), Math.max(handle, otherHandle));
+        try {
+            // windowed order (TraversalStack.ring): up to WINDOW pushed records in flight
+            final int[] st = stack.ring(tree.heights[DynamicAabbTree.HEADER], 1);
+            final int wrap = st.length - 1;
+            final int window = tree.queryWindow();
+            for (int i = 0, n = moved.count(); i < n; i++) {
+                final int slot = moved.slot(i);
+                if ((tree.objectCategories[slot] & categoryMask) == 0) {
+                    continue;
+                }
+                final int handle = tree.handles.handleOf(slot);
+                final int t = slot * DynamicAabbTree.BOX;
+                int sp = 0;
+                int head = 0;
+                st[sp++] = DynamicAabbTree.HEADER;
+                while (sp != head) {
+                    int node = sp - head < window ? st[head++ & wrap] : st[--sp & wrap];
+                    nodes++;
+                    for (int e = 2 * node, end = e + 2; e < end; e++) {
+                        if ((r[DynamicAabbTree.maskIndex(e)] & foldedMask) == 0) {
+                            continue;
+                        }
+                        if (!overlapEntry(r, DynamicAabbTree.boxIndex(e), tb, t)) {
+                            continue;
+                        }
+                        int ref = r[DynamicAabbTree.refIndex(e)];
+                        if (ref >= 0) {
+                            st[sp++ & wrap] = ref;
+                            early += r[DynamicAabbTree.recordIndex(ref)];
+                            continue;
+                        }
+                        int other = DynamicAabbTree.slotOf(ref);
+                        if (other == slot || !tree.categoryMatches(other, categoryMask)) {
+                            continue;
+                        }
+                        int otherHandle = ~ref;
+                        // both moved: the one with the lower handle reports the pair
+                        if (otherHandle < handle && moved.contains(other)) {
+                            continue;
+                        }
+                        leaves++;
+                        if (overlap(tb, other * DynamicAabbTree.BOX, tb, t, 0, 0, 0)) {
+                            dest.add(Math.min(handle, otherHandle), Math.max(handle, otherHandle));
+                        }
                     }
                 }
             }
+        } catch (RuntimeException e) {
+            // a change from another thread can break the walk in any way: named as such, as the other walks do;
+            // the moved set is kept
+            throw tree.failure(stack.failure(e, mark), modifications);
         }
         // another thread's walk on this stack would have mixed its ring into this one, another thread's change of
         // the tree its nodes: refused before the moved set is cleared, so that the pairs can be asked again
@@ -235,97 +241,104 @@ public final class PairQueries {
         // no callback runs here, but another thread may change either tree
         final int modificationsA = a.modCount;
         final int modificationsB = b.modCount;
-        final int[] st = stack.ring(3 * ha + hb + 3, 2);
-        final int wrap = st.length - 1;
-        final int window = 2 * Math.max(a.queryWindow(), b.queryWindow());
-        int head = 0;
-        int sp = 0;
-        if (self) {
-            if (a.child(0) >= 0 && (ba[DynamicAabbTree.maskIndex(0)] & foldA) != 0) {
-                st[sp++] = a.child(0);
-                st[sp++] = SELF;
-            }
-        } else if ((ba[DynamicAabbTree.maskIndex(0)] & foldA) != 0 && (bb[DynamicAabbTree.maskIndex(0)] & foldB) != 0
-                && overlapEntries(ba, DynamicAabbTree.boxIndex(0), bb, DynamicAabbTree.boxIndex(0), dx, dy, dz)) {
-            st[sp++] = 0;
-            st[sp++] = 0;
-        }
         long nodes = 0;
         long leaves = 0;
         int early = 0;
-        while (sp != head) {
-            final int at = sp - head < window ? (head += 2) - 2 : (sp -= 2);
-            final int ea = st[at & wrap];
-            final int eb = st[(at + 1) & wrap];
-            if (eb == SELF) {
+        try {
+            final int[] st = stack.ring(3 * ha + hb + 3, 2);
+            final int wrap = st.length - 1;
+            final int window = 2 * Math.max(a.queryWindow(), b.queryWindow());
+            int head = 0;
+            int sp = 0;
+            if (self) {
+                if (a.child(0) >= 0 && (ba[DynamicAabbTree.maskIndex(0)] & foldA) != 0) {
+                    st[sp++] = a.child(0);
+                    st[sp++] = SELF;
+                }
+            } else if ((ba[DynamicAabbTree.maskIndex(0)] & foldA) != 0
+                    && (bb[DynamicAabbTree.maskIndex(0)] & foldB) != 0
+                    && overlapEntries(ba, DynamicAabbTree.boxIndex(0), bb, DynamicAabbTree.boxIndex(0), dx, dy, dz)) {
+                st[sp++] = 0;
+                st[sp++] = 0;
+            }
+            while (sp != head) {
+                final int at = sp - head < window ? (head += 2) - 2 : (sp -= 2);
+                final int ea = st[at & wrap];
+                final int eb = st[(at + 1) & wrap];
+                if (eb == SELF) {
+                    nodes++;
+                    int e0 = 2 * ea;
+                    int e1 = e0 + 1;
+                    int record = DynamicAabbTree.recordIndex(ea);
+                    boolean in0 = (ba[record + DynamicAabbTree.MASK] & foldA) != 0;
+                    boolean in1 = (ba[record + DynamicAabbTree.MASK + 1] & foldA) != 0;
+                    if (in0 && in1 && overlapEntries(ba, record, ba, record + DynamicAabbTree.BOX, 0, 0, 0)) {
+                        st[sp++ & wrap] = e0;
+                        st[sp++ & wrap] = e1;
+                    }
+                    int c0 = ba[record + DynamicAabbTree.REF];
+                    int c1 = ba[record + DynamicAabbTree.REF + 1];
+                    if (in0 && c0 >= 0) {
+                        st[sp++ & wrap] = c0;
+                        st[sp++ & wrap] = SELF;
+                        early += ba[DynamicAabbTree.recordIndex(c0)];
+                    }
+                    if (in1 && c1 >= 0) {
+                        st[sp++ & wrap] = c1;
+                        st[sp++ & wrap] = SELF;
+                        early += ba[DynamicAabbTree.recordIndex(c1)];
+                    }
+                    continue;
+                }
+                final int ra = a.child(ea);
+                final int rb = b.child(eb);
+                if (ra < 0 && rb < 0) {
+                    leaves++;
+                    int sa = DynamicAabbTree.slotOf(ra);
+                    int sb = DynamicAabbTree.slotOf(rb);
+                    if (a.categoryMatches(sa, maskA) && b.categoryMatches(sb, maskB)
+                            && overlap(ta, sa * DynamicAabbTree.BOX, tbb, sb * DynamicAabbTree.BOX, dx, dy, dz)) {
+                        int handleA = ~ra;
+                        int handleB = ~rb;
+                        if (self && handleB < handleA) {
+                            dest.add(handleB, handleA);
+                        } else {
+                            dest.add(handleA, handleB);
+                        }
+                    }
+                    continue;
+                }
                 nodes++;
-                int e0 = 2 * ea;
-                int e1 = e0 + 1;
-                int record = DynamicAabbTree.recordIndex(ea);
-                boolean in0 = (ba[record + DynamicAabbTree.MASK] & foldA) != 0;
-                boolean in1 = (ba[record + DynamicAabbTree.MASK + 1] & foldA) != 0;
-                if (in0 && in1 && overlapEntries(ba, record, ba, record + DynamicAabbTree.BOX, 0, 0, 0)) {
-                    st[sp++ & wrap] = e0;
-                    st[sp++ & wrap] = e1;
-                }
-                int c0 = ba[record + DynamicAabbTree.REF];
-                int c1 = ba[record + DynamicAabbTree.REF + 1];
-                if (in0 && c0 >= 0) {
-                    st[sp++ & wrap] = c0;
-                    st[sp++ & wrap] = SELF;
-                    early += ba[DynamicAabbTree.recordIndex(c0)];
-                }
-                if (in1 && c1 >= 0) {
-                    st[sp++ & wrap] = c1;
-                    st[sp++ & wrap] = SELF;
-                    early += ba[DynamicAabbTree.recordIndex(c1)];
-                }
-                continue;
-            }
-            final int ra = a.child(ea);
-            final int rb = b.child(eb);
-            if (ra < 0 && rb < 0) {
-                leaves++;
-                int sa = DynamicAabbTree.slotOf(ra);
-                int sb = DynamicAabbTree.slotOf(rb);
-                if (a.categoryMatches(sa, maskA) && b.categoryMatches(sb, maskB)
-                        && overlap(ta, sa * DynamicAabbTree.BOX, tbb, sb * DynamicAabbTree.BOX, dx, dy, dz)) {
-                    int handleA = ~ra;
-                    int handleB = ~rb;
-                    if (self && handleB < handleA) {
-                        dest.add(handleB, handleA);
-                    } else {
-                        dest.add(handleA, handleB);
+                final int oa = DynamicAabbTree.boxIndex(ea);
+                final int ob = DynamicAabbTree.boxIndex(eb);
+                // split the internal side; when both are internal, the one with the larger box (Ericson 6.3.3)
+                boolean splitA = rb < 0 || ra >= 0 && halfArea(ba, oa) >= halfArea(bb, ob);
+                if (splitA) {
+                    int c = 2 * ra;
+                    for (int e = c; e < c + 2; e++) {
+                        if ((ba[DynamicAabbTree.maskIndex(e)] & foldA) != 0
+                                && overlapEntries(ba, DynamicAabbTree.boxIndex(e), bb, ob, dx, dy, dz)) {
+                            st[sp++ & wrap] = e;
+                            st[sp++ & wrap] = eb;
+                            early += loadEarly(ba, e);
+                        }
                     }
-                }
-                continue;
-            }
-            nodes++;
-            final int oa = DynamicAabbTree.boxIndex(ea);
-            final int ob = DynamicAabbTree.boxIndex(eb);
-            // split the internal side; when both are internal, the one with the larger box (Ericson 6.3.3)
-            boolean splitA = rb < 0 || ra >= 0 && halfArea(ba, oa) >= halfArea(bb, ob);
-            if (splitA) {
-                int c = 2 * ra;
-                for (int e = c; e < c + 2; e++) {
-                    if ((ba[DynamicAabbTree.maskIndex(e)] & foldA) != 0
-                            && overlapEntries(ba, DynamicAabbTree.boxIndex(e), bb, ob, dx, dy, dz)) {
-                        st[sp++ & wrap] = e;
-                        st[sp++ & wrap] = eb;
-                        early += loadEarly(ba, e);
-                    }
-                }
-            } else {
-                int c = 2 * rb;
-                for (int e = c; e < c + 2; e++) {
-                    if ((bb[DynamicAabbTree.maskIndex(e)] & foldB) != 0
-                            && overlapEntries(ba, oa, bb, DynamicAabbTree.boxIndex(e), dx, dy, dz)) {
-                        st[sp++ & wrap] = ea;
-                        st[sp++ & wrap] = e;
-                        early += loadEarly(bb, e);
+                } else {
+                    int c = 2 * rb;
+                    for (int e = c; e < c + 2; e++) {
+                        if ((bb[DynamicAabbTree.maskIndex(e)] & foldB) != 0
+                                && overlapEntries(ba, oa, bb, DynamicAabbTree.boxIndex(e), dx, dy, dz)) {
+                            st[sp++ & wrap] = ea;
+                            st[sp++ & wrap] = e;
+                            early += loadEarly(bb, e);
+                        }
                     }
                 }
             }
+        } catch (RuntimeException e) {
+            // a change from another thread can break the walk in any way: named as such, as the other walks do
+            RuntimeException f = a.failure(stack.failure(e, mark), modificationsA);
+            throw f != e ? f : b.failure(e, modificationsB);
         }
         a.checkUnchanged(modificationsA);
         b.checkUnchanged(modificationsB);

@@ -2,6 +2,7 @@ package dev.boxwood.index;
 
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.NearestNeighbours;
+import dev.boxwood.query.PairBuffer;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
@@ -12,11 +13,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ConcurrentModificationException;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -218,5 +222,74 @@ class ChangeDuringQueryTest {
                     -1L, visible);
         }
         statics.validate();
+    }
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 120, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldNameAChangeFromAnotherThreadThatBreaksAPairWalk() throws InterruptedException {
+        // pair queries run no callback, so only another thread can change the tree under them; whatever that breaks
+        // in the walk (an index out of range, a reference to a freed node) must reach the caller as the change
+        DynamicAabbTree tree = world(TreeConfig.defaults());
+        DynamicAabbTree other = world(TreeConfig.defaults());
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<Throwable> mutatorFailure = new AtomicReference<>();
+        Thread mutator = new Thread(() -> {
+            SplittableRandom random = new SplittableRandom(11);
+            try {
+                for (int round = 0; !stop.get(); round++) {
+                    int[] live = tree.liveHandles();
+                    for (int i = round & 1; i < live.length; i += 2) {
+                        tree.remove(live[i]);
+                    }
+                    if (round % 3 == 0) {
+                        tree.compact();
+                    }
+                    for (int i = 0; i < live.length / 2; i++) {
+                        double x = random.nextDouble(0, 100);
+                        double y = random.nextDouble(0, 100);
+                        double z = random.nextDouble(0, 100);
+                        tree.add(x, y, z, x + 2, y + 2, z + 2, i, 1L);
+                    }
+                    if (round % 4 == 1) {
+                        tree.rebuild(round % 8 == 1);
+                    }
+                }
+            } catch (Throwable t) {
+                mutatorFailure.set(t);
+            }
+        }, "mutator");
+        mutator.setDaemon(true);
+        mutator.start();
+        PairBuffer pairs = new PairBuffer();
+        TraversalStack scratch = new TraversalStack();
+        int changes = 0;
+        int completed = 0;
+        RuntimeException unnamed = null;
+        try {
+            for (long end = System.nanoTime() + 1_500_000_000L; System.nanoTime() < end && unnamed == null; ) {
+                for (int kind = 0; kind < 3; kind++) {
+                    try {
+                        switch (kind) {
+                            case 0 -> PairQueries.selfPairs(tree, -1L, pairs, scratch);
+                            case 1 -> PairQueries.treePairs(tree, -1L, other, -1L, pairs, scratch);
+                            default -> PairQueries.treePairs(other, -1L, tree, -1L, pairs, scratch);
+                        }
+                        completed++;
+                    } catch (ConcurrentModificationException e) {
+                        changes++;
+                    } catch (RuntimeException e) {
+                        unnamed = e;
+                    }
+                }
+            }
+        } finally {
+            stop.set(true);
+            mutator.join();
+        }
+        assertNull(mutatorFailure.get(), () -> "the mutator failed: " + mutatorFailure.get());
+        if (unnamed != null) {
+            throw new AssertionError("a pair walk broken by a change failed as " + unnamed, unnamed);
+        }
+        assertTrue(changes > 0, "no change seen in " + completed + " walks");
+        other.validate();
     }
 }
