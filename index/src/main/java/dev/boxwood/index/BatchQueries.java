@@ -12,6 +12,8 @@ import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 
+import java.util.concurrent.Executor;
+
 import static dev.boxwood.query.BatchArguments.requireAnswers;
 import static dev.boxwood.query.BatchArguments.requireDistinct;
 import static dev.boxwood.query.BatchArguments.requireLength;
@@ -42,9 +44,10 @@ import static dev.boxwood.query.BatchArguments.requireSphereBatch;
  *
  * <p>One batch at a time per instance: a batch method called while another runs (from a second thread, or from a
  * query's callback) throws {@link IllegalStateException} at once and leaves the running batch alone; give each
- * thread that runs batches its own instance. The instance owns {@code threads - 1} daemon worker threads until
- * {@link #close()}: close it when done (for example with try-with-resources), or they stay parked for the life
- * of the JVM.
+ * thread that runs batches its own instance. An instance made with a thread count owns {@code threads - 1} daemon
+ * worker threads until {@link #close()}: close it when done (for example with try-with-resources), or they stay
+ * parked for the life of the JVM. One made on an application's {@link java.util.concurrent.Executor} owns no
+ * thread: its batches borrow the executor's, and its instances (one per thread that runs batches) can share it.
  */
 public final class BatchQueries extends BatchRunner {
 
@@ -57,12 +60,32 @@ public final class BatchQueries extends BatchRunner {
     private final Spheres spheres = new Spheres();
 
     /**
-     * A batch runner on {@code threads} threads (the caller included).
+     * A batch runner on {@code threads} threads (the caller included), {@code threads - 1} of them its own.
      *
      * @param threads {@code >= 1}
+     * @throws IllegalArgumentException if {@code threads < 1}
      */
     public BatchQueries(int threads) {
-        super(threads);
+        this(threads, null);
+    }
+
+    /**
+     * A batch runner on the calling thread and up to {@code threads - 1} threads of an application's executor (a
+     * server's worker pool, {@link java.util.concurrent.ForkJoinPool#commonPool()}), which it neither owns nor
+     * shuts down. A batch never waits for a thread the executor does not give it: the threads that do take part
+     * answer every query, the calling thread alone if need be ({@link QueryExecutor#QueryExecutor(Executor,
+     * int)}), with the same answers either way.
+     *
+     * @param executor the application's executor
+     * @param threads the most threads a batch runs on, the caller included, {@code >= 1}
+     * @throws IllegalArgumentException if {@code executor} is null or {@code threads < 1}
+     */
+    public BatchQueries(Executor executor, int threads) {
+        this(threads, requireExecutor(executor));
+    }
+
+    private BatchQueries(int threads, Executor executorOrNull) {
+        super(executorOrNull, threads);
         int n = threads();
         stacks = new TraversalStack[n];
         anyHits = new AnyHit[n];

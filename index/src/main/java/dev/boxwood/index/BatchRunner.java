@@ -4,6 +4,7 @@ import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.SegmentCollector;
 import dev.boxwood.query.SegmentIntersector;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -53,7 +54,30 @@ public abstract class BatchRunner implements AutoCloseable {
      * @throws IllegalArgumentException if {@code threads < 1}
      */
     protected BatchRunner(int threads) {
-        executor = new QueryExecutor(threads, name());
+        this(null, threads);
+    }
+
+    /**
+     * A runner on the calling thread and up to {@code threads - 1} threads of an application's executor, which the
+     * runner does not own ({@link QueryExecutor#QueryExecutor(Executor, int)}).
+     *
+     * @param executor the application's executor, or null for threads of the runner's own
+     * @param threads the most threads a batch runs on, the caller included, {@code >= 1}
+     * @throws IllegalArgumentException if {@code threads < 1}
+     */
+    protected BatchRunner(Executor executor, int threads) {
+        this.executor = new QueryExecutor(threads, executor, name());
+    }
+
+    /**
+     * For the public constructors that take an application's executor: refuses a null one.
+     *
+     * @param executor the executor given
+     * @return {@code executor}
+     * @throws IllegalArgumentException if it is null
+     */
+    protected static Executor requireExecutor(Executor executor) {
+        return QueryExecutor.requireExecutor(executor);
     }
 
     /** The runner's class as its callers know it: what the messages call the instance. */
@@ -141,8 +165,9 @@ public abstract class BatchRunner implements AutoCloseable {
     }
 
     /**
-     * Stops the worker threads, without waiting: a batch in progress on another thread is not cut short (it
-     * finishes normally); batches started later throw {@link IllegalStateException}. Closing again does nothing.
+     * Stops the worker threads, without waiting (an application's executor is left running): a batch in progress on
+     * another thread is not cut short (it finishes normally); batches started later throw
+     * {@link IllegalStateException}. Closing again does nothing.
      */
     @Override
     public void close() {

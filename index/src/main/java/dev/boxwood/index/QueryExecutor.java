@@ -1,18 +1,30 @@
 package dev.boxwood.index;
 
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A small fixed pool of daemon threads that runs one batch of queries at a time, split into chunks claimed from a
- * shared counter; the calling thread works too. A call allocates nothing: the batch is a reusable {@link Task}
- * object, workers are woken by unparking and the caller waits by spinning briefly, then parking in short slices.
- * It runs the batches of {@link BatchQueries}, and any batch of one's own over an index's thread-safe queries
- * (the tiled world's batches run on it too), each worker with scratch state of its own. One batch at a time:
+ * Runs one batch of queries at a time, split into chunks claimed from a shared counter, on the calling thread and
+ * either a small fixed pool of daemon threads of its own or the threads of an application's {@link Executor}.
+ * It runs the batches of {@link BatchQueries}, and any batch of one's own over an index's thread-safe queries (the
+ * tiled world's batches run on it too), each thread with scratch state of its own. One batch at a time:
  * {@link #run} called while a batch runs (from another thread, or from inside a task) throws
- * {@link IllegalStateException}. The worker threads live until {@link #close()}.
+ * {@link IllegalStateException}.
+ *
+ * <p>With threads of its own, a call allocates nothing: the batch is a reusable {@link Task} object, workers are
+ * woken by unparking and the caller waits by spinning briefly, then parking in short slices; the threads live until
+ * {@link #close()}. On an application's executor (a server's worker pool, {@link
+ * java.util.concurrent.ForkJoinPool#commonPool()}), a batch hands {@code threads - 1} reusable helper tasks to it and
+ * works on the calling thread meanwhile; a helper that starts while the batch still has chunks to hand out takes
+ * part, one that starts later does nothing. So the batch never waits for a thread the executor has not given it: a
+ * saturated executor, one that rejects the helpers, or a caller that is itself the executor's only thread leaves the
+ * calling thread to answer the queries alone, more slowly but with the same answers. A helper still queued from an
+ * earlier batch joins the next one in its place rather than being handed over twice. Such a batch allocates what
+ * the executor allocates per task it is given ({@code ForkJoinPool} wraps each one, for example).
  */
 public final class QueryExecutor implements AutoCloseable {
 
@@ -33,6 +45,17 @@ public final class QueryExecutor implements AutoCloseable {
     }
 
     private final Thread[] workers;
+    /** The application's executor, or null when the executor runs threads of its own ({@link #workers}). */
+    private final Executor external;
+    /** On an application's executor: the reusable helper task of each thread index from 1 on. */
+    private final Helper[] helpers;
+    /**
+     * On an application's executor: the helpers that took part in the running batch and have not finished, plus
+     * {@link #SHUT} once the batch hands out no more places (set by its caller once its own work is done). A helper
+     * joins only while the bit is clear, so the caller waits for exactly those that joined.
+     */
+    private final AtomicInteger joined = new AtomicInteger(SHUT);
+    private static final int SHUT = Integer.MIN_VALUE;
     /** The next query to claim; a long, so that claims past a count near {@code Integer.MAX_VALUE} cannot wrap. */
     private final AtomicLong next = new AtomicLong();
     private final AtomicInteger pending = new AtomicInteger();
@@ -48,26 +71,51 @@ public final class QueryExecutor implements AutoCloseable {
     private final String name;
 
     /**
-     * A pool of {@code threads - 1} worker threads plus the caller.
+     * A pool of {@code threads - 1} worker threads of its own plus the caller.
      *
      * @param threads total threads per batch, {@code >= 1}
      * @throws IllegalArgumentException if {@code threads < 1}
      */
     public QueryExecutor(int threads) {
-        this(threads, "QueryExecutor");
+        this(threads, null, "QueryExecutor");
     }
 
     /**
-     * A pool whose messages name its owner: a {@link BatchRunner}'s callers see the runner's class, not this one.
+     * Batches on the calling thread and up to {@code threads - 1} threads of {@code executor}, which the
+     * application owns: {@link #close()} does not shut it down (see the class comment for what happens when it
+     * does not give the batch a thread).
+     *
+     * @param executor the application's executor
+     * @param threads the most threads a batch runs on, the caller included, {@code >= 1}
+     * @throws IllegalArgumentException if {@code executor} is null or {@code threads < 1}
+     */
+    public QueryExecutor(Executor executor, int threads) {
+        this(threads, requireExecutor(executor), "QueryExecutor");
+    }
+
+    /**
+     * An executor whose messages name its owner: a {@link BatchRunner}'s callers see the runner's class, not this
+     * one.
      *
      * @param threads total threads per batch, {@code >= 1}
+     * @param executor the application's executor, or null for threads of its own
      * @param name what the messages call it ("this BatchQueries is closed")
      */
-    QueryExecutor(int threads, String name) {
+    QueryExecutor(int threads, Executor executor, String name) {
         this.name = name;
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1: " + threads);
         }
+        external = executor;
+        if (executor != null) {
+            workers = new Thread[0];
+            helpers = new Helper[threads];
+            for (int i = 1; i < threads; i++) {
+                helpers[i] = new Helper(i);
+            }
+            return;
+        }
+        helpers = null;
         workers = new Thread[threads - 1];
         try {
             for (int i = 0; i < workers.length; i++) {
@@ -84,9 +132,21 @@ public final class QueryExecutor implements AutoCloseable {
         }
     }
 
+    /**
+     * @param executor an application's executor
+     * @return {@code executor}
+     * @throws IllegalArgumentException if it is null
+     */
+    static Executor requireExecutor(Executor executor) {
+        if (executor == null) {
+            throw new IllegalArgumentException("executor must not be null");
+        }
+        return executor;
+    }
+
     /** @return the number of threads a batch runs on, the caller included */
     public int threads() {
-        return workers.length + 1;
+        return helpers != null ? helpers.length : workers.length + 1;
     }
 
     /**
@@ -132,19 +192,19 @@ public final class QueryExecutor implements AutoCloseable {
             this.chunk = Math.max(1, Math.min(64, count / (8 * threads())));
             next.set(0);
             failure = null;
-            pending.set(workers.length);
-            generation++;
-        }
-        for (Thread w : workers) {
-            LockSupport.unpark(w);
-        }
-        work(0);
-        for (int spins = 0; pending.get() != 0; spins++) {
-            if (spins < 1000) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(10_000);
+            if (external == null) {
+                pending.set(workers.length);
+                generation++;
             }
+        }
+        if (external == null) {
+            for (Thread w : workers) {
+                LockSupport.unpark(w);
+            }
+            work(0);
+            awaitValue(pending, 0);
+        } else {
+            runWithHelpers();
         }
         this.task = null;
         Throwable f = failure;
@@ -156,6 +216,86 @@ public final class QueryExecutor implements AutoCloseable {
         }
         if (f != null) {
             throw new IllegalStateException("a batch query failed: " + f, f);
+        }
+    }
+
+    /** The batch on the application's executor: the caller works while the helpers it hands over join. */
+    private void runWithHelpers() {
+        // opening the places publishes the batch's fields to the helpers that join (they read them after their CAS)
+        joined.set(0);
+        try {
+            for (int i = 1; i < helpers.length; i++) {
+                Helper h = helpers[i];
+                // a helper still queued from an earlier batch takes part in this one instead: handing it over again
+                // could put two threads on one index's scratch
+                if (h.queued.compareAndSet(false, true)) {
+                    try {
+                        external.execute(h);
+                    } catch (RejectedExecutionException e) {
+                        // a saturated or shut-down executor: the threads that do run take this share
+                        h.queued.set(false);
+                    } catch (RuntimeException | Error e) {
+                        h.queued.set(false);
+                        throw e;
+                    }
+                }
+            }
+            work(0);
+        } catch (RuntimeException | Error e) {
+            // the executor itself failed (not a query, work() keeps those): stop handing out chunks, and leave the
+            // batch only once no helper can touch it
+            next.set(count);
+            throw e;
+        } finally {
+            int s;
+            do {
+                s = joined.get();
+            } while (!joined.compareAndSet(s, s | SHUT));
+            awaitValue(joined, SHUT);
+        }
+    }
+
+    /** Waits until {@code counter} holds {@code value}: spins briefly, then parks in short slices. */
+    private static void awaitValue(AtomicInteger counter, int value) {
+        for (int spins = 0; counter.get() != value; spins++) {
+            if (spins < 1000) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(10_000);
+            }
+        }
+    }
+
+    /** The reusable task that puts one thread index of an application's executor into a batch. */
+    private final class Helper implements Runnable {
+        private final int index;
+        /** Handed to the executor and not yet done: set by a batch's caller, cleared by the helper when it ends. */
+        final AtomicBoolean queued = new AtomicBoolean();
+
+        Helper(int index) {
+            this.index = index;
+        }
+
+        @Override
+        public void run() {
+            try {
+                int s;
+                do {
+                    s = joined.get();
+                    if (s < 0) {
+                        // the batch it was handed over for has handed out its last place: nothing to do
+                        return;
+                    }
+                } while (!joined.compareAndSet(s, s + 1));
+                try {
+                    work(index);
+                } finally {
+                    joined.decrementAndGet();
+                }
+            } finally {
+                // last, so that no batch hands this helper over again while it can still join
+                queued.set(false);
+            }
         }
     }
 
@@ -206,8 +346,9 @@ public final class QueryExecutor implements AutoCloseable {
     }
 
     /**
-     * Stops the worker threads. A batch in progress finishes first (its caller returns normally); a batch started
-     * afterwards throws {@link IllegalStateException}. Closing again does nothing.
+     * Stops the worker threads (an application's executor is left running). A batch in progress finishes first (its
+     * caller returns normally); a batch started afterwards throws {@link IllegalStateException}. Closing again does
+     * nothing.
      */
     @Override
     public void close() {

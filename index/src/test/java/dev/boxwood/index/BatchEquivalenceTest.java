@@ -12,6 +12,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 
 import dev.boxwood.query.AllOverlaps;
@@ -26,13 +27,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every answer of {@link BatchQueries} equals the single query's for the same input, bit for bit, on 1..4 threads
- * and batch sizes 0, 1, odd and not divisible by the chunking; rejected batches write nothing; the single answers
+ * (its own, or borrowed from an application's executor) and batch sizes 0, 1, odd and not divisible by the chunking; rejected batches write nothing; the single answers
  * agree with the exact reference on a sample; concurrent single queries on one tree equal sequential ones.
  * Larger runs: {@code -Dboxwood.batcheq.queries=N} (default 700 per batch).
  */
 class BatchEquivalenceTest {
 
     private static final int QUERIES = Integer.getInteger("boxwood.batcheq.queries", 700);
+    /** An application's pool of two threads: fewer than the batches of four threads ask for. */
+    private static final ExecutorService POOL = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "application-pool");
+        t.setDaemon(true);
+        return t;
+    });
     private static final int[] COUNTS = {0, 1, 2, 3, 7, 31, 63, 64, 65, 129, 257, QUERIES | 1};
 
     /** A grid world about a far origin: boxes touching along faces, flat and point boxes, three categories. */
@@ -118,13 +125,18 @@ class BatchEquivalenceTest {
             snaps.publish();
             try (ReadView view = snaps.acquire()) {
                 for (int threads = 1; threads <= 4; threads++) {
-                    try (BatchQueries batch = new BatchQueries(threads)) {
-                        for (int count : COUNTS) {
-                            long seed = 1000L * oi + 10L * threads + count;
-                            SpatialQueries index = (count & 1) == 0 ? tree : view;
-                            checked += compare(batch, index, statics, seed, count, o, tree);
-                            if (count < 100) {
-                                checked += compare(batch, brute(tree), statics, seed, count, o, tree);
+                    // threads of its own, then an application's pool and the common pool (fewer threads than the
+                    // batch asks for, busy with other work, or shared by the runners)
+                    for (int kind = 0; kind < 3; kind++) {
+                        try (BatchQueries batch = kind == 0 ? new BatchQueries(threads)
+                                : new BatchQueries(kind == 1 ? POOL : ForkJoinPool.commonPool(), threads)) {
+                            for (int count : COUNTS) {
+                                long seed = 1000L * oi + 10L * threads + count;
+                                SpatialQueries index = (count & 1) == 0 ? tree : view;
+                                checked += compare(batch, index, statics, seed, count, o, tree);
+                                if (count < 100 && kind == 0) {
+                                    checked += compare(batch, brute(tree), statics, seed, count, o, tree);
+                                }
                             }
                         }
                     }

@@ -49,8 +49,8 @@ import dev.boxwood.serial.StaticWorldWriter;
  *       cast against the city ({@link SpatialQueries#rayCast} on the mapped world, any hit). This runs on a few
  *       threads, each with its own {@link TraversalStack}, {@link AnyHit} and {@link NearestNeighbours};</li>
  *   <li>the lines the city did not block, in one {@link BatchQueries#lineOfSight} call against the agents' bodies,
- *       ignoring the looker and its target: the batch spreads them over its threads and writes the answers into
- *       the caller's arrays.</li>
+ *       ignoring the looker and its target: the batch spreads them over the same pool's threads (it owns none)
+ *       and writes the answers into the caller's arrays.</li>
  * </ol>
  * Trees, lamp posts and benches are see-through: their category is simply left out of the city query's mask.
  *
@@ -169,7 +169,7 @@ public final class LineOfSightSample {
         ExecutorService aiThread = Executors.newSingleThreadExecutor();
         ExecutorService pool = Executors.newFixedThreadPool(settings.threads());
         try (MappedWorld world = MappedWorld.open(worldFile);
-             BatchQueries batch = new BatchQueries(settings.threads())) {
+             BatchQueries batch = new BatchQueries(pool, settings.threads())) {
             StreetWalkers agents = new StreetWalkers(city, settings.agents(), new SplittableRandom(SEED));
             DynamicAabbTree tree = new DynamicAabbTree();
             int[] handles = new int[settings.agents()];

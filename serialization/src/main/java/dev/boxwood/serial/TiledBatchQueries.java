@@ -14,6 +14,8 @@ import dev.boxwood.query.SegmentIntersector;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
 
+import java.util.concurrent.Executor;
+
 import static dev.boxwood.query.BatchArguments.requireAnswers;
 import static dev.boxwood.query.BatchArguments.requireDistinct;
 import static dev.boxwood.query.BatchArguments.requireLength;
@@ -40,8 +42,9 @@ import static dev.boxwood.query.BatchArguments.requireSphereBatch;
  * thread has stopped. The answers are then partly written, and the instance takes the next batch.
  *
  * <p>One batch at a time per instance: a batch method called while another runs (from a second thread, or from
- * inside a query) throws {@link IllegalStateException} at once and leaves the running batch alone. The instance owns
- * {@code threads - 1} daemon worker threads until {@link #close()}.
+ * inside a query) throws {@link IllegalStateException} at once and leaves the running batch alone. An instance made
+ * with a thread count owns {@code threads - 1} daemon worker threads until {@link #close()}; one made on an
+ * application's {@link java.util.concurrent.Executor} borrows its threads and owns none.
  */
 public final class TiledBatchQueries extends BatchRunner {
 
@@ -56,13 +59,32 @@ public final class TiledBatchQueries extends BatchRunner {
     private final Spheres spheres = new Spheres();
 
     /**
-     * A batch runner on {@code threads} threads (the caller included).
+     * A batch runner on {@code threads} threads (the caller included), {@code threads - 1} of them its own.
      *
      * @param threads {@code >= 1}
      * @throws IllegalArgumentException if {@code threads < 1}
      */
     public TiledBatchQueries(int threads) {
-        super(threads);
+        this(threads, null);
+    }
+
+    /**
+     * A batch runner on the calling thread and up to {@code threads - 1} threads of an application's executor (a
+     * server's worker pool, {@link java.util.concurrent.ForkJoinPool#commonPool()}), which it neither owns nor
+     * shuts down. A batch never waits for a thread the executor does not give it: the threads that do take part
+     * answer every query, the calling thread alone if need be ({@link QueryExecutor#QueryExecutor(Executor,
+     * int)}), with the same answers either way.
+     *
+     * @param executor the application's executor
+     * @param threads the most threads a batch runs on, the caller included, {@code >= 1}
+     * @throws IllegalArgumentException if {@code executor} is null or {@code threads < 1}
+     */
+    public TiledBatchQueries(Executor executor, int threads) {
+        this(threads, requireExecutor(executor));
+    }
+
+    private TiledBatchQueries(int threads, Executor executorOrNull) {
+        super(executorOrNull, threads);
         int n = threads();
         scratches = new TiledWorld.Scratch[n];
         stacks = new TraversalStack[n];

@@ -82,8 +82,11 @@ class TiledBatchEquivalenceTest {
         long compared = 0;
         // a budget of about two tiles: tiles are mapped and unmapped under the running batch
         try (TiledWorld world = TiledWorld.open(files, 2 * java.nio.file.Files.size(files.get(0)))) {
-            for (int threads = 1; threads <= 3; threads++) {
-                try (TiledBatchQueries batch = new TiledBatchQueries(threads)) {
+            // threads = 4: three of an application's executor (the common pool) instead of threads of its own
+            for (int threads = 1; threads <= 4; threads++) {
+                try (TiledBatchQueries batch = threads == 4
+                        ? new TiledBatchQueries(java.util.concurrent.ForkJoinPool.commonPool(), 4)
+                        : new TiledBatchQueries(threads)) {
                     for (int count : COUNTS) {
                         compared += compare(batch, world, entities, oracle, 100L * threads + count, count, ox, oy,
                                 oz);
