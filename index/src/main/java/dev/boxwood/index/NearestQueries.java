@@ -13,7 +13,10 @@ import static dev.boxwood.index.DynamicAabbTree.f;
  * Nearest-neighbour queries on a {@link DynamicAabbTree}: the {@code k} objects closest to a point, or the objects
  * one at a time, nearest first, for as long as a visitor asks ({@link #browseNearest}), by a best-first search
  * (Hjaltason and Samet 1999, "Distance browsing in spatial databases") on a primitive min-heap kept in the
- * caller's {@link NearestNeighbours}.
+ * caller's {@link NearestNeighbours}. The tree and its views also answer them as the
+ * {@link dev.boxwood.query.ShapeQueries} methods {@link ReadableTree#nearest}, {@link ReadableTree#kNearest} and
+ * {@link ReadableTree#browseNearest}, which come here, so code written against that interface runs on mapped
+ * worlds too.
  *
  * <p>Conventions: the distance of an object is the Euclidean distance from the point to its stored tight box (0
  * for a point inside or on it), computed in the tree's local coordinates ({@link RegionTests#squaredDistance} of

@@ -2,9 +2,13 @@ package dev.boxwood.index;
 
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.DistanceFunction;
 import dev.boxwood.query.Handles;
+import dev.boxwood.query.NearestNeighbours;
+import dev.boxwood.query.NearestVisitor;
 import dev.boxwood.query.OverlapVisitor;
 import dev.boxwood.query.QueryFilter;
+import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.ShapeQueries;
 import dev.boxwood.query.TraversalStack;
@@ -14,7 +18,8 @@ import dev.boxwood.query.TraversalStack;
  * {@link PairQueries}, {@link BatchQueries}) read: a live {@link DynamicAabbTree} (while no thread mutates it) or a
  * published {@link ReadView} of one (while the writer goes on). Both answer every query identically for the same
  * contents; the view is a frozen copy in the tree's own layout, so the traversal code is shared and the tree's hot
- * loops pay nothing for views. The region queries of {@link ShapeQueries} are those of {@link RegionQueries}.
+ * loops pay nothing for views. The queries of {@link ShapeQueries} are those of {@link RegionQueries},
+ * {@link SweepQueries} and {@link NearestQueries}, which the instance methods call.
  */
 public abstract sealed class ReadableTree implements ShapeQueries permits DynamicAabbTree, ReadView {
 
@@ -122,6 +127,79 @@ public abstract sealed class ReadableTree implements ShapeQueries permits Dynami
     public final void queryConvex(ConvexRegion region, RegionMode mode, long categoryMask, QueryFilter filter,
                                   OverlapVisitor visitor, TraversalStack stack) {
         RegionQueries.queryConvex(this, region, mode, categoryMask, filter, visitor, stack);
+    }
+
+    /**
+     * {@inheritDoc} As {@link SweepQueries#sweepBox}.
+     *
+     * @throws IllegalArgumentException {@inheritDoc}
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
+     */
+    @Override
+    public final void sweepBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
+                               double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
+                               TraversalStack stack) {
+        SweepQueries.sweepBox(this, minX, minY, minZ, maxX, maxY, maxZ, dx, dy, dz, categoryMask, visitor, stack);
+    }
+
+    /**
+     * {@inheritDoc} As {@link SweepQueries#sweepSphere}.
+     *
+     * @throws IllegalArgumentException {@inheritDoc}
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
+     */
+    @Override
+    public final void sweepSphere(double centerX, double centerY, double centerZ, double radius, double dx,
+                                  double dy, double dz, long categoryMask, RayCastVisitor visitor,
+                                  TraversalStack stack) {
+        SweepQueries.sweepSphere(this, centerX, centerY, centerZ, radius, dx, dy, dz, categoryMask, visitor, stack);
+    }
+
+    /**
+     * {@inheritDoc} As {@link NearestQueries#nearest}.
+     *
+     * @throws IllegalArgumentException {@inheritDoc}
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
+     */
+    @Override
+    public final void nearest(double x, double y, double z, double maxDistance, long categoryMask,
+                              QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
+        NearestQueries.nearest(this, x, y, z, maxDistance, categoryMask, filter, exact, dest);
+    }
+
+    /**
+     * {@inheritDoc} As {@link NearestQueries#kNearest}.
+     *
+     * @throws IllegalArgumentException {@inheritDoc}
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
+     */
+    @Override
+    public final void kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
+                               QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
+        NearestQueries.kNearest(this, x, y, z, k, maxDistance, categoryMask, filter, exact, dest);
+    }
+
+    /**
+     * {@inheritDoc} As {@link NearestQueries#browseNearest}.
+     *
+     * @throws IllegalArgumentException {@inheritDoc}
+     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the query: a
+     *     callback changed it, or another thread did without synchronisation ({@link DynamicAabbTree}, Queries and
+     *     threads)
+     */
+    @Override
+    public final void browseNearest(double x, double y, double z, double maxDistance, long categoryMask,
+                                    QueryFilter filter, DistanceFunction exact, NearestVisitor visitor,
+                                    NearestNeighbours scratch) {
+        NearestQueries.browseNearest(this, x, y, z, maxDistance, categoryMask, filter, exact, visitor, scratch);
     }
 
     /**

@@ -14,7 +14,10 @@ import static dev.boxwood.index.DynamicAabbTree.f;
  * Swept queries on a {@link DynamicAabbTree}: a box or a sphere moving by a displacement over one frame, reporting
  * each object it touches with the time of impact, following the protocol of {@link RayCastVisitor} (so
  * {@link dev.boxwood.query.ClosestHit}, {@link dev.boxwood.query.AnyHit} and {@link dev.boxwood.query.AllHits}
- * answer closest / any / all, and a visitor may stop, skip or clip).
+ * answer closest / any / all, and a visitor may stop, skip or clip). The tree and its views also answer them as
+ * the {@link dev.boxwood.query.ShapeQueries} methods {@link ReadableTree#sweepBox} and
+ * {@link ReadableTree#sweepSphere}, which come here, so code written against that interface runs on mapped worlds
+ * too.
  *
  * <p>Conventions: time is normalized over the frame, {@code u} in {@code [0, 1]}: the shape is at its start at
  * {@code u = 0} and has moved by the whole displacement at {@code u = 1}; the fraction handed to the visitor is the

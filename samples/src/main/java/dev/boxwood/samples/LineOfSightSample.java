@@ -15,7 +15,6 @@ import java.util.concurrent.Future;
 
 import dev.boxwood.index.BatchQueries;
 import dev.boxwood.index.DynamicAabbTree;
-import dev.boxwood.index.NearestQueries;
 import dev.boxwood.index.ReadView;
 import dev.boxwood.index.TreeSnapshots;
 import dev.boxwood.query.AnyHit;
@@ -44,7 +43,7 @@ import dev.boxwood.serial.StaticWorldWriter;
  *
  * <p>The AI of one tick, on the read view:
  * <ol>
- *   <li>per agent, its nearest enemies within range ({@link NearestQueries#kNearest}: distance from the eyes to
+ *   <li>per agent, its nearest enemies within range ({@link ReadView#kNearest}: distance from the eyes to
  *       the enemy's body box, enemies picked by category mask), and the line from its eyes to each target's chest
  *       cast against the city ({@link SpatialQueries#rayCast} on the mapped world, any hit). This runs on a few
  *       threads, each with its own {@link TraversalStack}, {@link AnyHit} and {@link NearestNeighbours};</li>
@@ -372,7 +371,7 @@ public final class LineOfSightSample {
                 double x = (box[0] + box[3]) / 2;
                 double z = (box[2] + box[5]) / 2;
                 long enemyTeam = TEAM_0 << (1 - Result.team(agent));
-                NearestQueries.kNearest(view, x, EYE, z, k, ai.settings.range(), enemyTeam, null, null, enemies);
+                view.kNearest(x, EYE, z, k, ai.settings.range(), enemyTeam, null, null, enemies);
                 for (int slot = 0; slot < k; slot++) {
                     int s = agent * k + slot;
                     if (slot >= enemies.count()) {

@@ -1338,28 +1338,14 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
 
     /**
-     * Sweeps a box over one frame: each object whose stored tight box the box moving by {@code (dx, dy, dz)}
-     * touches, with the first time of contact {@code u} in {@code [0, 1]} (0 when touching at the start), following
-     * the {@link RayCastVisitor} protocol ({@code visitor.begin} gets the box centre, the displacement and
-     * {@code maxFraction = 1}). The per-box decisions are the dynamic tree's ({@link SweepTests}, the same as
+     * {@inheritDoc} The per-box decisions are the dynamic tree's ({@link SweepTests}, as
      * {@code SweepQueries.sweepBox}), so both report the same objects and times for the same stored boxes and
-     * origin; times are computed against the whole frame, never a clipped one.
+     * origin; a leaf run's objects are reported in order of time, ties by handle.
      *
-     * @param minX         box min x at the start
-     * @param minY         box min y at the start
-     * @param minZ         box min z at the start
-     * @param maxX         box max x at the start
-     * @param maxY         box max y at the start
-     * @param maxZ         box max z at the start
-     * @param dx           displacement over the frame, x
-     * @param dy           displacement over the frame, y
-     * @param dz           displacement over the frame, z
-     * @param categoryMask categories of interest ({@code -1L}: all)
-     * @param visitor      receives the objects and steers the query
-     * @param stack        the calling thread's scratch memory
-     * @throws IllegalArgumentException for a non-finite or inverted box, a non-finite displacement or null arguments
+     * @throws IllegalArgumentException {@inheritDoc}
      * @throws IllegalStateException    if the world is closed
      */
+    @Override
     public void sweepBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ,
                          double dx, double dy, double dz, long categoryMask, RayCastVisitor visitor,
                          TraversalStack stack) {
@@ -1378,26 +1364,13 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /**
-     * Sweeps a sphere over one frame: each object whose stored tight box the sphere moving by {@code (dx, dy, dz)}
-     * touches, with the exact first time of contact (the centre's path against the box rounded by the radius,
-     * {@link SweepTests#exactContact}), following the {@link RayCastVisitor} protocol ({@code visitor.begin} gets
-     * the centre, the displacement and {@code maxFraction = 1}); the same answers as the dynamic tree's
-     * {@code SweepQueries.sweepSphere}.
+     * {@inheritDoc} The same answers as the dynamic tree's {@code SweepQueries.sweepSphere} for the same stored
+     * boxes and origin.
      *
-     * @param centerX      centre x at the start
-     * @param centerY      centre y at the start
-     * @param centerZ      centre z at the start
-     * @param radius       radius, finite and {@code >= 0}
-     * @param dx           displacement over the frame, x
-     * @param dy           displacement over the frame, y
-     * @param dz           displacement over the frame, z
-     * @param categoryMask categories of interest ({@code -1L}: all)
-     * @param visitor      receives the objects and steers the query
-     * @param stack        the calling thread's scratch memory
-     * @throws IllegalArgumentException for non-finite coordinates, a negative radius or one above
-     *                                  {@link Arguments#MAX_RADIUS}, or null arguments
+     * @throws IllegalArgumentException {@inheritDoc}
      * @throws IllegalStateException    if the world is closed
      */
+    @Override
     public void sweepSphere(double centerX, double centerY, double centerZ, double radius, double dx, double dy,
                             double dz, long categoryMask, RayCastVisitor visitor, TraversalStack stack) {
         requireSphere(centerX, centerY, centerZ, radius);
@@ -1554,52 +1527,27 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
 
 
     /**
-     * The object nearest to the point (a {@code k = 1} {@link #kNearest} query).
+     * {@inheritDoc}
      *
-     * @param x            point x
-     * @param y            point y
-     * @param z            point z
-     * @param maxDistance  largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
-     * @param categoryMask categories of interest ({@code -1L}: all)
-     * @param filter       predicate applied before the limit, or {@code null}
-     * @param exact        the exact distance of each candidate, or {@code null} for the tight-box distance
-     * @param dest         receives at most one result
-     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
-     *                                  from the origin on some axis, a negative or NaN maximum or null arguments
+     * @throws IllegalArgumentException {@inheritDoc}
      * @throws IllegalStateException    if the world is closed
      */
+    @Override
     public void nearest(double x, double y, double z, double maxDistance, long categoryMask, QueryFilter filter,
                         DistanceFunction exact, NearestNeighbours dest) {
         kNearest(x, y, z, 1, maxDistance, categoryMask, filter, exact, dest);
     }
 
     /**
-     * The {@code k} objects nearest to the point, nearest first, by a best-first search over the mapped nodes
-     * (Hjaltason and Samet 1999) on the primitive heap of {@link NearestNeighbours}, whose search step
+     * {@inheritDoc} The search runs over the mapped nodes, with the dynamic tree's search step
      * ({@link NearestNeighbours#nextNode}) and keys ({@link RegionTests#squaredDistance} of {@code point - origin}
-     * to the stored boxes) are the dynamic tree's ({@code NearestQueries.kNearest}): the same objects in the same
-     * order for the same stored boxes and origin. The distance of an object is the Euclidean distance to its
-     * stored tight box (0 inside or on it), or the {@link DistanceFunction}'s exact distance (which must not be
-     * below the box distance; a negative value drops the object). Objects are ordered by squared distance, the search's
-     * key, equal squares by the lower handle (storage position); the distance reported is its square root. Only objects
-     * with {@code (categoryBits & categoryMask) != 0} that the filter accepts count, filtered before the {@code k}
-     * limit; {@code maxDistance} is closed. {@code k} above the object count returns all of them. Nothing is allocated
-     * once {@code dest} has grown.
+     * to the stored boxes), as {@code NearestQueries.kNearest}: the same objects in the same order for the same
+     * stored boxes and origin. The handle that breaks a tie is the object's storage position.
      *
-     * @param x            point x
-     * @param y            point y
-     * @param z            point z
-     * @param k            number of objects wanted, {@code >= 0}
-     * @param maxDistance  largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
-     * @param categoryMask categories of interest ({@code -1L}: all)
-     * @param filter       predicate applied before the limit, or {@code null}
-     * @param exact        the exact distance of each candidate, or {@code null} for the tight-box distance
-     * @param dest         receives the results (cleared first)
-     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
-     *                                  from the origin on some axis, a negative {@code k}, a negative or NaN
-     *                                  maximum or null arguments
+     * @throws IllegalArgumentException {@inheritDoc}
      * @throws IllegalStateException    if the world is closed
      */
+    @Override
     public void kNearest(double x, double y, double z, int k, double maxDistance, long categoryMask,
                          QueryFilter filter, DistanceFunction exact, NearestNeighbours dest) {
         Arguments.requireNearest(x, y, z, k, maxDistance, dest);
@@ -1612,25 +1560,12 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /**
-     * Distance browsing: the objects nearest to the point handed to {@code visitor} one at a time, nearest first,
-     * until it returns {@code false} or no object within {@code maxDistance} is left; the order, distances and
-     * filtering of {@link #kNearest}, so the first {@code m} objects visited are its answer for {@code k = m},
-     * found at the same cost (as {@code NearestQueries.browseNearest} on a tree). The visited objects are also
-     * listed in {@code scratch}, nearest first.
+     * {@inheritDoc} The same search as {@link #kNearest} (as {@code NearestQueries.browseNearest} on a tree).
      *
-     * @param x            point x
-     * @param y            point y
-     * @param z            point z
-     * @param maxDistance  largest distance reported, {@code >= 0} ({@link Double#POSITIVE_INFINITY}: no limit)
-     * @param categoryMask categories of interest ({@code -1L}: all)
-     * @param filter       predicate applied before an object is visited, or {@code null}
-     * @param exact        the exact distance of each candidate, or {@code null} for the tight-box distance
-     * @param visitor      receives the objects, nearest first; returns {@code false} to stop
-     * @param scratch      the search's heap, and the list of the objects visited (cleared first)
-     * @throws IllegalArgumentException for non-finite coordinates, a point more than {@link Arguments#NEAREST_REACH}
-     *                                  from the origin on some axis, a negative or NaN maximum or null arguments
+     * @throws IllegalArgumentException {@inheritDoc}
      * @throws IllegalStateException    if the world is closed
      */
+    @Override
     public void browseNearest(double x, double y, double z, double maxDistance, long categoryMask,
                               QueryFilter filter, DistanceFunction exact, NearestVisitor visitor,
                               NearestNeighbours scratch) {
