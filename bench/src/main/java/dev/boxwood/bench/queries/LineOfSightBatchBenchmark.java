@@ -20,11 +20,16 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Line-of-sight throughput: segments per second answered by {@link BatchQueries#lineOfSight} (any-hit casts) on
- * the clustered world of 100k and 1M objects, on one thread and on two (the caller plus one worker).
+ * the clustered world of 100k and 1M objects, on one thread and on two (the caller plus one worker), the worker
+ * the batch's own ({@code own}), a thread of an application's pool ({@code pool}) or of the common fork/join pool
+ * ({@code common}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -42,8 +47,12 @@ public class LineOfSightBatchBenchmark {
     @Param({"100000", "1000000"})
     public int n;
 
+    @Param({"own", "pool", "common"})
+    public String runner;
+
     private DynamicAabbTree tree;
     private BatchQueries batch;
+    private ExecutorService pool;
     private final double[] from = new double[3 * SEGMENTS];
     private final double[] to = new double[3 * SEGMENTS];
     private final boolean[] visible = new boolean[SEGMENTS];
@@ -55,12 +64,20 @@ public class LineOfSightBatchBenchmark {
         SegmentSet s = world.segments(SEGMENTS, 12);
         System.arraycopy(s.starts(), 0, from, 0, 3 * SEGMENTS);
         System.arraycopy(s.ends(), 0, to, 0, 3 * SEGMENTS);
-        batch = new BatchQueries(threads);
+        batch = switch (runner) {
+            case "own" -> new BatchQueries(threads);
+            case "pool" -> new BatchQueries(pool = Executors.newFixedThreadPool(Math.max(1, threads - 1)), threads);
+            case "common" -> new BatchQueries(ForkJoinPool.commonPool(), threads);
+            default -> throw new IllegalArgumentException("runner: own, pool or common, not " + runner);
+        };
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
         batch.close();
+        if (pool != null) {
+            pool.shutdownNow();
+        }
     }
 
     /** @return whether the first segment is clear (keeps the answers alive) */
