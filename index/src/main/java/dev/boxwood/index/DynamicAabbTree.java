@@ -137,9 +137,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     /** Levels above a moved object's old place where the search for its new sibling may start at the lowest. */
     private static final int MOVE_LOOKAHEAD = 3;
 
-    private final double originX;
-    private final double originY;
-    private final double originZ;
+    /** The storage origin: fixed but for {@link #moveOrigin}. */
+    private double originX;
+    private double originY;
+    private double originZ;
     private final double marginCap;
     private final double marginFraction;
     /** Displacements ahead that a re-inserted object's fat box reaches ({@link TreeConfig#prediction()}). */
@@ -927,6 +928,123 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         renumberDepthFirst();
         markDepthFirst();
         growNodes(nodeHighWater);
+    }
+
+    /**
+     * Moves the origin the boxes are stored relative to ({@link TreeConfig#withOrigin}), keeping every object,
+     * handle, user value, category and the hierarchy itself. Float resolution is finest near the origin
+     * ({@code docs/tree.md}, Float storage and the origin), so a tree whose objects are far from its origin (a
+     * tree created empty at 0 and filled 1e7 away, a convoy that has crossed a large world) moves the origin to
+     * them. World coordinates do not change: queries take and report world coordinates as before.
+     *
+     * <p>Each stored box is re-stored in the new frame rounded outward from what its old stored box stood for
+     * ({@link OutwardFloat#rebaseDown}), so the tree still holds every given box (no false miss) and queries stay
+     * exact for the stored boxes; a bound moves outward by at most one float step of the new frame plus about
+     * {@code 1e-16} of its distance from the old origin. A box stored coarsely far from the old origin stays that
+     * coarse, since the double input is not kept: its object gets the new frame's resolution when it next moves or
+     * is added again. Fat boxes are re-stored the same way and the internal boxes refitted, so the hierarchy's
+     * shape and quality stay as they were. O(objects + nodes); pending objects ({@link TreeConfig#withDeferredAdds
+     * deferred adds}) are taken in first. A structural change: a query running meanwhile throws
+     * {@link java.util.ConcurrentModificationException}. Read views already published keep their own origin; the
+     * next {@link TreeSnapshots#publish()} copies the new one.
+     *
+     * @param x new origin x
+     * @param y new origin y
+     * @param z new origin z (0 in a {@link DynamicAabbTree2D 2D} tree, whose boxes lie in the plane z = 0)
+     * @throws IllegalArgumentException if a coordinate is NaN, infinite or beyond
+     *     {@link OutwardFloat#MAX_ORIGIN}, if {@code z} is not 0 in a 2D tree, or if an object's box would lie
+     *     beyond the storage range ({@link OutwardFloat#MAX_OFFSET}) of the new origin (naming the first such
+     *     handle); the tree is then unchanged
+     */
+    public void moveOrigin(double x, double y, double z) {
+        Arguments.requireOrigin("x", x);
+        Arguments.requireOrigin("y", y);
+        Arguments.requireOrigin("z", z);
+        if (planar && z != 0) {
+            throw new IllegalArgumentException("a 2D tree keeps its origin in the plane of its boxes: z must be 0, not "
+                    + z);
+        }
+        flushAdds();
+        final double[] from = {originX, originY, originZ};
+        final double[] to = {x, y, z};
+        final int slots = handles.highWater();
+        // every object checked before anything changes
+        for (int slot = 0; slot < slots; slot++) {
+            if (!handles.isLiveSlot(slot)) {
+                continue;
+            }
+            for (int a = 0; a < 3; a++) {
+                float lo = OutwardFloat.rebaseDown(tight[slot * BOX + a], from[a], to[a]);
+                float hi = OutwardFloat.rebaseUp(tight[slot * BOX + 3 + a], from[a], to[a]);
+                if (!(lo >= -OutwardFloat.MAX_STORED && hi <= OutwardFloat.MAX_STORED)) {
+                    throw new IllegalArgumentException("moving the origin to (" + x + ", " + y + ", " + z
+                            + ") would put the box of handle " + handles.handleOf(slot) + " beyond the storage range on "
+                            + "axis " + "xyz".charAt(a) + " (more than " + OutwardFloat.MAX_OFFSET
+                            + " from the origin); the tree is unchanged");
+                }
+            }
+        }
+        modCount++;
+        final float fatLow = OutwardFloat.down(-FAT_LIMIT);
+        final float fatHigh = OutwardFloat.up(FAT_LIMIT);
+        final int[] r = records;
+        for (int slot = 0; slot < slots; slot++) {
+            if (!handles.isLiveSlot(slot)) {
+                continue;
+            }
+            final int t = slot * BOX;
+            final int o = boxIndex(leafEntries[slot]);
+            for (int a = 0; a < 3; a++) {
+                float lo = OutwardFloat.rebaseDown(tight[t + a], from[a], to[a]);
+                float hi = OutwardFloat.rebaseUp(tight[t + 3 + a], from[a], to[a]);
+                // the fat box is clamped as where it is made, and re-stored on its own rounding: kept around the
+                // tight box explicitly
+                float fatLo = Math.min(lo, Math.max(fatLow, OutwardFloat.rebaseDown(leafFat[t + a], from[a], to[a])));
+                float fatHi = Math.max(hi,
+                        Math.min(fatHigh, OutwardFloat.rebaseUp(leafFat[t + 3 + a], from[a], to[a])));
+                tight[t + a] = lo;
+                tight[t + 3 + a] = hi;
+                leafFat[t + a] = fatLo;
+                leafFat[t + 3 + a] = fatHi;
+                r[o + a] = bits(fatLo);
+                r[o + 3 + a] = bits(fatHi);
+            }
+        }
+        refitEveryBox();
+        originX = x;
+        originY = y;
+        originZ = z;
+    }
+
+    /** Takes {@code source}'s origin: a read view's copy follows its tree's {@link #moveOrigin}. */
+    void copyOrigin(DynamicAabbTree source) {
+        originX = source.originX;
+        originY = source.originY;
+        originZ = source.originZ;
+    }
+
+    /** Rewrites every internal node's box as the union of its entries, each node after its children. */
+    private void refitEveryBox() {
+        int root = child(0);
+        if (root < 0) {
+            return; // empty, or a single object whose leaf entry is the root's
+        }
+        // breadth first: every node after its parent, so the reverse order puts each node after its children
+        int[] order = new int[nodeHighWater];
+        int count = 0;
+        order[count++] = root;
+        for (int i = 0; i < count; i++) {
+            int n = order[i];
+            for (int e = 2 * n; e < 2 * n + 2; e++) {
+                int c = child(e);
+                if (c >= 0) {
+                    order[count++] = c;
+                }
+            }
+        }
+        for (int i = count - 1; i >= 0; i--) {
+            refitBox(parentEntries[order[i]], order[i]);
+        }
     }
 
     private int optimizeStep(int budget) {

@@ -126,6 +126,20 @@ public final class DynamicAabbTree2D {
     }
 
     /**
+     * Moves the origin the rectangles are stored relative to, keeping every rectangle, handle and the hierarchy
+     * ({@link DynamicAabbTree#moveOrigin}, with z at 0): for a world whose rectangles are far from the origin.
+     *
+     * @param x new origin x
+     * @param y new origin y
+     * @throws IllegalArgumentException if a coordinate is NaN, infinite or beyond
+     *     {@link dev.boxwood.query.OutwardFloat#MAX_ORIGIN}, or if a rectangle would lie beyond the storage range of
+     *     the new origin; the tree is then unchanged
+     */
+    public void moveOrigin(double x, double y) {
+        tree.moveOrigin(x, y, 0);
+    }
+
+    /**
      * Takes every pending rectangle into the hierarchy now: {@link DynamicAabbTree#flushAdds()} (only with
      * {@link TreeConfig#withDeferredAdds deferred adds}; queries do it themselves).
      */

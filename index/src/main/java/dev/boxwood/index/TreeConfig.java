@@ -14,7 +14,8 @@ import dev.boxwood.query.Handles;
  *       1 m. Unless {@link #withOrigin} sets it, {@link DynamicAabbTree#build} takes the centre of the boxes' bounds
  *       (snapped to a power-of-two grid, {@link dev.boxwood.index.build.BinnedSahBuilder#originOf}, as the static
  *       world writer does), and a tree created empty uses 0, 0, 0: a tree filled by {@code add} far from zero needs
- *       {@code withOrigin}.</li>
+ *       {@code withOrigin}, or {@link DynamicAabbTree#moveOrigin} once its objects are known (also for a tree whose
+ *       objects drift far from where it started).</li>
  *   <li><b>Margin</b> (default cap 0.1, fraction 0.125): each leaf's fat box is its tight box grown on every side
  *       by {@code min(cap, fraction * longest edge of the tight box)}, so a small object may wander that far
  *       before it is re-inserted, and a large one a fixed distance (Box2D: {@code b2_aabbMargin} and the 1/8 of

@@ -134,6 +134,7 @@ public final class TreeSnapshots {
         dst.objectCategories = copyPrefix(src.objectCategories, dst.objectCategories, slots);
         dst.leafEntries = copyPrefix(src.leafEntries, dst.leafEntries, slots);
         dst.leafFat = null; // only moves read it, and a view never moves anything
+        dst.copyOrigin(src);
         dst.handles.copyFrom(src.handles);
         dst.nodeHighWater = nodes;
         dst.freeNode = src.freeNode;

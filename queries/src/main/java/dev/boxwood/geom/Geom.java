@@ -278,14 +278,15 @@ public final class Geom {
 
     /**
      * The exact error of the rounded sum {@code s = fl(a + b)}: {@code a + b - s}, by Knuth's TwoSum (exact for any
-     * finite operands whose sum does not overflow). The compensated touch checks recover rounded differences with it.
+     * finite operands whose sum does not overflow). The compensated touch checks recover rounded differences with it,
+     * and {@link dev.boxwood.query.OutwardFloat#rebaseDown} the exact shift between two origins.
      *
      * @param a an operand
      * @param b the other operand
      * @param s {@code a + b} as rounded
      * @return {@code (a + b) - s}, exactly
      */
-    static double sumError(double a, double b, double s) {
+    public static double sumError(double a, double b, double s) {
         double v = s - a;
         return (a - (s - v)) + (b - v);
     }

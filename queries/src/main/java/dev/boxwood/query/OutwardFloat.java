@@ -1,5 +1,7 @@
 package dev.boxwood.query;
 
+import dev.boxwood.geom.Geom;
+
 /**
  * Outward rounding of double coordinates to float, the storage rule shared by every index of the library.
  *
@@ -99,6 +101,52 @@ public final class OutwardFloat {
         int step = f < v ? 1 : 0;
         int sign = bits >> 31;
         return Float.intBitsToFloat(bits + ((step ^ sign) - sign));
+    }
+
+    /**
+     * A stored min bound re-stored relative to another origin: a float not above the coordinate, in the frame of
+     * {@code to}, of any world point that the frame of {@code from} stores at or above {@code stored}. Queries move a
+     * world coordinate {@code x} into a frame as {@code x - origin} rounded to double, so those points are the ones
+     * with {@code x - from} no lower than {@code stored} less half a double step; this takes that bound, adds
+     * {@code from - to} exactly (Knuth's TwoSum, TAOCP vol. 2, 4.2.2; {@link Geom#sumError}) and rounds every remaining operation
+     * down. A box re-stored this way still holds every point it answered for, so nothing its old frame found is
+     * missed; it is at most about one double step of {@code stored} plus one float step of the result larger. An
+     * unchanged origin keeps the bound as it is.
+     *
+     * @param stored a finite stored min bound in the frame of {@code from}
+     * @param from the origin it is stored relative to, on this axis (within {@link #MAX_ORIGIN})
+     * @param to the new origin on this axis (within {@link #MAX_ORIGIN})
+     * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it)
+     */
+    public static float rebaseDown(float stored, double from, double to) {
+        return from == to ? stored : down(rebased(stored, from, to, false));
+    }
+
+    /**
+     * A stored max bound re-stored relative to another origin: {@link #rebaseDown} mirrored, a float not below the
+     * new-frame coordinate of any world point stored at or below {@code stored}.
+     *
+     * @param stored a finite stored max bound in the frame of {@code from}
+     * @param from the origin it is stored relative to, on this axis (within {@link #MAX_ORIGIN})
+     * @param to the new origin on this axis (within {@link #MAX_ORIGIN})
+     * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it)
+     */
+    public static float rebaseUp(float stored, double from, double to) {
+        return from == to ? stored : up(rebased(stored, from, to, true));
+    }
+
+    /** The double bound of {@link #rebaseDown} ({@code up} false) or {@link #rebaseUp}, before the float rounding. */
+    private static double rebased(float stored, double from, double to, boolean up) {
+        double f = stored;
+        double s = from - to;
+        double es = Geom.sumError(from, -to, s);
+        double a = f + s;
+        double ea = Geom.sumError(f, s, a);
+        // a + ea + es is f + (from - to) exactly; the ulp of f bounds the half step beyond it. Each rounding after
+        // the exact parts is stepped outward once, so the sum of the rounded parts stays outside the exact one.
+        double err = ea + es;
+        return up ? Math.nextUp(a + Math.nextUp(Math.nextUp(err) + Math.ulp(f)))
+                : Math.nextDown(a + Math.nextDown(Math.nextDown(err) - Math.ulp(f)));
     }
 
     /**

@@ -93,4 +93,73 @@ class OutwardFloatTest {
         assertTrue(Float.isFinite(OutwardFloat.up(OutwardFloat.MAX_OFFSET)));
         assertTrue(Float.isFinite(OutwardFloat.down(-OutwardFloat.MAX_OFFSET)));
     }
+    /** The smallest double not below the exact value {@code v}. */
+    private static double ceil(BigDecimal v) {
+        double d = v.doubleValue();
+        return new BigDecimal(d).compareTo(v) < 0 ? Math.nextUp(d) : d;
+    }
+
+    /** The largest double not above the exact value {@code v}. */
+    private static double floor(BigDecimal v) {
+        double d = v.doubleValue();
+        return new BigDecimal(d).compareTo(v) > 0 ? Math.nextDown(d) : d;
+    }
+
+    private static double randomOrigin(SplittableRandom r) {
+        double[] scales = {0, 1, 1e3, 1e7, 3e9, 1e12, 1e15};
+        double scale = scales[r.nextInt(scales.length)];
+        return (r.nextDouble() - 0.5) * 2 * scale;
+    }
+
+    @Test
+    void rebasedBoundsHoldEveryPointTheOldFrameStoredAndStayTight() {
+        SplittableRandom r = new SplittableRandom(2026);
+        int boundaryPoints = 0;
+        for (int i = 0; i < 400_000; i++) {
+            double from = randomOrigin(r);
+            double to = r.nextInt(3) == 0 ? from + (r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(-3, 8))
+                    : randomOrigin(r);
+            // a world coordinate near either origin, at some scale
+            double base = r.nextBoolean() ? from : to;
+            double x = base + (r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(-4, 7));
+            float low = OutwardFloat.down(x - from);
+            float high = OutwardFloat.up(x - from);
+            float newLow = OutwardFloat.rebaseDown(low, from, to);
+            float newHigh = OutwardFloat.rebaseUp(high, from, to);
+            assertTrue(newLow <= x - to && x - to <= newHigh, () -> "the given point " + x);
+            // the extreme points the old frame stored inside [low, high]: half a double step beyond each bound
+            BigDecimal bFrom = new BigDecimal(from);
+            BigDecimal halfBelow = new BigDecimal((double) low).subtract(new BigDecimal(
+                    ((double) low - Math.nextDown((double) low)) / 2));
+            BigDecimal halfAbove = new BigDecimal((double) high).add(new BigDecimal(
+                    (Math.nextUp((double) high) - (double) high) / 2));
+            double lowest = ceil(bFrom.add(halfBelow));
+            double highest = floor(bFrom.add(halfAbove));
+            if (lowest - from >= low) {
+                boundaryPoints++;
+                assertTrue(newLow <= lowest - to, () -> "from " + from + " to " + to + ": stored " + low
+                        + " rebased to " + newLow + " above the point " + lowest);
+            }
+            if (highest - from <= high) {
+                assertTrue(highest - to <= newHigh, () -> "from " + from + " to " + to
+                        + ": stored " + high + " rebased to " + newHigh + " below the point " + highest);
+            }
+            // tight: below the exact shift by at most one float step of the result and a few double steps
+            BigDecimal shift = bFrom.subtract(new BigDecimal(to));
+            BigDecimal exactLow = new BigDecimal((double) low).add(shift);
+            BigDecimal exactHigh = new BigDecimal((double) high).add(shift);
+            if (Float.isFinite(newLow) && Float.isFinite(newHigh)) {
+                BigDecimal slackLow = new BigDecimal(Math.ulp(newLow) + 4 * Math.ulp((double) low));
+                BigDecimal slackHigh = new BigDecimal(Math.ulp(newHigh) + 4 * Math.ulp((double) high));
+                assertTrue(exactLow.subtract(new BigDecimal((double) newLow)).compareTo(slackLow) <= 0,
+                        () -> "loose low bound " + newLow + " for " + exactLow);
+                assertTrue(new BigDecimal((double) newHigh).subtract(exactHigh).compareTo(slackHigh) <= 0,
+                        () -> "loose high bound " + newHigh + " for " + exactHigh);
+            }
+        }
+        assertTrue(boundaryPoints > 100_000, "boundary points checked: " + boundaryPoints);
+        // an unchanged origin keeps the bound
+        assertEquals(Float.floatToRawIntBits(0.1f), Float.floatToRawIntBits(OutwardFloat.rebaseDown(0.1f, 5, 5)));
+        assertEquals(Float.floatToRawIntBits(-0.0f), Float.floatToRawIntBits(OutwardFloat.rebaseUp(-0.0f, 5, 5)));
+    }
 }
