@@ -1029,16 +1029,19 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         if (root < 0) {
             return; // empty, or a single object whose leaf entry is the root's
         }
-        // breadth first: every node after its parent, so the reverse order puts each node after its children
+        // depth first, each node after its parent, so the reverse order puts each node after its children
         int[] order = new int[nodeHighWater];
         int count = 0;
-        order[count++] = root;
-        for (int i = 0; i < count; i++) {
-            int n = order[i];
-            for (int e = 2 * n; e < 2 * n + 2; e++) {
+        int[] pending = new int[heights[root] + 2];
+        int top = 0;
+        pending[top++] = root;
+        while (top > 0) {
+            int n = pending[--top];
+            order[count++] = n;
+            for (int e = 2 * n + 1; e >= 2 * n; e--) {
                 int c = child(e);
                 if (c >= 0) {
-                    order[count++] = c;
+                    pending[top++] = c;
                 }
             }
         }
