@@ -964,11 +964,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
             throw new IllegalArgumentException("a 2D tree keeps its origin in the plane of its boxes: z must be 0, not "
                     + z);
         }
-        flushAdds();
         final double[] from = {originX, originY, originZ};
         final double[] to = {x, y, z};
-        final int slots = handles.highWater();
-        // every object checked before anything changes
+        // every object (pending ones too: their tight boxes are stored) checked before anything changes
+        int slots = handles.highWater();
         for (int slot = 0; slot < slots; slot++) {
             if (!handles.isLiveSlot(slot)) {
                 continue;
@@ -984,6 +983,9 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 }
             }
         }
+        // pending objects need leaf entries to be re-stored in
+        flushAdds();
+        slots = handles.highWater();
         modCount++;
         final float fatLow = OutwardFloat.down(-FAT_LIMIT);
         final float fatHigh = OutwardFloat.up(FAT_LIMIT);

@@ -284,6 +284,16 @@ class MoveOriginTest {
         double[] fatAfter = new double[6];
         tree.getFatBox(handles[1], fatAfter);
         assertArrayEquals(fat, fatAfter);
+        // pending objects stay pending when the origin is refused
+        DynamicAabbTree deferred = new DynamicAabbTree(TreeConfig.defaults().withDeferredAdds(true));
+        deferred.add(CX, CY, CZ, CX + 1, CY + 1, CZ + 1, 1, 1L);
+        deferred.add(CX + 3, CY, CZ, CX + 4, CY + 1, CZ + 1, 2, 1L);
+        assertEquals(2, deferred.pendingAdds());
+        assertThrows(IllegalArgumentException.class, () -> deferred.moveOrigin(-1e300, 0, 0));
+        assertEquals(2, deferred.pendingAdds(), "a refused origin takes nothing in");
+        deferred.moveOrigin(CX, CY, CZ);
+        assertEquals(0, deferred.pendingAdds());
+        deferred.validate();
         // a 2D tree keeps its boxes in the plane z = 0
         DynamicAabbTree2D flat = new DynamicAabbTree2D();
         flat.add(0, 0, 1, 1, 0, 1L);
