@@ -4,6 +4,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -22,9 +23,12 @@ import java.util.concurrent.locks.LockSupport;
  * works on the calling thread meanwhile; a helper that starts while the batch still has chunks to hand out takes
  * part, one that starts later does nothing. So the batch never waits for a thread the executor has not given it: a
  * saturated executor, one that rejects the helpers, or a caller that is itself the executor's only thread leaves the
- * calling thread to answer the queries alone, more slowly but with the same answers. A helper still queued from an
- * earlier batch joins the next one in its place rather than being handed over twice. Such a batch allocates what
- * the executor allocates per task it is given ({@code ForkJoinPool} wraps each one, for example).
+ * calling thread to answer the queries alone, more slowly but with the same answers. Each batch hands its helpers
+ * over again, so one the executor discarded or still holds costs that batch a thread, not later ones; a helper
+ * claims its thread index when it joins, so a late one from an earlier batch and the current one never share an
+ * index's scratch. The executor's {@code execute} must not block (a rejection handler that waits for queue space,
+ * say): a batch called from one of its threads would wait for itself. Such a batch allocates what the executor
+ * allocates per task it is given ({@code ForkJoinPool} wraps each one, for example).
  */
 public final class QueryExecutor implements AutoCloseable {
 
@@ -55,6 +59,8 @@ public final class QueryExecutor implements AutoCloseable {
      * joins only while the bit is clear, so the caller waits for exactly those that joined.
      */
     private final AtomicInteger joined = new AtomicInteger(SHUT);
+    /** On an application's executor: per thread index from 1 on, whether a helper works on it (its scratch). */
+    private final AtomicIntegerArray claimed;
     private static final int SHUT = Integer.MIN_VALUE;
     /** The next query to claim; a long, so that claims past a count near {@code Integer.MAX_VALUE} cannot wrap. */
     private final AtomicLong next = new AtomicLong();
@@ -110,12 +116,14 @@ public final class QueryExecutor implements AutoCloseable {
         if (executor != null) {
             workers = new Thread[0];
             helpers = new Helper[threads];
+            claimed = new AtomicIntegerArray(threads);
             for (int i = 1; i < threads; i++) {
                 helpers[i] = new Helper(i);
             }
             return;
         }
         helpers = null;
+        claimed = null;
         workers = new Thread[threads - 1];
         try {
             for (int i = 0; i < workers.length; i++) {
@@ -225,19 +233,10 @@ public final class QueryExecutor implements AutoCloseable {
         joined.set(0);
         try {
             for (int i = 1; i < helpers.length; i++) {
-                Helper h = helpers[i];
-                // a helper still queued from an earlier batch takes part in this one instead: handing it over again
-                // could put two threads on one index's scratch
-                if (h.queued.compareAndSet(false, true)) {
-                    try {
-                        external.execute(h);
-                    } catch (RejectedExecutionException e) {
-                        // a saturated or shut-down executor: the threads that do run take this share
-                        h.queued.set(false);
-                    } catch (RuntimeException | Error e) {
-                        h.queued.set(false);
-                        throw e;
-                    }
+                try {
+                    external.execute(helpers[i]);
+                } catch (RejectedExecutionException e) {
+                    // a saturated or shut-down executor: the threads that do run take this share
                 }
             }
             work(0);
@@ -255,22 +254,33 @@ public final class QueryExecutor implements AutoCloseable {
         }
     }
 
-    /** Waits until {@code counter} holds {@code value}: spins briefly, then parks in short slices. */
+    /**
+     * Waits until {@code counter} holds {@code value}: spins briefly, then parks in short slices. An interrupt of the
+     * caller is kept for it, but set it would make every park return at once, and the wait would spin on a core:
+     * cleared while waiting, set again after.
+     */
     private static void awaitValue(AtomicInteger counter, int value) {
+        boolean interrupted = false;
         for (int spins = 0; counter.get() != value; spins++) {
             if (spins < 1000) {
                 Thread.onSpinWait();
             } else {
                 LockSupport.parkNanos(10_000);
+                interrupted |= Thread.interrupted();
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    /** The reusable task that puts one thread index of an application's executor into a batch. */
+    /**
+     * The reusable task that puts one thread index of an application's executor into a batch. Handed over once per
+     * batch, so the executor may hold several at once (some from earlier batches); the claim of the index keeps one
+     * thread per index's scratch.
+     */
     private final class Helper implements Runnable {
         private final int index;
-        /** Handed to the executor and not yet done: set by a batch's caller, cleared by the helper when it ends. */
-        final AtomicBoolean queued = new AtomicBoolean();
 
         Helper(int index) {
             this.index = index;
@@ -278,23 +288,25 @@ public final class QueryExecutor implements AutoCloseable {
 
         @Override
         public void run() {
+            int s;
+            do {
+                s = joined.get();
+                if (s < 0) {
+                    // the batch has handed out its last place (this helper was handed over for an earlier one, or
+                    // came too late): nothing to do
+                    return;
+                }
+            } while (!joined.compareAndSet(s, s + 1));
             try {
-                int s;
-                do {
-                    s = joined.get();
-                    if (s < 0) {
-                        // the batch it was handed over for has handed out its last place: nothing to do
-                        return;
+                if (claimed.compareAndSet(index, 0, 1)) {
+                    try {
+                        work(index);
+                    } finally {
+                        claimed.set(index, 0);
                     }
-                } while (!joined.compareAndSet(s, s + 1));
-                try {
-                    work(index);
-                } finally {
-                    joined.decrementAndGet();
                 }
             } finally {
-                // last, so that no batch hands this helper over again while it can still join
-                queued.set(false);
+                joined.decrementAndGet();
             }
         }
     }

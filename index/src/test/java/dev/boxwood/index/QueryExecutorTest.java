@@ -235,7 +235,7 @@ class QueryExecutorTest {
     }
 
     @Test
-    void shouldLetAHelperQueuedForAnEarlierBatchJoinTheNextInItsPlace() throws InterruptedException {
+    void shouldHandHelpersOverEveryBatchAndNeverPutTwoOnOneIndex() throws InterruptedException {
         List<Runnable> held = new ArrayList<>();
         Executor holding = held::add;
         QueryExecutor executor = new QueryExecutor(holding, 3);
@@ -246,34 +246,37 @@ class QueryExecutorTest {
         Owners second = new Owners(1_000, 3, 0);
         executor.run(second, second.runs.length());
         second.assertEveryQueryOnce(Thread.currentThread());
-        assertEquals(2, held.size(), "a helper still queued is not handed over again");
-        // helpers that start once their batch is over take no query, and can be handed over again
+        assertEquals(4, held.size(), "handed over again: the executor may have dropped the first ones");
+        // helpers that start once their batch is over take no query
         AtomicInteger late = new AtomicInteger();
-        QueryExecutor.Task counting = (w, from, to) -> late.addAndGet(to - from);
         List<Runnable> stale = new ArrayList<>(held);
         held.clear();
         for (Runnable r : stale) {
             r.run();
         }
-        executor.run(counting, 100);
-        assertEquals(100, late.get());
-        assertEquals(2, held.size(), "handed over anew once they ran");
-        // a queued helper that starts while a batch runs joins it, on its own index
-        stale = new ArrayList<>(held);
+        executor.run((w, from, to) -> late.addAndGet(to - from), 100);
+        assertEquals(100, late.get(), "only the caller's queries");
+        // every helper held so far (two per index) starts while a batch runs, each on a thread of its own: one
+        // thread per index takes queries, the others find their index taken
+        List<Runnable> all = new ArrayList<>(held);
         held.clear();
-        List<Runnable> toStart = stale;
-        AtomicReference<Thread> helperThread = new AtomicReference<>();
-        Owners third = new Owners(10_000, 3, 0) {
+        all.addAll(stale);
+        Owners third = new Owners(20_000, 3, 20_000) {
             @Override
             public void run(int worker, int from, int to) {
                 if (from == 0) {
-                    Thread t = new Thread(toStart.get(0), "late-helper");
-                    helperThread.set(t);
-                    t.start();
-                    try {
-                        t.join();
-                    } catch (InterruptedException e) {
-                        throw new IllegalStateException(e);
+                    List<Thread> starters = new ArrayList<>();
+                    for (Runnable r : all) {
+                        Thread t = new Thread(r, "late-helper");
+                        t.start();
+                        starters.add(t);
+                    }
+                    for (Thread t : starters) {
+                        try {
+                            t.join();
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
                     }
                 }
                 super.run(worker, from, to);
@@ -281,9 +284,79 @@ class QueryExecutorTest {
         };
         executor.run(third, third.runs.length());
         third.assertEveryQueryOnce(Thread.currentThread());
-        assertSame(helperThread.get(), third.owner.get(1), "the helper of index 1 took the queries after the first");
-        assertEquals(null, third.owner.get(2), "index 2's helper never started");
-        assertTrue(held.isEmpty(), "no helper handed over twice");
+        assertTrue(third.owner.get(1) != null && third.owner.get(2) != null, "the late helpers took part");
+        assertEquals(2, held.size(), "the batch's own helpers");
+    }
+
+    @Test
+    void shouldUseHelpersAgainAfterTheExecutorDiscardedSome() {
+        // a pool that silently drops the first helpers handed to it (a discard policy under load)
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            AtomicInteger dropped = new AtomicInteger();
+            Executor discarding = r -> {
+                if (dropped.getAndIncrement() < 2) {
+                    return;
+                }
+                pool.execute(r);
+            };
+            QueryExecutor executor = new QueryExecutor(discarding, 3);
+            Owners alone = new Owners(500, 3, 0);
+            executor.run(alone, alone.runs.length());
+            alone.assertEveryQueryOnce(Thread.currentThread());
+            assertEquals(1, alone.indexesUsed(), "both helpers dropped");
+            int most = 0;
+            for (int round = 0; round < 20 && most < 3; round++) {
+                Owners task = new Owners(2_000, 3, 200_000);
+                executor.run(task, task.runs.length());
+                task.assertEveryQueryOnce(Thread.currentThread());
+                most = Math.max(most, task.indexesUsed());
+            }
+            assertEquals(3, most, "the helpers take part again");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void shouldNotSpinWhileAnInterruptedCallerWaitsForTheHelpers() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        try {
+            QueryExecutor executor = new QueryExecutor(pool, 2);
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            AtomicLong cpu = new AtomicLong();
+            AtomicReference<Boolean> kept = new AtomicReference<>();
+            AtomicReference<Thread> callerThread = new AtomicReference<>();
+            java.util.concurrent.atomic.AtomicBoolean helperIn = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread caller = new Thread(() -> {
+                long before = threads.getCurrentThreadCpuTime();
+                // the helper takes the second query, interrupts the caller and sleeps 400 ms: the caller, done
+                // with the first, waits for it interrupted
+                executor.run((w, from, to) -> {
+                    if (w == 0) {
+                        while (!helperIn.get()) {
+                            LockSupport.parkNanos(1_000_000);
+                        }
+                        return;
+                    }
+                    helperIn.set(true);
+                    callerThread.get().interrupt();
+                    long end = System.nanoTime() + 400_000_000L;
+                    while (System.nanoTime() < end) {
+                        LockSupport.parkNanos(end - System.nanoTime());
+                    }
+                }, 2);
+                cpu.set(threads.getCurrentThreadCpuTime() - before);
+                kept.set(Thread.currentThread().isInterrupted());
+            });
+            callerThread.set(caller);
+            caller.start();
+            caller.join(30_000);
+            assertEquals(Boolean.TRUE, kept.get(), "the caller's interrupt is kept");
+            assertTrue(cpu.get() < 150_000_000L, "the waiting caller used " + cpu.get() / 1e6 + " ms of CPU");
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

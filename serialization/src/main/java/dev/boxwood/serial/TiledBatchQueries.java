@@ -73,7 +73,8 @@ public final class TiledBatchQueries extends BatchRunner {
      * server's worker pool, {@link java.util.concurrent.ForkJoinPool#commonPool()}), which it neither owns nor
      * shuts down. A batch never waits for a thread the executor does not give it: the threads that do take part
      * answer every query, the calling thread alone if need be ({@link QueryExecutor#QueryExecutor(Executor,
-     * int)}), with the same answers either way.
+     * int)}), with the same answers either way. Its {@code execute} must not block (a rejection handler that waits
+     * for queue space): a batch called from one of its threads would wait for itself.
      *
      * @param executor the application's executor
      * @param threads the most threads a batch runs on, the caller included, {@code >= 1}
