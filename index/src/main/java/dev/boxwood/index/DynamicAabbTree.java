@@ -86,7 +86,8 @@ import java.util.ConcurrentModificationException;
  * {@link #removeAll}, a {@link #move} that refits or re-inserts the object (one whose new tight box stays inside
  * its fat box only stores that box, O(1), and is not counted: the query may then decide that object by its old
  * box or its new one), {@link #setCategoryBits} (the masks a walk prunes by), {@link #clear}, {@link #rebuild},
- * {@link #optimize}, {@link #compact}, {@link #addAll}, {@link #spliceSubtree} and the taking in of pending adds;
+ * {@link #optimize}, {@link #compact}, {@link #addAll}, {@link #spliceSubtree}, {@link #moveOrigin} and the taking
+ * in of pending adds;
  * not with {@link #setUserValue}. It costs a query two reads of one field and allocates nothing. The same check
  * catches, when the querying thread happens to see it, a change made by another thread without synchronisation
  * (the count is a plain field: the rule above stands, and the check is no substitute for it). Read views are
@@ -940,9 +941,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * <p>Each stored box is re-stored in the new frame rounded outward from what its old stored box stood for
      * ({@link OutwardFloat#rebaseDown}), so the tree still holds every given box (no false miss) and queries stay
      * exact for the stored boxes; a bound moves outward by at most one float step of the new frame plus about
-     * {@code 1e-16} of its distance from the old origin. A box stored coarsely far from the old origin stays that
-     * coarse, since the double input is not kept: its object gets the new frame's resolution when it next moves or
-     * is added again. Fat boxes are re-stored the same way and the internal boxes refitted, so the hierarchy's
+     * {@code 1e-16} of its distance from the old origin. The double input is not kept, so these steps add up: an
+     * object that never moves widens by up to a float step of each new frame, every call (a lamp 500 km behind a
+     * convoy that moves the origin to itself every 5 km gains about 3 cm per side per call), and a box stored
+     * coarsely far from the old origin stays that coarse. An object gets the new frame's resolution back when it
+     * next moves or is added again: after moving the origin, re-store the objects that do not move (a
+     * {@link #move} to the box the application holds), or keep them in an index whose origin stays (a second tree,
+     * a static world). Fat boxes are re-stored the same way and the internal boxes refitted, so the hierarchy's
      * shape and quality stay as they were. O(objects + nodes); pending objects ({@link TreeConfig#withDeferredAdds
      * deferred adds}) are taken in first. A structural change: a query running meanwhile throws
      * {@link java.util.ConcurrentModificationException}. Read views already published keep their own origin; the
@@ -2017,7 +2022,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     private static ConcurrentModificationException changedDuringQuery(Throwable cause) {
         return new ConcurrentModificationException("the tree changed during a query: a callback of the query"
                 + " (visitor, filter, exact test, distance function) added, removed, moved or recategorised an"
-                + " object or rebuilt, optimised, compacted or cleared the tree, or another thread did so without"
+                + " object or rebuilt, optimised, compacted, cleared or moved the origin of the tree, or another"
+                + " thread did so without"
                 + " synchronisation; the query's answers are undefined. Collect the handles and change the tree once"
                 + " the query has returned, and never mutate it while another thread queries it (DynamicAabbTree,"
                 + " Queries and threads)", cause);

@@ -58,8 +58,10 @@ public final class PairQueries {
      * @throws IllegalArgumentException for null arguments
      * @throws IllegalStateException if another query ran on {@code stack} meanwhile (from another thread), whose
      *     state this walk's answers would be mixed with
-     * @throws java.util.ConcurrentModificationException if the tree (not a view) changed during the call (from
-     *     another thread: no callback runs here; {@link DynamicAabbTree}, Queries and threads)
+     * @throws java.util.ConcurrentModificationException when it sees that the tree (not a view) changed during the
+     *     call: only another thread can change it here (no callback runs), without synchronisation, which the check
+     *     catches only when this thread happens to see the change, a diagnosis rather than a guarantee
+     *     ({@link DynamicAabbTree}, Queries and threads)
      */
     public static void selfPairs(ReadableTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
         Arguments.requireNonNull("tree", tree);
@@ -85,8 +87,10 @@ public final class PairQueries {
      * @throws IllegalArgumentException for null arguments
      * @throws IllegalStateException if another query ran on {@code stack} meanwhile (from another thread), whose
      *     state this walk's answers would be mixed with
-     * @throws java.util.ConcurrentModificationException if either tree (not a view) changed during the call (from
-     *     another thread: no callback runs here; {@link DynamicAabbTree}, Queries and threads)
+     * @throws java.util.ConcurrentModificationException when it sees that either tree (not a view) changed during
+     *     the call: only another thread can change them here (no callback runs), without synchronisation, which the
+     *     check catches only when this thread happens to see the change, a diagnosis rather than a guarantee
+     *     ({@link DynamicAabbTree}, Queries and threads)
      */
     public static void treePairs(ReadableTree a, long maskA, ReadableTree b, long maskB, PairBuffer dest,
                                  TraversalStack stack) {
@@ -120,8 +124,10 @@ public final class PairQueries {
      * @throws IllegalArgumentException for null arguments
      * @throws IllegalStateException if another query ran on {@code stack} meanwhile (from another thread), whose
      *     state this walk's answers would be mixed with
-     * @throws java.util.ConcurrentModificationException if the tree changed during the call (from another thread:
-     *     no callback runs here; {@link DynamicAabbTree}, Queries and threads); the moved set is then kept
+     * @throws java.util.ConcurrentModificationException when it sees that the tree changed during the call: only
+     *     another thread can change it here (no callback runs), without synchronisation, which the check catches only
+     *     when this thread happens to see the change, a diagnosis rather than a guarantee ({@link DynamicAabbTree},
+     *     Queries and threads); the moved set is then kept
      */
     public static void movedPairs(DynamicAabbTree tree, long categoryMask, PairBuffer dest, TraversalStack stack) {
         Arguments.requireNonNull("tree", tree);

@@ -256,6 +256,33 @@ class MoveOriginTest {
     }
 
     @Test
+    void shouldWidenAnObjectThatStaysByAtMostAFloatStepPerCallUntilItIsStoredAgain() {
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(CX, 0, 0));
+        double lo = CX + 5000;
+        double hi = lo + 0.5;
+        int lamp = tree.add(lo, 0, 0, hi, 1, 1, 1, 1L);
+        float[] s = new float[6];
+        double[] box = new double[6];
+        double allowed = 0;
+        for (int call = 0; call < 400; call++) {
+            double origin = call % 2 == 0 ? CX + 1000.3 : CX;
+            tree.moveOrigin(origin, 0, 0);
+            tree.getStoredTightBox(lamp, s);
+            // one float step of the new frame per side and call, and double steps of the old value
+            allowed += 2 * (Math.ulp(s[3]) + 4 * Math.ulp((double) s[3]));
+            tree.getTightBox(lamp, box);
+            assertTrue(box[0] <= lo && hi <= box[3], "call " + call);
+            assertTrue((box[3] - box[0]) - 0.5 <= allowed + 1e-9, "call " + call + ": width " + (box[3] - box[0]));
+        }
+        tree.getTightBox(lamp, box);
+        assertTrue(box[3] - box[0] > 0.5 + 0.05, "the steps add up: width " + (box[3] - box[0]));
+        tree.move(lamp, lo, 0, 0, hi, 1, 1);
+        tree.getTightBox(lamp, box);
+        assertEquals(0.5, box[3] - box[0], 1e-3, "stored again from the double box");
+        tree.validate();
+    }
+
+    @Test
     void shouldRefuseABadOriginAndLeaveTheTreeUnchanged() {
         double[][] boxes = world(5, 200);
         int[] handles = new int[boxes.length];

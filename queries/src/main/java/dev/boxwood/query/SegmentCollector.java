@@ -49,7 +49,11 @@ public abstract class SegmentCollector implements RayCastVisitor {
 
     /**
      * Sets the exact test of user geometry run on each candidate whose box the segment enters ({@code null}: the
-     * box itself is the shape, and the box entry fraction is the hit fraction).
+     * box itself is the shape, and the box entry fraction is the hit fraction). It stays set for every later cast
+     * the collector takes part in, swept queries included, and a sweep hands it only the path of the swept shape's
+     * centre ({@link ShapeQueries#sweepBox}): a test written for rays then decides a box or sphere sweep as the
+     * centre's ray and misses what only the shape's extent touches. Give sweeps a collector of their own (or set
+     * the test to {@code null} first), unless its test allows for the swept shape.
      *
      * @param exactTest the exact test or {@code null}
      */

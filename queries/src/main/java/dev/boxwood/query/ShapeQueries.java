@@ -106,9 +106,10 @@ public interface ShapeQueries extends SpatialQueries {
      * object's closed tight box ({@link SweepTests#exactContact}: the first time of
      * {@link dev.boxwood.geom.AabbAabb#sweep}), 0 for an object the box touches or overlaps at the start.
      * {@code visitor.begin} receives the box's centre as the origin, the displacement as the translation and
-     * {@code maxFraction = 1}, so a collector's exact test sees that centre path. Times are those of the whole
-     * frame, never of one a visitor clipped, so they do not depend on the visit order; objects come roughly near to
-     * far, and {@link AllHits#sort} orders them by time, then handle.
+     * {@code maxFraction = 1}, so a collector's exact test sees that centre path (a test written for rays misses
+     * what only the box's extent touches: give sweeps a collector without one, or one that allows for the box).
+     * Times are those of the whole frame, never of one a visitor clipped, so they do not depend on the visit order;
+     * objects come roughly near to far, and {@link AllHits#sort} orders them by time, then handle.
      *
      * @param minX box min x at the start
      * @param minY box min y at the start
