@@ -402,4 +402,62 @@ class QueryExecutorTest {
         assertThrows(IllegalArgumentException.class, () -> new QueryExecutor(null, 2));
         assertThrows(IllegalArgumentException.class, () -> new QueryExecutor(Runnable::run, 0));
     }
+    /**
+     * Several callers, each with its own executor instance, sharing one small pool with a discard-oldest queue (and
+     * the common pool), random batch sizes, slow chunks and interrupted callers: every query once, one thread per
+     * index in each batch. Long profile; {@code -Dboxwood.executor.stressSeconds=N} (default 30).
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("long")
+    void shouldStayCorrectUnderContentionOnASharedDroppingPool() throws InterruptedException {
+        long seconds = Long.getLong("boxwood.executor.stressSeconds", 30);
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(2, 2, 1,
+                TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(2),
+                new java.util.concurrent.ThreadPoolExecutor.DiscardOldestPolicy());
+        AtomicLong batches = new AtomicLong();
+        AtomicReference<String> problem = new AtomicReference<>();
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        Thread[] callers = new Thread[3];
+        try {
+            for (int c = 0; c < callers.length; c++) {
+                int id = c;
+                callers[c] = new Thread(() -> {
+                    QueryExecutor executor = new QueryExecutor(
+                            id == 2 ? java.util.concurrent.ForkJoinPool.commonPool() : pool, 4);
+                    java.util.SplittableRandom r = new java.util.SplittableRandom(id);
+                    while (System.nanoTime() < end && problem.get() == null) {
+                        Owners task = new Owners(r.nextInt(1, 3000), 4, r.nextInt(4) == 0 ? 20_000 : 0);
+                        if (r.nextInt(10) == 0) {
+                            Thread.currentThread().interrupt();
+                        }
+                        try {
+                            executor.run(task, task.runs.length());
+                        } catch (RuntimeException | Error e) {
+                            problem.compareAndSet(null, e.toString());
+                        }
+                        Thread.interrupted();
+                        if (task.clash.get() != null) {
+                            problem.compareAndSet(null, task.clash.get());
+                        }
+                        for (int i = 0; i < task.runs.length(); i++) {
+                            if (task.runs.get(i) != 1) {
+                                problem.compareAndSet(null, "query " + i + " ran " + task.runs.get(i) + " times");
+                                break;
+                            }
+                        }
+                        batches.incrementAndGet();
+                    }
+                }, "caller-" + c);
+                callers[c].start();
+            }
+            for (Thread t : callers) {
+                t.join();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(null, problem.get());
+        assertTrue(batches.get() > 1000, "batches run: " + batches.get());
+        System.out.println("executor contention: " + batches.get() + " batches");
+    }
 }
