@@ -972,7 +972,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         final double[] from = {originX, originY, originZ};
         final double[] to = {x, y, z};
         // every object (pending ones too: their tight boxes are stored) checked before anything changes
-        int slots = handles.highWater();
+        final int slots = handles.highWater();
         for (int slot = 0; slot < slots; slot++) {
             if (!handles.isLiveSlot(slot)) {
                 continue;
@@ -988,9 +988,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
                 }
             }
         }
-        // pending objects need leaf entries to be re-stored in
+        // pending objects need leaf entries to be re-stored in (their slots are allocated already)
         flushAdds();
-        slots = handles.highWater();
         modCount++;
         final float fatLow = OutwardFloat.down(-FAT_LIMIT);
         final float fatHigh = OutwardFloat.up(FAT_LIMIT);

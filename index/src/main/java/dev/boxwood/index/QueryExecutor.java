@@ -4,7 +4,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -59,8 +58,6 @@ public final class QueryExecutor implements AutoCloseable {
      * joins only while the bit is clear, so the caller waits for exactly those that joined.
      */
     private final AtomicInteger joined = new AtomicInteger(SHUT);
-    /** On an application's executor: per thread index from 1 on, whether a helper works on it (its scratch). */
-    private final AtomicIntegerArray claimed;
     private static final int SHUT = Integer.MIN_VALUE;
     /** The next query to claim; a long, so that claims past a count near {@code Integer.MAX_VALUE} cannot wrap. */
     private final AtomicLong next = new AtomicLong();
@@ -116,14 +113,12 @@ public final class QueryExecutor implements AutoCloseable {
         if (executor != null) {
             workers = new Thread[0];
             helpers = new Helper[threads];
-            claimed = new AtomicIntegerArray(threads);
             for (int i = 1; i < threads; i++) {
                 helpers[i] = new Helper(i);
             }
             return;
         }
         helpers = null;
-        claimed = null;
         workers = new Thread[threads - 1];
         try {
             for (int i = 0; i < workers.length; i++) {
@@ -246,10 +241,8 @@ public final class QueryExecutor implements AutoCloseable {
             next.set(count);
             throw e;
         } finally {
-            int s;
-            do {
-                s = joined.get();
-            } while (!joined.compareAndSet(s, s | SHUT));
+            // the count is not negative until now, so adding SHUT sets the bit and keeps the count
+            joined.getAndAdd(SHUT);
             awaitValue(joined, SHUT);
         }
     }
@@ -281,6 +274,8 @@ public final class QueryExecutor implements AutoCloseable {
      */
     private final class Helper implements Runnable {
         private final int index;
+        /** Whether a thread works on this index (its scratch) in the running batch. */
+        private final AtomicBoolean claimed = new AtomicBoolean();
 
         Helper(int index) {
             this.index = index;
@@ -298,11 +293,11 @@ public final class QueryExecutor implements AutoCloseable {
                 }
             } while (!joined.compareAndSet(s, s + 1));
             try {
-                if (claimed.compareAndSet(index, 0, 1)) {
+                if (claimed.compareAndSet(false, true)) {
                     try {
                         work(index);
                     } finally {
-                        claimed.set(index, 0);
+                        claimed.set(false);
                     }
                 }
             } finally {
