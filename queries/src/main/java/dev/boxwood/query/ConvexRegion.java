@@ -15,8 +15,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * sub-frustum ({@link PerspectiveCamera#frustum(double, double, double, double)}) or any convex polyhedron.
  *
  * <p>The region is the intersection of the closed inside half-spaces {@code n · x <= d} of its planes (the
- * kernel convention: the positive side is outside). Normals are normalized on construction. Immutable and
- * thread-safe: one region may serve any number of concurrent queries.
+ * kernel convention: the positive side is outside). The plane test ({@link #cull}) decides the planes as given
+ * (scaled by a power of two where exact), so a box that touches a given plane is never culled; the preparation
+ * below works on the planes normalized to unit normals ({@link #planes()}), whose rounding its tolerance covers.
+ * Immutable and thread-safe: one region may serve any number of concurrent queries.
  *
  * <p><b>Preparation.</b> The constructor enumerates the region's vertices (the intersection points of plane
  * triples that lie inside all planes; Ericson, Real-Time Collision Detection, 5.4.5; a triple too near singular
@@ -75,6 +77,12 @@ public final class ConvexRegion {
     private static final double VERTEX_ROUNDING = 4e-12;
 
     private final double[] planes;
+    /**
+     * The planes of {@link #cull}: the given planes, each scaled by a power of two where that is exact, so that the
+     * plane test decides the very half-spaces the caller gave. The normalized {@link #planes} round {@code n} and
+     * {@code d} apart (dividing by the normal's length), which can move a plane across a box that touches it.
+     */
+    private final double[] cullPlanes;
     private final int planeCount;
     private final boolean bounded;
     private final double[] vertices;
@@ -121,7 +129,33 @@ public final class ConvexRegion {
      *     non-finite value, or a zero normal ("planes[i]")
      */
     public ConvexRegion(double[] planes, int planeCount) {
-        this(normalizedCopy(planes, planeCount), planeCount, null);
+        this(normalizedCopy(planes, planeCount), planeCount, null, scaledCopy(planes, planeCount));
+    }
+
+    /**
+     * The planes of {@link #cull} (validated by {@link #normalizedCopy} first): each plane multiplied by the power
+     * of two that brings its largest normal component into {@code [1, 2)}, where every component survives that
+     * exactly, else as given. Either way the same half-space, which the kernel's plane test decides beyond rounding.
+     */
+    private static double[] scaledCopy(double[] planes, int planeCount) {
+        double[] copy = Arrays.copyOf(planes, planeCount * FrustumAabb.PLANE_STRIDE);
+        for (int at = 0; at < copy.length; at += FrustumAabb.PLANE_STRIDE) {
+            double largest = Math.max(Math.abs(copy[at]), Math.max(Math.abs(copy[at + 1]), Math.abs(copy[at + 2])));
+            int exponent = Math.getExponent(largest);
+            boolean exact = true;
+            for (int k = 0; k < 4; k++) {
+                double v = copy[at + k];
+                double scaled = Math.scalb(v, -exponent);
+                exact &= Double.isFinite(scaled) && Math.scalb(scaled, exponent) == v
+                        && (v == 0.0 || Math.abs(scaled) >= Double.MIN_NORMAL);
+            }
+            if (exact) {
+                for (int k = 0; k < 4; k++) {
+                    copy[at + k] = Math.scalb(copy[at + k], -exponent);
+                }
+            }
+        }
+        return copy;
     }
 
     /** The planes validated and copied, each normal (and its {@code d}) divided by the normal's length. */
@@ -162,10 +196,12 @@ public final class ConvexRegion {
      * @param normalized flat planes with unit normals
      * @param planeCount number of planes
      * @param bounded the known boundedness, or null to decide it from the normals
+     * @param cullPlanes the planes of the plane test (owned by the new region)
      */
-    private ConvexRegion(double[] normalized, int planeCount, Boolean bounded) {
+    private ConvexRegion(double[] normalized, int planeCount, Boolean bounded, double[] cullPlanes) {
         this.planeCount = planeCount;
         this.planes = normalized;
+        this.cullPlanes = cullPlanes;
         double scale = 0;
         for (int i = 0; i < planeCount; i++) {
             scale = Math.max(scale, Math.abs(planes[i * FrustumAabb.PLANE_STRIDE + 3]));
@@ -633,7 +669,7 @@ public final class ConvexRegion {
             double d = shifted[at + 3] - (shifted[at] * ox + shifted[at + 1] * oy + shifted[at + 2] * oz);
             shifted[at + 3] = Math.max(-Double.MAX_VALUE, Math.min(Double.MAX_VALUE, d));
         }
-        ConvexRegion copy = new ConvexRegion(shifted, planeCount, bounded);
+        ConvexRegion copy = new ConvexRegion(shifted, planeCount, bounded, translatedOutward(cullPlanes, ox, oy, oz));
         copy.shiftX = ox;
         copy.shiftY = oy;
         copy.shiftZ = oz;
@@ -641,6 +677,34 @@ public final class ConvexRegion {
         nextTranslation = (slot + 1) % TRANSLATIONS_KEPT;
         kept.set(slot, copy);
         return copy;
+    }
+
+    /**
+     * The plane-test planes moved into the frame at {@code (ox, oy, oz)}, each {@code d - n · origin} rounded up by a
+     * bound of its rounding (at most four roundings, {@code gamma(4)} of its terms' magnitudes, plus the half
+     * subnormal step of a product that underflows): the moved half-space contains the exact one, so a box that
+     * touches a plane in world coordinates is not culled in the frame, at the price of keeping one within that
+     * bound outside it. Clamped to the double range as {@link #translated} clamps.
+     */
+    private static double[] translatedOutward(double[] cull, double ox, double oy, double oz) {
+        double[] shifted = cull.clone();
+        for (int at = 0; at < shifted.length; at += FrustumAabb.PLANE_STRIDE) {
+            double px = shifted[at] * ox;
+            double py = shifted[at + 1] * oy;
+            double pz = shifted[at + 2] * oz;
+            double d = shifted[at + 3];
+            double moved = d - ((px + py) + pz);
+            // each term scaled before the sum: a d near the end of the range must not make the bound infinite
+            double e = 8 * Geom.UNIT_ROUNDOFF;
+            double bound = e * Math.abs(d) + e * Math.abs(px) + e * Math.abs(py) + e * Math.abs(pz)
+                    + 4 * Double.MIN_VALUE;
+            double up = Math.nextUp(moved + bound);
+            // an overflowed difference is clamped as translated() clamps; NaN only where a product overflowed (a
+            // plane given with a huge normal, not scalable exactly), and then all of space counts as inside
+            shifted[at + 3] = Double.isNaN(up) || up > Double.MAX_VALUE ? Double.MAX_VALUE
+                    : Math.max(-Double.MAX_VALUE, up);
+        }
+        return shifted;
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -694,8 +758,11 @@ public final class ConvexRegion {
     }
 
     /**
-     * The plane test with plane masks ({@link FrustumAabb#cull}): {@link FrustumAabb#CULLED} if the closed box is
-     * outside one active plane, else the mask of active planes it crosses (0: inside the region).
+     * The plane test with plane masks ({@link FrustumAabb#cull}) on the planes as given: {@link FrustumAabb#CULLED}
+     * if the closed box is outside one active plane, else the mask of active planes it crosses (0: inside the
+     * region). In a {@link #translated} copy each plane is moved with its rounding taken outward, so a box touching a
+     * given plane in world coordinates is kept there too (and one within a few ulps of {@code d - n · origin}
+     * outside it may be).
      *
      * @param activeMask planes to test
      * @param minX box min x
@@ -707,7 +774,7 @@ public final class ConvexRegion {
      * @return {@link FrustumAabb#CULLED} or the crossing mask
      */
     public int cull(int activeMask, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        return FrustumAabb.cull(planes, activeMask, minX, minY, minZ, maxX, maxY, maxZ);
+        return FrustumAabb.cull(cullPlanes, activeMask, minX, minY, minZ, maxX, maxY, maxZ);
     }
 
     /**

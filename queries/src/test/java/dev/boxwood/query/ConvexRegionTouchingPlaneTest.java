@@ -1,0 +1,96 @@
+package dev.boxwood.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import dev.boxwood.geom.FrustumAabb;
+import java.math.BigDecimal;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Closed regions: a box touching a plane as the caller gave it is never culled, although the region's normalized
+ * planes round {@code n} and {@code d} apart and can move the plane across the point of contact (for
+ * {@code 3x + 4y <= d}, dividing by 5 rounds {@code d / 5} for most integers {@code d}); nor in a frame whose
+ * origin is elsewhere, where moving the plane rounds {@code d - n · origin}.
+ */
+class ConvexRegionTouchingPlaneTest {
+
+    private static final int CULLED = FrustumAabb.CULLED;
+
+    @Test
+    void boxesTouchingAGivenPlaneFromOutsideAreNotCulled() {
+        SplittableRandom random = new SplittableRandom(17);
+        int touching = 0;
+        for (int trial = 0; trial < 2000; trial++) {
+            // an integer normal of any length (not unit), and an integer d
+            int a = 1 + random.nextInt(9);
+            int b = 1 + random.nextInt(9);
+            int c = random.nextInt(5);
+            int d = random.nextInt(-500, 500);
+            ConvexRegion region = new ConvexRegion(new double[] {a, b, c, d}, 1);
+            // integer corners on the plane: a x + b y + c z = d with x, z chosen and y solved where it is whole
+            int x = random.nextInt(-60, 60);
+            int z = random.nextInt(-10, 10);
+            int rest = d - a * x - c * z;
+            if (rest % b != 0) {
+                continue;
+            }
+            int y = rest / b;
+            touching++;
+            // the box's nearest corner on the plane, the rest of it outside: touching counts
+            assertNotEquals(CULLED, region.cull(region.allPlanes(), x, y, z, x + 1, y + 1, z + 1),
+                    () -> a + "x + " + b + "y + " + c + "z <= " + d + ", box from " + x + ", " + y + ", " + z);
+            // the box's farthest corner on the plane, the rest inside: inside the closed region, crossing nothing
+            assertEquals(0, region.cull(region.allPlanes(), x - 1, y - 1, z - 1, x, y, z),
+                    () -> a + "x + " + b + "y + " + c + "z <= " + d + ", box to " + x + ", " + y + ", " + z);
+        }
+        assertEquals(true, touching > 200, "touching cases: " + touching);
+    }
+
+    @Test
+    void aBoxTouchingAVertexOfADiamondIsKept() {
+        // |x - 18.5| + |y - 17.5| <= 6.5, 1 <= z <= 5: normals of length sqrt 2; the box touches the vertex (18.5, 11)
+        double cx = 18.5;
+        double cy = 17.5;
+        double r = 6.5;
+        ConvexRegion diamond = new ConvexRegion(new double[] {
+            1, 1, 0, cx + cy + r, 1, -1, 0, cx - cy + r, -1, 1, 0, -cx + cy + r, -1, -1, 0, -cx - cy + r,
+            0, 0, 1, 5, 0, 0, -1, -1}, 6);
+        assertNotEquals(CULLED, diamond.cull(diamond.allPlanes(), 18.5, 10.5, 4.5, 19.5, 11.0, 6.0));
+        assertEquals(true, diamond.testBox(18.5, 10.5, 4.5, 19.5, 11.0, 6.0));
+    }
+
+    @Test
+    void boxesTouchingAPlaneInWorldCoordinatesAreNotCulledInAFrameElsewhere() {
+        SplittableRandom random = new SplittableRandom(23);
+        // origins with full mantissas: a o and b o round, while (a + b) o, a power of two times o, does not
+        double[] origins = {12_345_678.123456789, -330_000.0123456789, 987_654.3210987, -7_700.987654321};
+        int[][] normals = {{3, 1}, {1, 3}, {5, 3}, {3, 5}, {7, 1}, {1, 7}, {5, 11}, {13, 3}, {9, 7}};
+        int touching = 0;
+        for (int trial = 0; trial < 2000; trial++) {
+            int[] normal = normals[random.nextInt(normals.length)];
+            int a = normal[0];
+            int b = normal[1];
+            int d = random.nextInt(-500, 500);
+            double o = origins[random.nextInt(origins.length)];
+            // the plane a x + b y <= d around the local frame, given in world coordinates: a (X - o) + b (Y - o) <= d
+            double worldD = d + (a + b) * o;
+            if (new BigDecimal(worldD).subtract(new BigDecimal(o).multiply(BigDecimal.valueOf(a + b)))
+                    .compareTo(BigDecimal.valueOf(d)) != 0) {
+                continue; // the world plane is not exactly the local one moved: no exact contact to test
+            }
+            ConvexRegion local = new ConvexRegion(new double[] {a, b, 0, worldD}, 1).translated(o, o, 0);
+            int x = random.nextInt(-60, 60);
+            int rest = d - a * x;
+            if (rest % b != 0) {
+                continue;
+            }
+            int y = rest / b;
+            touching++;
+            assertNotEquals(CULLED, local.cull(local.allPlanes(), x, y, 0, x + 1, y + 1, 1),
+                    () -> a + "x + " + b + "y <= " + d + " about " + o + ", box from " + x + ", " + y);
+        }
+        assertEquals(true, touching > 100, "touching cases: " + touching);
+    }
+}
