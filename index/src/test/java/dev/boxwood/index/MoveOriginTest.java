@@ -283,6 +283,31 @@ class MoveOriginTest {
     }
 
     @Test
+    void shouldKeepTheBoxOfAnObjectThatStaysExactlyWhenTheOriginMovesByWholeMetres() {
+        DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(CX, 0, 0));
+        // between 4,096 and 8,192 m from either origin below (the same power-of-two range in both frames); the
+        // lamp comes 1,000 m nearer, the other object goes 1,000 m farther
+        int lamp = tree.add(CX + 6000, 0, 0, CX + 6000.5, 1, 1, 1, 1L);
+        int far = tree.add(CX - 6000.25, -3.7, 2, CX - 5999.1, 1.3, 3, 2, 1L);
+        float[] lampBefore = new float[6];
+        float[] farBefore = new float[6];
+        tree.getStoredTightBox(lamp, lampBefore);
+        tree.getStoredTightBox(far, farBefore);
+        float[] s = new float[6];
+        for (int call = 1; call <= 400; call++) {
+            tree.moveOrigin(call % 2 == 1 ? CX + 1000 : CX, 0, 0);
+            tree.validate();
+            if (call % 2 == 0) {
+                tree.getStoredTightBox(lamp, s);
+                assertArrayEquals(lampBefore, s, "call " + call);
+                tree.getStoredTightBox(far, s);
+                assertArrayEquals(farBefore, s, "call " + call);
+            }
+        }
+        checkExact(tree, new SplittableRandom(5), "after 400 whole-metre moves");
+    }
+
+    @Test
     void shouldRefuseABadOriginAndLeaveTheTreeUnchanged() {
         double[][] boxes = world(5, 200);
         int[] handles = new int[boxes.length];

@@ -111,7 +111,10 @@ public final class OutwardFloat {
      * {@code from - to} exactly (Knuth's TwoSum, TAOCP vol. 2, 4.2.2; {@link Geom#sumError}) and rounds every remaining operation
      * down. A box re-stored this way still holds every point it answered for, so nothing its old frame found is
      * missed; it is at most about one double step of {@code stored} plus one float step of the result larger. An
-     * unchanged origin keeps the bound as it is.
+     * unchanged origin keeps the bound as it is, and so does a shift that is exact and lands on a float, unless the
+     * bound moves nearer zero across a power of two (where the old frame's half-step reach exceeds the new frame's
+     * rounding): moving the origin by whole multiples of the coordinates' float step, such as whole metres for
+     * coordinates within 2^24 m of it, re-stores such bounds exactly instead of widening them at every move.
      *
      * @param stored a finite stored min bound in the frame of {@code from}
      * @param from the origin it is stored relative to, on this axis (within {@link #MAX_ORIGIN})
@@ -119,7 +122,11 @@ public final class OutwardFloat {
      * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it)
      */
     public static float rebaseDown(float stored, double from, double to) {
-        return from == to ? stored : down(rebased(stored, from, to, false));
+        if (from == to) {
+            return stored;
+        }
+        double exact = exactlyRebased(stored, from, to, false);
+        return exact == exact ? (float) exact : down(rebased(stored, from, to, false));
     }
 
     /**
@@ -132,7 +139,33 @@ public final class OutwardFloat {
      * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it)
      */
     public static float rebaseUp(float stored, double from, double to) {
-        return from == to ? stored : up(rebased(stored, from, to, true));
+        if (from == to) {
+            return stored;
+        }
+        double exact = exactlyRebased(stored, from, to, true);
+        return exact == exact ? (float) exact : up(rebased(stored, from, to, true));
+    }
+
+    /**
+     * The bound shifted by {@code from - to} with no rounding at all, where that still holds every point the old
+     * frame stored, else NaN. The old frame stored the points {@code x} with {@code x - from}, rounded to double, at
+     * or above {@code stored} (a min bound): those down to half the double gap below {@code stored} (a tie rounds to
+     * {@code stored}, whose double is even, being a float). Shifted exactly, they reach down to half that gap below
+     * the new bound {@code w}; the new frame rounds them to {@code w} or above if its own double gap below {@code w}
+     * is no narrower (a float {@code w} is even too). So when the shift and the sum are exact in double, the sum is
+     * a float, and the bound does not move nearer zero across a power of two, the bound is re-stored as it is, and
+     * moving the origin by whole multiples of the coordinates' float step widens nothing.
+     */
+    private static double exactlyRebased(float stored, double from, double to, boolean up) {
+        double f = stored;
+        double s = from - to;
+        double w = f + s;
+        if (Geom.sumError(from, -to, s) != 0.0 || Geom.sumError(f, s, w) != 0.0 || (float) w != w) {
+            return Double.NaN;
+        }
+        boolean noNarrower = up ? Math.nextUp(w) - w >= Math.nextUp(f) - f
+                : w - Math.nextDown(w) >= f - Math.nextDown(f);
+        return noNarrower ? w : Double.NaN;
     }
 
     /** The double bound of {@link #rebaseDown} ({@code up} false) or {@link #rebaseUp}, before the float rounding. */

@@ -127,23 +127,10 @@ class OutwardFloatTest {
             float newLow = OutwardFloat.rebaseDown(low, from, to);
             float newHigh = OutwardFloat.rebaseUp(high, from, to);
             assertTrue(newLow <= x - to && x - to <= newHigh, () -> "the given point " + x);
-            // the extreme points the old frame stored inside [low, high]: half a double step beyond each bound
-            BigDecimal bFrom = new BigDecimal(from);
-            BigDecimal halfBelow = new BigDecimal((double) low).subtract(new BigDecimal(
-                    ((double) low - Math.nextDown((double) low)) / 2));
-            BigDecimal halfAbove = new BigDecimal((double) high).add(new BigDecimal(
-                    (Math.nextUp((double) high) - (double) high) / 2));
-            double lowest = ceil(bFrom.add(halfBelow));
-            double highest = floor(bFrom.add(halfAbove));
-            if (lowest - from >= low) {
+            if (holdsTheOldExtremes(low, high, from, to, newLow, newHigh)) {
                 boundaryPoints++;
-                assertTrue(newLow <= lowest - to, () -> "from " + from + " to " + to + ": stored " + low
-                        + " rebased to " + newLow + " above the point " + lowest);
             }
-            if (highest - from <= high) {
-                assertTrue(highest - to <= newHigh, () -> "from " + from + " to " + to
-                        + ": stored " + high + " rebased to " + newHigh + " below the point " + highest);
-            }
+            BigDecimal bFrom = new BigDecimal(from);
             // tight: below the exact shift by at most one float step of the result and a few double steps
             BigDecimal shift = bFrom.subtract(new BigDecimal(to));
             BigDecimal exactLow = new BigDecimal((double) low).add(shift);
@@ -161,5 +148,76 @@ class OutwardFloatTest {
         // an unchanged origin keeps the bound
         assertEquals(Float.floatToRawIntBits(0.1f), Float.floatToRawIntBits(OutwardFloat.rebaseDown(0.1f, 5, 5)));
         assertEquals(Float.floatToRawIntBits(-0.0f), Float.floatToRawIntBits(OutwardFloat.rebaseUp(-0.0f, 5, 5)));
+    }
+
+    /**
+     * Asserts that the rebased bounds hold the extreme points the old frame stored inside {@code [low, high]}: the
+     * doubles {@code x} whose {@code x - from}, rounded as a query rounds it, falls inside, which reach half a
+     * double step beyond each bound.
+     *
+     * @return whether the low extreme was one the old frame stored (a boundary point checked)
+     */
+    private static boolean holdsTheOldExtremes(float low, float high, double from, double to, float newLow,
+                                               float newHigh) {
+        BigDecimal bFrom = new BigDecimal(from);
+        BigDecimal halfBelow = new BigDecimal((double) low).subtract(new BigDecimal(
+                ((double) low - Math.nextDown((double) low)) / 2));
+        BigDecimal halfAbove = new BigDecimal((double) high).add(new BigDecimal(
+                (Math.nextUp((double) high) - (double) high) / 2));
+        double lowest = ceil(bFrom.add(halfBelow));
+        double highest = floor(bFrom.add(halfAbove));
+        boolean checked = false;
+        if (lowest - from >= low) {
+            checked = true;
+            assertTrue(newLow <= lowest - to, () -> "from " + from + " to " + to + ": stored " + low
+                    + " rebased to " + newLow + " above the point " + lowest);
+        }
+        if (highest - from <= high) {
+            assertTrue(highest - to <= newHigh, () -> "from " + from + " to " + to
+                    + ": stored " + high + " rebased to " + newHigh + " below the point " + highest);
+        }
+        return checked;
+    }
+
+    @Test
+    void aShiftOnTheFloatGridRestoresBoundsExactlyUnlessTheyMoveNearerZeroAcrossAPowerOfTwo() {
+        SplittableRandom r = new SplittableRandom(2027);
+        int exact = 0;
+        int cases = 200_000;
+        for (int i = 0; i < cases; i++) {
+            // whole-metre origins, as an application moving its origin by whole metres (or kilometres) has, by
+            // steps smaller than the objects' distance (a convoy passing far objects), and sometimes not
+            double from = r.nextInt(-1_000_000_000, 1_000_000_000);
+            double reach = Math.pow(2, r.nextInt(4, 24));
+            double x = from + (r.nextDouble() - 0.5) * 2 * reach;
+            double to = from + Math.rint((r.nextDouble() - 0.5) * reach / (r.nextInt(4) == 0 ? 1 : 16));
+            float low = OutwardFloat.down(x - from);
+            float high = OutwardFloat.up(x - from);
+            float newLow = OutwardFloat.rebaseDown(low, from, to);
+            float newHigh = OutwardFloat.rebaseUp(high, from, to);
+            assertTrue(newLow <= x - to && x - to <= newHigh, () -> "the given point " + x);
+            holdsTheOldExtremes(low, high, from, to, newLow, newHigh);
+            double shiftedLow = (double) low + (from - to);
+            double shiftedHigh = (double) high + (from - to);
+            // the shift is a whole number, exact in double, and so is a float plus it (below 2^53)
+            boolean lowExact = (float) shiftedLow == shiftedLow
+                    && shiftedLow - Math.nextDown(shiftedLow) >= (double) low - Math.nextDown((double) low);
+            boolean highExact = (float) shiftedHigh == shiftedHigh
+                    && Math.nextUp(shiftedHigh) - shiftedHigh >= Math.nextUp((double) high) - high;
+            if (lowExact) {
+                assertEquals(shiftedLow, newLow, () -> "low " + low + " from " + from + " to " + to);
+            }
+            if (highExact) {
+                assertEquals(shiftedHigh, newHigh, () -> "high " + high + " from " + from + " to " + to);
+            }
+            if (lowExact && highExact) {
+                exact++;
+            }
+        }
+        // most of these bounds stay in their binade or grow: re-stored with no widening at all
+        assertTrue(exact > cases / 2, "re-stored exactly: " + exact + " of " + cases);
+        // a round trip on the grid gives the very bound back
+        float bound = OutwardFloat.down(12_345.678);
+        assertEquals(bound, OutwardFloat.rebaseDown(OutwardFloat.rebaseDown(bound, 0, 1000), 1000, 0));
     }
 }
