@@ -5,9 +5,11 @@ package dev.boxwood.geom;
  * convention). The normal need not be unit length: only signs are decided. Uses the corners that extend farthest
  * along and against the normal (the "p-vertex" and "n-vertex", Haines and Wallace 1994; Greene 1994), picked by
  * the signs of the normal, so no rounded box centre enters the result. A box is outside only when the nearest
- * corner's distance is certainly positive despite its rounding, so a box touching the plane is never found outside
- * (one outside by less than about {@code 1e-31} of the distance's terms may count as crossing). The kernels do not
- * validate.
+ * corner's distance is certainly positive despite its rounding, so a box touching the plane is never found outside.
+ * The other way the rounded sign is taken as it is: a box outside by up to about {@code 1e-16} of the distance's terms
+ * (a distance that rounds to zero or below) may count as crossing, and one reaching outside by that much as inside
+ * ({@link #classify}); a rounded distance above zero but within its rounding is taken again in compensated
+ * arithmetic, which decides it to about {@code 1e-31} of the terms. The kernels do not validate.
  */
 public final class AabbPlane {
 

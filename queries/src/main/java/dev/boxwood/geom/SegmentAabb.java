@@ -239,7 +239,9 @@ public final class SegmentAabb {
      * {@code e_i <= 0 <= x_i}, the slab test of the origin. Comparisons allow a relative slack of a few roundings,
      * so like {@link #intersect} this never misses a touching segment and may accept one that misses by a few ulps.
      * Lengths and speeds too small for a relative slack on their products (coordinates near {@code 1e-154}, whose
-     * products round in the subnormal range) are first scaled by powers of two.
+     * products round in the subnormal range) are first scaled by powers of two; large ones are not: above about
+     * {@code 1e154} the products overflow and a clear miss can be reported as a hit ({@link #intersect} has no such
+     * limit).
      *
      * @param ox origin x
      * @param oy origin y
@@ -403,7 +405,9 @@ public final class SegmentAabb {
      * Whether the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, meets the closed box, by the
      * six-axis separating axis test without division (Gomez 1999, "OBB-line segment test"; Ericson 5.3.3), shared
      * with {@link SegmentObb}. The box centre offset is formed as {@code ((o - min) + (o - max)) / 2}, differences
-     * first. Conservative like the other forms: never separates a touching segment.
+     * first. Conservative like the other forms: never separates a touching segment, for coordinates and
+     * translations below about {@code 1e154} (above, its products overflow: it can miss a touch and report a clear
+     * miss as a hit; {@link #intersect} has no such limit).
      *
      * @param ox origin x
      * @param oy origin y

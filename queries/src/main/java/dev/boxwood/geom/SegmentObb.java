@@ -24,6 +24,8 @@ public final class SegmentObb {
     /**
      * Whether the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, meets the closed oriented box.
      * Conservative: a segment that misses the box by a few ulps of the coordinates may be reported as meeting it.
+     * For coordinates, extents and translations below about {@code 1e154}: above, its products overflow, and it can
+     * miss a touch or report a clear miss as a hit.
      *
      * @param ox origin x
      * @param oy origin y

@@ -69,7 +69,8 @@ public final class SphereAabb {
         // rare one; the answer is a comparison (measured no slower than branching on it, docs/benchmarks.md).
         double bound = PLAIN_BOUND * (d + rr) + UNDERFLOW;
         boolean inside = rr - d > bound;
-        if (!inside && d - rr <= bound) {
+        // negated so that a NaN (both squares overflowed) takes the slow path too
+        if (!inside && !(d - rr > bound)) {
             return touchesBeyondRounding(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ, d, rr);
         }
         return inside;
@@ -108,7 +109,7 @@ public final class SphereAabb {
         double rr = r * r;
         double bound = PLAIN_BOUND * (far + rr) + UNDERFLOW;
         boolean inside = rr - far > bound;
-        if (!inside && far - rr <= bound) {
+        if (!inside && !(far - rr > bound)) {
             return farCornersWithin(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ, ax > bx, ay > by, az > bz,
                     (ax == bx && minX != maxX ? 1 : 0) | (ay == by && minY != maxY ? 2 : 0)
                             | (az == bz && minZ != maxZ ? 4 : 0));
@@ -149,11 +150,17 @@ public final class SphereAabb {
      * error is at most {@code u} of the result plus a few {@code u^2} of the terms: a result below twice
      * {@code PLAIN_BOUND^2} of the terms is a touch. So no touch is missed, and a sphere counts as touching only when
      * apart by less than about {@code 1e-29} of {@code r^2}.
-     * Overflowed squares give NaN: apart.
+     * Squares that overflowed (a radius or a distance above about {@code 1e154}) are taken again with every input
+     * divided by the power of two that brings the largest near {@code 2^500}, exact at that magnitude (inputs below
+     * it by more than about {@code 1e-300} of it lose bits, far below the bound above), so a huge sphere still holds
+     * the box at its centre.
      */
     private static boolean touchesBeyondRounding(double cx, double cy, double cz, double r,
                                                  double minX, double minY, double minZ,
                                                  double maxX, double maxY, double maxZ, double d, double rr) {
+        if (!(d < Double.POSITIVE_INFINITY && rr < Double.POSITIVE_INFINITY)) {
+            return overflowedTouch(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ);
+        }
         double ex = cx < minX ? cx - minX : cx > maxX ? cx - maxX : 0.0;
         double ey = cy < minY ? cy - minY : cy > maxY ? cy - maxY : 0.0;
         double ez = cz < minZ ? cz - minZ : cz > maxZ ? cz - maxZ : 0.0;
@@ -167,6 +174,21 @@ public final class SphereAabb {
         double error = Math.fma(ex, ex, -px) + Math.fma(ey, ey, -py) + Math.fma(ez, ez, -pz) - Math.fma(r, r, -rr)
                 + (ex * (2 * gx) + gx * gx) + (ey * (2 * gy) + gy * gy) + (ez * (2 * gz) + gz * gz);
         return Geom.compensatedSum(px, py, pz, -rr, error) <= 2 * PLAIN_BOUND * (PLAIN_BOUND * (d + rr)) + UNDERFLOW;
+    }
+
+    /** {@link #test} on inputs scaled down by a power of two, for squares that overflowed (see the caller). */
+    private static boolean overflowedTouch(double cx, double cy, double cz, double r, double minX, double minY,
+                                           double minZ, double maxX, double maxY, double maxZ) {
+        double largest = Math.max(Math.max(Math.max(Math.abs(cx), Math.abs(cy)), Math.max(Math.abs(cz), r)),
+                Math.max(Math.max(Math.max(Math.abs(minX), Math.abs(minY)), Math.abs(minZ)),
+                        Math.max(Math.max(Math.abs(maxX), Math.abs(maxY)), Math.abs(maxZ))));
+        int shift = Math.getExponent(largest) - 500;
+        if (!Double.isFinite(largest) || shift <= 0) {
+            return false; // not finite input (the kernel does not validate): apart, as before
+        }
+        return test(Math.scalb(cx, -shift), Math.scalb(cy, -shift), Math.scalb(cz, -shift), Math.scalb(r, -shift),
+                Math.scalb(minX, -shift), Math.scalb(minY, -shift), Math.scalb(minZ, -shift),
+                Math.scalb(maxX, -shift), Math.scalb(maxY, -shift), Math.scalb(maxZ, -shift));
     }
 
     /** The exact error of {@code e = fl(c - face)} (TwoSum of {@code c} and {@code -face}; Knuth). */

@@ -204,4 +204,28 @@ class SphereAabbTest {
         }
         assertEquals(20_000, touches, "exact touches constructed in " + attempts + " attempts");
     }
+
+    @Test
+    void shouldDecideHugeSpheresAndFarBoxesWhoseSquaresOverflow() {
+        // radii and distances above about 1e154: r^2 or the squared distance overflows; decided on inputs scaled down
+        for (double r : new double[] {1e155, 1e200, 1e300, Double.MAX_VALUE}) {
+            assertTrue(SphereAabb.test(0, 0, 0, r, -1, -1, -1, 1, 1, 1), "the box at the centre, r " + r);
+            assertTrue(SphereAabb.contains(0, 0, 0, r, -1, -1, -1, 1, 1, 1), "contained, r " + r);
+            assertTrue(new Sphere(0, 0, 0, r).overlaps(new Aabb(-1, -1, -1, 1, 1, 1)), "value type, r " + r);
+        }
+        double r = 0x1p700;
+        // a face, an edge (offsets 3, 4 of 5) and a corner (1, 2, 2 of 3) exactly on the surface, and just beyond
+        assertTrue(SphereAabb.test(0, 0, 0, r, r, -1, -1, 2 * r, 1, 1));
+        assertFalse(SphereAabb.test(0, 0, 0, r, r * (1 + 0x1p-40), -1, -1, 2 * r, 1, 1));
+        double u = 0x1p690;
+        assertTrue(SphereAabb.test(0, 0, 0, 5 * u, 3 * u, 4 * u, -1, 6 * u, 6 * u, 1));
+        assertFalse(SphereAabb.test(0, 0, 0, 5 * u * (1 - 0x1p-40), 3 * u, 4 * u, -1, 6 * u, 6 * u, 1));
+        assertTrue(SphereAabb.test(0, 0, 0, 3 * u, u, 2 * u, 2 * u, 9 * u, 9 * u, 9 * u));
+        assertFalse(SphereAabb.test(0, 0, 0, 3 * u, u * (1 + 0x1p-40), 2 * u, 2 * u, 9 * u, 9 * u, 9 * u));
+        // a far box and a moderate sphere: the squared distance overflows, apart
+        assertFalse(SphereAabb.test(0, 0, 0, 1, 1e200, 1e200, 1e200, 2e200, 2e200, 2e200));
+        assertFalse(SphereAabb.contains(0, 0, 0, 1e200, -1e200, -1e200, -1e200, 1e200, 1e200, 1e200),
+                "the corner at sqrt 3 r lies outside");
+        assertTrue(SphereAabb.contains(0, 0, 0, 2e200, -1e200, -1e200, -1e200, 1e200, 1e200, 1e200));
+    }
 }

@@ -584,7 +584,7 @@ public final class BinnedSahBuilder {
             if (e - s <= EXHAUSTIVE_MAX_OBJECTS && splitMethod == SplitMethod.BINNED_SAH) {
                 mid = exhaustiveSplit(s, e, sc);
             } else if (c[3] > c[0] || c[4] > c[1] || c[5] > c[2]) {
-                if (splitMethod == SplitMethod.BINNED_SAH) {
+                if (splitMethod == SplitMethod.BINNED_SAH && binnable(c)) {
                     mid = sahSplit(s, e, sc);
                     boxesWritten = mid >= 0;
                 } else {
@@ -782,6 +782,17 @@ public final class BinnedSahBuilder {
                 Scratch.grow(binBox, 6 * ky, x0, y0, z0, x1, y1, z1);
                 Scratch.grow(binBox, 6 * kz, x0, y0, z0, x1, y1, z1);
             }
+        }
+
+        /**
+         * Whether the centroid bounds {@code c} can be binned in float: bins per unit of the widest extent stay
+         * finite. Below about {@code 1e-37} (subnormal extents) {@code bins / extent} overflows, every centroid
+         * falls into the first or the last bin and each split would peel off one object (a chain of height n);
+         * such ranges take the object median instead.
+         */
+        private boolean binnable(float[] c) {
+            float widest = Math.max(c[3] - c[0], Math.max(c[4] - c[1], c[5] - c[2]));
+            return binCount / widest < Float.POSITIVE_INFINITY;
         }
 
         /**

@@ -211,6 +211,26 @@ class BinnedSahBuilderTest {
         assertEquals(n - 1, seq.nodeCount());
     }
 
+    @Test
+    void shouldSplitWorldsTooSmallToBinInFloatAtTheirMedian() {
+        // centroids within 1e-40 of each other: bins per unit overflow the float range
+        SplittableRandom random = new SplittableRandom(40);
+        int n = 5000;
+        for (double extent : new double[] {1e-40, 1e-39, 1e-44}) {
+            float[] boxes = new float[6 * n];
+            for (int i = 0; i < 6 * n; i += 6) {
+                for (int a = 0; a < 3; a++) {
+                    float v = (float) (random.nextDouble() * extent);
+                    boxes[i + a] = v;
+                    boxes[i + 3 + a] = v;
+                }
+            }
+            FlatBvh bvh = BinnedSahBuilder.defaults().build(boxes.clone(), 0, 0, 0);
+            assertValid(bvh, boxes);
+            assertTrue(bvh.height() < 40, "extent " + extent + ": height " + bvh.height());
+        }
+    }
+
     private static int depth(FlatBvh bvh, int ref) {
         if (ref < 0) {
             return 0;
