@@ -946,10 +946,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * as far from the origin, within a power of two, or takes it farther, re-stores it bit for bit. The double input
      * is not kept, so the other steps add up: an object that never moves widens by up to a float step of each new
      * frame at every move that is not exact for it, as on every move to an origin off the float grid (a lamp 500 km
-     * behind a convoy that moves the origin to itself every 5.0003 km gains about 3 cm per side per call; moved by
-     * whole kilometres, it keeps its box but for one step where it passes 524 km, a power of two in metres), and at
-     * every move that brings it nearer the origin across a power of two, and a box stored coarsely far from the old
-     * origin stays that coarse. An object gets the new frame's resolution back when it
+     * behind a convoy that moves the origin to itself every 5.0003 km gains up to 3 cm per side per call; moved by
+     * whole kilometres, a lamp with bounds in whole metres keeps its box exactly), and at every move that brings it
+     * nearer the origin across a power of two, and a box stored coarsely far from the old origin stays that coarse
+     * ({@code docs/tree.md}, Moving the origin). An object gets the new frame's resolution back when it
      * next moves or is added again: after moving the origin, re-store the objects that do not move (a
      * {@link #move} to the box the application holds), or keep them in an index whose origin stays (a second tree,
      * a static world). Fat boxes are re-stored the same way and the internal boxes refitted, so the hierarchy's
