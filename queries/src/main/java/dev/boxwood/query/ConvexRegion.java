@@ -129,7 +129,7 @@ public final class ConvexRegion {
      *     non-finite value, or a zero normal ("planes[i]")
      */
     public ConvexRegion(double[] planes, int planeCount) {
-        this(normalizedCopy(planes, planeCount), planeCount, null, scaledCopy(planes, planeCount));
+        this(normalizedCopy(planes, planeCount), planeCount, null, scaledCopy(planes, planeCount), 0.0);
     }
 
     /**
@@ -197,8 +197,11 @@ public final class ConvexRegion {
      * @param planeCount number of planes
      * @param bounded the known boundedness, or null to decide it from the normals
      * @param cullPlanes the planes of the plane test (owned by the new region)
+     * @param toleranceFloor the least tolerance: a {@link #translated} copy's planes carry the rounding of the
+     *     source's normalization at the source's scale, which the copy's own, smaller scale does not cover
      */
-    private ConvexRegion(double[] normalized, int planeCount, Boolean bounded, double[] cullPlanes) {
+    private ConvexRegion(double[] normalized, int planeCount, Boolean bounded, double[] cullPlanes,
+                         double toleranceFloor) {
         this.planeCount = planeCount;
         this.planes = normalized;
         this.cullPlanes = cullPlanes;
@@ -209,7 +212,7 @@ public final class ConvexRegion {
         double membership = RELATIVE_TOLERANCE * scale + Double.MIN_NORMAL;
         this.bounded = bounded != null ? bounded : computeBounded();
         if (!this.bounded) {
-            this.tolerance = membership;
+            this.tolerance = Math.max(membership, toleranceFloor);
             vertices = new double[0];
             vertexCount = 0;
             axes = new double[0];
@@ -228,7 +231,7 @@ public final class ConvexRegion {
         for (int i = 0; i < 3 * count; i += 3) {
             reach = Math.max(reach, Math.abs(vertices[i]) + Math.abs(vertices[i + 1]) + Math.abs(vertices[i + 2]));
         }
-        this.tolerance = membership + RELATIVE_TOLERANCE * reach;
+        this.tolerance = Math.max(membership + RELATIVE_TOLERANCE * reach, toleranceFloor);
         Arrays.fill(vertexBox, 0, 3, Double.POSITIVE_INFINITY);
         Arrays.fill(vertexBox, 3, 6, Double.NEGATIVE_INFINITY);
         for (int i = 0; i < count; i++) {
@@ -632,7 +635,9 @@ public final class ConvexRegion {
 
     /**
      * This region in a frame whose origin is at {@code (ox, oy, oz)}: the same planes (the same normals, bit for
-     * bit, and the same {@link #isBounded()}) with {@code d' = d - n · origin}, its vertices found again. Indexes
+     * bit, and the same {@link #isBounded()}) with {@code d' = d - n · origin}, its vertices found again, and at
+     * least this region's tolerance (the copy's planes carry this region's rounding, at its scale: a small region
+     * 1e7 from zero moved next to the origin is still only known to about 1e-9). Indexes
      * that store boxes relative to an origin test them against this copy (the query is moved into the index's
      * frame, never the stored boxes into the world). Returns
      * {@code this} for the origin 0; the copies for the last 16 origins are kept, so repeated queries on one index,
@@ -669,7 +674,10 @@ public final class ConvexRegion {
             double d = shifted[at + 3] - (shifted[at] * ox + shifted[at + 1] * oy + shifted[at + 2] * oz);
             shifted[at + 3] = Math.max(-Double.MAX_VALUE, Math.min(Double.MAX_VALUE, d));
         }
-        ConvexRegion copy = new ConvexRegion(shifted, planeCount, bounded, translatedOutward(cullPlanes, ox, oy, oz));
+        // the source's tolerance (the same solid, so the same tolerance in world units): the copy's planes are the
+        // source's normalized ones moved, so they are off by the source's rounding, at the source's scale
+        ConvexRegion copy = new ConvexRegion(shifted, planeCount, bounded, translatedOutward(cullPlanes, ox, oy, oz),
+                tolerance);
         copy.shiftX = ox;
         copy.shiftY = oy;
         copy.shiftZ = oz;

@@ -93,4 +93,40 @@ class ConvexRegionTouchingPlaneTest {
         }
         assertEquals(true, touching > 100, "touching cases: " + touching);
     }
+
+    @Test
+    void aSmallRegionFarFromZeroMovedToAnOriginBesideItKeepsTheBoxesAtItsCorners() {
+        // a box 2^-10 on a side, rotated (edges along (3, 4, 0), (-4, 3, 0), (0, 0, 1)), with a corner at the
+        // origin of a frame 1e7 from zero: its corners are exact doubles, and exact floats in the frame
+        double g = 0x1p-10;
+        double[] o = {1e7 + 0.375, 2e6 + 0.625, -1e6 + 0.125};
+        int[][][] edgeSets = {{{3, 4, 0}, {-4, 3, 0}, {0, 0, 1}}, {{1, 2, 2}, {2, 1, -2}, {2, -2, 1}}};
+        for (int[][] f : edgeSets) {
+            double[] planes = new double[24];
+            for (int e = 0; e < 3; e++) {
+                double dot = 0;
+                double square = 0;
+                for (int c = 0; c < 3; c++) {
+                    dot += f[e][c] * o[c];
+                    square += f[e][c] * f[e][c];
+                    planes[8 * e + c] = -f[e][c];
+                    planes[8 * e + 4 + c] = f[e][c];
+                }
+                // 0 <= f . (x - o) <= |f|^2 g
+                planes[8 * e + 3] = -dot;
+                planes[8 * e + 7] = dot + square * g;
+            }
+            ConvexRegion local = new ConvexRegion(planes, 6).translated(o[0], o[1], o[2]);
+            for (int corner = 0; corner < 8; corner++) {
+                double[] p = new double[3];
+                for (int c = 0; c < 3; c++) {
+                    p[c] = g * ((corner & 1) * f[0][c] + ((corner >> 1) & 1) * f[1][c] + ((corner >> 2) & 1) * f[2][c]);
+                }
+                String what = "edges " + java.util.Arrays.deepToString(f) + ", corner " + corner;
+                assertNotEquals(CULLED, local.cull(local.allPlanes(), p[0], p[1], p[2], p[0], p[1], p[2]), what);
+                assertEquals(true, local.testBox(p[0], p[1], p[2], p[0], p[1], p[2]), what);
+                assertEquals(true, local.containsBox(p[0], p[1], p[2], p[0], p[1], p[2]), what);
+            }
+        }
+    }
 }
