@@ -150,15 +150,16 @@ public final class SphereAabb {
      * error is at most {@code u} of the result plus a few {@code u^2} of the terms: a result below twice
      * {@code PLAIN_BOUND^2} of the terms is a touch. So no touch is missed, and a sphere counts as touching only when
      * apart by less than about {@code 1e-29} of {@code r^2}.
-     * Squares that overflowed (a radius or a distance above about {@code 1e154}) are taken again with every input
-     * divided by the power of two that brings the largest near {@code 2^500}, exact at that magnitude (inputs below
-     * it by more than about {@code 1e-300} of it lose bits, far below the bound above), so a huge sphere still holds
-     * the box at its centre.
+     * Squares that overflowed, or whose sum did (a radius or a distance above about {@code 1e154}), are taken again
+     * with every input divided by the power of two that brings the largest near {@code 2^500}, exact at that
+     * magnitude (inputs below it by more than about {@code 1e-300} of it lose bits, far below the bound above), so a
+     * huge sphere still holds the box at its centre and a point 20% beyond it is no touch.
      */
     private static boolean touchesBeyondRounding(double cx, double cy, double cz, double r,
                                                  double minX, double minY, double minZ,
                                                  double maxX, double maxY, double maxZ, double d, double rr) {
-        if (!(d < Double.POSITIVE_INFINITY && rr < Double.POSITIVE_INFINITY)) {
+        // an overflowed square, or finite squares whose sum (in the bound) overflows
+        if (!(d + rr < Double.POSITIVE_INFINITY)) {
             return overflowedTouch(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ);
         }
         double ex = cx < minX ? cx - minX : cx > maxX ? cx - maxX : 0.0;

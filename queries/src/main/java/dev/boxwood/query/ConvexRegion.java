@@ -134,8 +134,8 @@ public final class ConvexRegion {
 
     /**
      * The planes of {@link #cull} (validated by {@link #normalizedCopy} first): each plane multiplied by the power
-     * of two that brings its largest normal component into {@code [1, 2)}, where every component survives that
-     * exactly, else as given. Either way the same half-space, which the kernel's plane test decides beyond rounding.
+     * of two that brings its largest normal component into {@code [1, 2)}, the same half-space, which the kernel's
+     * plane test decides beyond rounding; where some component does not survive that exactly, the plane normalized.
      */
     private static double[] scaledCopy(double[] planes, int planeCount) {
         double[] copy = Arrays.copyOf(planes, planeCount * FrustumAabb.PLANE_STRIDE);
@@ -153,6 +153,10 @@ public final class ConvexRegion {
                 for (int k = 0; k < 4; k++) {
                     copy[at + k] = Math.scalb(copy[at + k], -exponent);
                 }
+            } else {
+                // components too far apart in magnitude to scale exactly (4e299 and 5e-9): their products with
+                // coordinates could overflow, so such a plane is tested normalized, as the preparation uses it
+                Geom.normalize(copy, at, 4);
             }
         }
         return copy;
@@ -688,27 +692,43 @@ public final class ConvexRegion {
     }
 
     /**
-     * The plane-test planes moved into the frame at {@code (ox, oy, oz)}, each {@code d - n · origin} rounded up by a
-     * bound of its rounding (at most four roundings, {@code gamma(4)} of its terms' magnitudes, plus the half
-     * subnormal step of a product that underflows): the moved half-space contains the exact one, so a box that
-     * touches a plane in world coordinates is not culled in the frame, at the price of keeping one within that
-     * bound outside it. Clamped to the double range as {@link #translated} clamps.
+     * The plane-test planes moved into the frame at {@code (ox, oy, oz)}, each {@code d - n · origin} taken with the
+     * exact errors of its roundings and rounded up: the moved half-space contains the exact one by at most a few
+     * ulps of {@code d'}, so a box that touches a plane in world coordinates is not culled in the frame for the
+     * plane's sake. Clamped to the double range as {@link #translated} clamps.
      */
     private static double[] translatedOutward(double[] cull, double ox, double oy, double oz) {
         double[] shifted = cull.clone();
         for (int at = 0; at < shifted.length; at += FrustumAabb.PLANE_STRIDE) {
-            double px = shifted[at] * ox;
-            double py = shifted[at + 1] * oy;
-            double pz = shifted[at + 2] * oz;
+            double nx = shifted[at];
+            double ny = shifted[at + 1];
+            double nz = shifted[at + 2];
             double d = shifted[at + 3];
-            double moved = d - ((px + py) + pz);
-            // each term scaled before the sum: a d near the end of the range must not make the bound infinite
-            double e = 8 * Geom.UNIT_ROUNDOFF;
-            double bound = e * Math.abs(d) + e * Math.abs(px) + e * Math.abs(py) + e * Math.abs(pz)
-                    + 4 * Double.MIN_VALUE;
-            double up = Math.nextUp(moved + bound);
-            // an overflowed difference is clamped as translated() clamps; NaN only where a product overflowed (a
-            // plane given with a huge normal, not scalable exactly), and then all of space counts as inside
+            double px = nx * ox;
+            double py = ny * oy;
+            double pz = nz * oz;
+            double xy = px + py;
+            double sum = xy + pz;
+            double moved = d - sum;
+            if (!(Math.abs(moved) <= Double.MAX_VALUE)) {
+                // an overflowed difference is clamped as translated() clamps; NaN (products of opposite infinite
+                // signs) takes all of space as inside, which keeps every box
+                shifted[at + 3] = moved < 0 ? -Double.MAX_VALUE : Double.MAX_VALUE;
+                continue;
+            }
+            // d - n . origin = moved + the exact errors of its roundings (TwoSum for the sums, fma for the products;
+            // Ogita, Rump and Oishi 2005); their own sum rounds by a few ulps of them, and a product in the
+            // subnormal range by half a step
+            double ed = Geom.sumError(d, -sum, moved);
+            double exy = Geom.sumError(px, py, xy);
+            double es = Geom.sumError(xy, pz, sum);
+            double ex = Math.fma(nx, ox, -px);
+            double ey = Math.fma(ny, oy, -py);
+            double ez = Math.fma(nz, oz, -pz);
+            double correction = ed - exy - es - ex - ey - ez;
+            double slack = 8 * Geom.UNIT_ROUNDOFF * (Math.abs(ed) + Math.abs(exy) + Math.abs(es) + Math.abs(ex)
+                    + Math.abs(ey) + Math.abs(ez)) + 4 * Double.MIN_VALUE;
+            double up = Math.nextUp(moved + (correction + slack));
             shifted[at + 3] = Double.isNaN(up) || up > Double.MAX_VALUE ? Double.MAX_VALUE
                     : Math.max(-Double.MAX_VALUE, up);
         }
@@ -768,9 +788,11 @@ public final class ConvexRegion {
     /**
      * The plane test with plane masks ({@link FrustumAabb#cull}) on the planes as given: {@link FrustumAabb#CULLED}
      * if the closed box is outside one active plane, else the mask of active planes it crosses (0: inside the
-     * region). In a {@link #translated} copy each plane is moved with its rounding taken outward, so a box touching a
-     * given plane in world coordinates is kept there too (and one within a few ulps of {@code d - n · origin}
-     * outside it may be).
+     * region). In a {@link #translated} copy each plane is moved with its rounding taken outward (a box within a few
+     * ulps of {@code d - n · origin} outside it may be kept), so a box touching a given plane in world coordinates is
+     * kept as far as its stored box reaches: an index's stored box can fall short of the given box by half a double
+     * step where {@code x - origin} rounds toward it ({@link OutwardFloat}), and a box touching a plane by that face
+     * can then be culled; a plane whose normal components could not be scaled exactly is tested normalized.
      *
      * @param activeMask planes to test
      * @param minX box min x

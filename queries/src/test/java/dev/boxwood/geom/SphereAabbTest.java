@@ -222,6 +222,10 @@ class SphereAabbTest {
         assertFalse(SphereAabb.test(0, 0, 0, 5 * u * (1 - 0x1p-40), 3 * u, 4 * u, -1, 6 * u, 6 * u, 1));
         assertTrue(SphereAabb.test(0, 0, 0, 3 * u, u, 2 * u, 2 * u, 9 * u, 9 * u, 9 * u));
         assertFalse(SphereAabb.test(0, 0, 0, 3 * u, u * (1 + 0x1p-40), 2 * u, 2 * u, 9 * u, 9 * u, 9 * u));
+        // finite squares whose sum overflows: a point 20% beyond the surface is apart
+        assertFalse(SphereAabb.test(0, 0, 0, 1e154, 1.2e154, 0, 0, 1.2e154, 0, 0));
+        assertFalse(SphereAabb.contains(0, 0, 0, 1e154, 0, 0, 0, 1.2e154, 0, 0));
+        assertTrue(SphereAabb.test(0, 0, 0, 1e154, 0.8e154, 0, 0, 1.2e154, 0, 0));
         // a far box and a moderate sphere: the squared distance overflows, apart
         assertFalse(SphereAabb.test(0, 0, 0, 1, 1e200, 1e200, 1e200, 2e200, 2e200, 2e200));
         assertFalse(SphereAabb.contains(0, 0, 0, 1e200, -1e200, -1e200, -1e200, 1e200, 1e200, 1e200),

@@ -129,4 +129,19 @@ class ConvexRegionTouchingPlaneTest {
             }
         }
     }
+
+    @Test
+    void planesMovedIntoAFarFrameStayTightAndPlanesWithUnscalableNormalsStillCull() {
+        // x - y <= 0 moved into a frame at (1e15, 1e15, 0): every step is exact, so the moved plane is x - y <= 0
+        // to a few ulps of 0, not grown by the rounding bound of terms of 1e15
+        ConvexRegion local = new ConvexRegion(new double[] {1, -1, 0, 0}, 1).translated(1e15, 1e15, 0);
+        assertEquals(CULLED, local.cull(local.allPlanes(), 0.5, 0, 0, 0.5, 0, 0), "outside by 0.5");
+        assertNotEquals(CULLED, local.cull(local.allPlanes(), 0, 0, 0, 0, 0, 0), "on the plane");
+        // components 4e299 and 5e-9: not scalable exactly by one power of two; the plane must still cull
+        ConvexRegion odd = new ConvexRegion(new double[] {4e299, 5e-9, 0, 0}, 1);
+        assertEquals(CULLED, odd.cull(odd.allPlanes(), 1e10, 0, 0, 2e10, 1, 1));
+        ConvexRegion oddLocal = odd.translated(1e9, 0, 0);
+        assertEquals(CULLED, oddLocal.cull(oddLocal.allPlanes(), 1e10, 0, 0, 2e10, 1, 1));
+        assertNotEquals(CULLED, oddLocal.cull(oddLocal.allPlanes(), -2e9, 0, 0, -1e9, 1, 1));
+    }
 }
