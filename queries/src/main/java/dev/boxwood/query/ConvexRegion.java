@@ -670,14 +670,8 @@ public final class ConvexRegion {
                 return copy;
             }
         }
-        double[] shifted = planes.clone();
-        for (int at = 0; at < shifted.length; at += FrustumAabb.PLANE_STRIDE) {
-            // clamped to the double range: a plane near its end (x <= Double.MAX_VALUE, all of space) moved by a far
-            // origin would overflow; stored coordinates lie within OutwardFloat.MAX_OFFSET of the origin, so the
-            // clamped plane decides every stored box as the exact one does
-            double d = shifted[at + 3] - (shifted[at] * ox + shifted[at + 1] * oy + shifted[at + 2] * oz);
-            shifted[at + 3] = Math.max(-Double.MAX_VALUE, Math.min(Double.MAX_VALUE, d));
-        }
+        // the normalized planes, which prepare the copy's exact test, moved as the plane test's are
+        double[] shifted = translatedOutward(planes, ox, oy, oz);
         // the source's tolerance (the same solid, so the same tolerance in world units): the copy's planes are the
         // source's normalized ones moved, so they are off by the source's rounding, at the source's scale
         ConvexRegion copy = new ConvexRegion(shifted, planeCount, bounded, translatedOutward(cullPlanes, ox, oy, oz),
@@ -692,13 +686,15 @@ public final class ConvexRegion {
     }
 
     /**
-     * The plane-test planes moved into the frame at {@code (ox, oy, oz)}, each {@code d - n · origin} taken with the
-     * exact errors of its roundings and rounded up: the moved half-space contains the exact one by at most a few
-     * ulps of {@code d'}, so a box that touches a plane in world coordinates is not culled in the frame for the
-     * plane's sake. Clamped to the double range as {@link #translated} clamps.
+     * Flat planes moved into the frame at {@code (ox, oy, oz)}, each {@code d - n · origin} taken with the exact
+     * errors of its roundings and rounded up: the moved half-space contains the exact one by at most a few ulps of
+     * {@code d'}, so a box that touches a plane in world coordinates is not culled in the frame for the plane's sake.
+     * Clamped to the double range: a plane near its end (x <= Double.MAX_VALUE, all of space) moved by a far origin
+     * would overflow; stored coordinates lie within {@link OutwardFloat#MAX_OFFSET} of the origin, so the clamped
+     * plane decides every stored box as the exact one does.
      */
-    private static double[] translatedOutward(double[] cull, double ox, double oy, double oz) {
-        double[] shifted = cull.clone();
+    private static double[] translatedOutward(double[] flatPlanes, double ox, double oy, double oz) {
+        double[] shifted = flatPlanes.clone();
         for (int at = 0; at < shifted.length; at += FrustumAabb.PLANE_STRIDE) {
             double nx = shifted[at];
             double ny = shifted[at + 1];
@@ -711,8 +707,8 @@ public final class ConvexRegion {
             double sum = xy + pz;
             double moved = d - sum;
             if (!(Math.abs(moved) <= Double.MAX_VALUE)) {
-                // an overflowed difference is clamped as translated() clamps; NaN (products of opposite infinite
-                // signs) takes all of space as inside, which keeps every box
+                // an overflowed difference is clamped; NaN (products of opposite infinite signs) takes all of
+                // space as inside, which keeps every box
                 shifted[at + 3] = moved < 0 ? -Double.MAX_VALUE : Double.MAX_VALUE;
                 continue;
             }

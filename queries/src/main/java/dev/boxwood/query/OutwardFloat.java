@@ -122,11 +122,7 @@ public final class OutwardFloat {
      * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it)
      */
     public static float rebaseDown(float stored, double from, double to) {
-        if (from == to) {
-            return stored;
-        }
-        double exact = exactlyRebased(stored, from, to, false);
-        return exact == exact ? (float) exact : down(rebased(stored, from, to, false));
+        return from == to ? stored : down(rebased(stored, from, to, false));
     }
 
     /**
@@ -139,42 +135,31 @@ public final class OutwardFloat {
      * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it)
      */
     public static float rebaseUp(float stored, double from, double to) {
-        if (from == to) {
-            return stored;
-        }
-        double exact = exactlyRebased(stored, from, to, true);
-        return exact == exact ? (float) exact : up(rebased(stored, from, to, true));
+        return from == to ? stored : up(rebased(stored, from, to, true));
     }
 
     /**
-     * The bound shifted by {@code from - to} with no rounding at all, where that still holds every point the old
-     * frame stored, else NaN. The old frame stored the points {@code x} with {@code x - from}, rounded to double, at
-     * or above {@code stored} (a min bound): those down to half the double gap below {@code stored} (a tie rounds to
-     * {@code stored}, whose double is even, being a float). Shifted exactly, they reach down to half that gap below
-     * the new bound {@code w}; the new frame rounds them to {@code w} or above if its own double gap below {@code w}
-     * is no narrower (a float {@code w} is even too). So when the shift and the sum are exact in double, the sum is
-     * a float, and the bound does not move nearer zero across a power of two, the bound is re-stored as it is, and
-     * moving the origin by whole multiples of the coordinates' float step widens nothing.
+     * The double bound of {@link #rebaseDown} ({@code up} false) or {@link #rebaseUp}, before the float rounding.
+     *
+     * <p>Where the shift loses nothing it is the bound shifted, unrounded. The old frame stored the points {@code x}
+     * with {@code x - from}, rounded to double, at or above {@code stored} (a min bound): those down to half the
+     * double gap below {@code stored} (a tie rounds to {@code stored}, whose double is even, being a float). Shifted
+     * exactly, they reach down to half that gap below the new bound {@code w}; the new frame rounds them to {@code w}
+     * or above if its own double gap below {@code w} is no narrower (a float {@code w} is even too). So when the shift
+     * and the sum are exact in double, the sum is a float, and the bound does not move nearer zero across a power of
+     * two, the bound is re-stored as it is: moving the origin by whole multiples of the coordinates' float step
+     * widens nothing.
      */
-    private static double exactlyRebased(float stored, double from, double to, boolean up) {
-        double f = stored;
-        double s = from - to;
-        double w = f + s;
-        if (Geom.sumError(from, -to, s) != 0.0 || Geom.sumError(f, s, w) != 0.0 || (float) w != w) {
-            return Double.NaN;
-        }
-        boolean noNarrower = up ? Math.nextUp(w) - w >= Math.nextUp(f) - f
-                : w - Math.nextDown(w) >= f - Math.nextDown(f);
-        return noNarrower ? w : Double.NaN;
-    }
-
-    /** The double bound of {@link #rebaseDown} ({@code up} false) or {@link #rebaseUp}, before the float rounding. */
     private static double rebased(float stored, double from, double to, boolean up) {
         double f = stored;
         double s = from - to;
         double es = Geom.sumError(from, -to, s);
         double a = f + s;
         double ea = Geom.sumError(f, s, a);
+        if (es == 0.0 && ea == 0.0 && (float) a == a
+                && (up ? Math.nextUp(a) - a >= Math.nextUp(f) - f : a - Math.nextDown(a) >= f - Math.nextDown(f))) {
+            return a;
+        }
         // a + ea + es is f + (from - to) exactly; the ulp of f bounds the half step beyond it. Each rounding after
         // the exact parts is stepped outward once, so the sum of the rounded parts stays outside the exact one.
         double err = ea + es;
