@@ -39,8 +39,10 @@ public final class QueryExecutor implements AutoCloseable {
         /**
          * Answers queries {@code [from, to)}.
          *
-         * @param worker the thread's index in {@code [0, threads())} (0 is the caller's thread): the scratch state
-         *               to use, which no other thread uses during the batch
+         * @param worker the index in {@code [0, threads())} of the scratch state to use, which no other thread
+         *               uses during the batch (0 is the caller's, but an application's executor that runs a task
+         *               in the calling thread runs it there under its own index: tie scratch state to the index,
+         *               never to the thread)
          * @param from first query
          * @param to one past the last query
          */

@@ -48,9 +48,14 @@ public final class LowestOverlaps implements OverlapVisitor {
         return size;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException if {@code part < 0} (it would sort before part 0); the current part is kept
+     */
     @Override
     public void enterPart(int part) {
-        this.part = part;
+        this.part = Arguments.requirePart(part);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.boxwood.query;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -120,6 +121,20 @@ class CollectorPartsTest {
         assertEquals(4, any.currentPart());
         assertEquals(0.0, any.visit(2, 2, 0.3), "any hit stops at once");
         assertEquals(4, any.part());
+        LowestOverlaps lowest = new LowestOverlaps();
+        lowest.reset(4);
+        lowest.enterPart(2);
+        assertThrows(IllegalArgumentException.class, () -> lowest.enterPart(-3));
+        lowest.visit(7, 70);
+        lowest.enterPart(0);
+        lowest.visit(9, 90);
+        assertEquals(2, lowest.kept());
+        int[] parts = new int[2];
+        int[] handles = new int[2];
+        long[] values = new long[2];
+        lowest.drainSorted(parts, handles, values, 0);
+        assertArrayEquals(new int[] {0, 2}, parts, "the refused part did not replace part 2");
+        assertArrayEquals(new int[] {9, 7}, handles);
     }
 
     @Test
