@@ -428,14 +428,16 @@ public final class SegmentAabb {
                                              double maxFraction,
                                              double minX, double minY, double minZ,
                                              double maxX, double maxY, double maxZ) {
-        double hx = 0.5 * maxFraction * dx;
-        double hy = 0.5 * maxFraction * dy;
-        double hz = 0.5 * maxFraction * dz;
+        // twice the midpoint offset, the half translation and the half extents (the test is homogeneous): halving
+        // would round subnormal lengths before the test's own rescaling could keep them
+        double hx = maxFraction * dx;
+        double hy = maxFraction * dy;
+        double hz = maxFraction * dz;
         return SegmentObb.testCentred(
-                0.5 * ((ox - minX) + (ox - maxX)) + hx,
-                0.5 * ((oy - minY) + (oy - maxY)) + hy,
-                0.5 * ((oz - minZ) + (oz - maxZ)) + hz,
-                hx, hy, hz, 0.5 * (maxX - minX), 0.5 * (maxY - minY), 0.5 * (maxZ - minZ));
+                ((ox - minX) + (ox - maxX)) + hx,
+                ((oy - minY) + (oy - maxY)) + hy,
+                ((oz - minZ) + (oz - maxZ)) + hz,
+                hx, hy, hz, maxX - minX, maxY - minY, maxZ - minZ);
     }
 
     /** {@code l <= r} up to a relative slack that covers the roundings of both sides (never a false "no"). */

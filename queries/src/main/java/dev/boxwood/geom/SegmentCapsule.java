@@ -9,7 +9,8 @@ package dev.boxwood.geom;
  * end caps replaced by spheres). The cylinder's quadratic is built from the components perpendicular to the axis,
  * with the discriminant in Lagrange's form and the root without cancellation, and the start and the translation
  * are each scaled to unit size, as in {@link SegmentSphere}. A segment within a few ulps of tangency may go either
- * way. The kernel does not validate.
+ * way, as may one ending within a few ulps of the surface; one whose end point (rounded once) is on or in the
+ * capsule is never missed. The kernel does not validate.
  */
 public final class SegmentCapsule {
 
@@ -21,7 +22,9 @@ public final class SegmentCapsule {
      * of axis {@code [p, q]} and radius {@code r}: 0 when {@code o} lies within {@code r} of the axis segment, else
      * the smallest {@code t} at which the segment reaches the surface, or {@link Geom#NO_HIT}. An axis of zero
      * length is a sphere; a radius of 0 is the axis segment itself (hit only where the segment crosses it, as
-     * computed).
+     * computed). A zero-length segment is the point test of the start; a segment whose end point
+     * {@code o + maxFraction d} (rounded once) passes that test is never missed ({@code maxFraction} where the
+     * computed entry falls beyond it by its rounding, or by a few ulps).
      *
      * @param ox origin x
      * @param oy origin y
@@ -113,7 +116,15 @@ public final class SegmentCapsule {
         }
         best = earliest(best, SegmentSphere.entry(ox - px, oy - py, oz - pz, dx, dy, dz, r));
         best = earliest(best, SegmentSphere.entry(ox - qx, oy - qy, oz - qz, dx, dy, dz, r));
-        return best <= maxFraction ? best : Geom.NO_HIT;
+        if (best <= maxFraction) {
+            return best;
+        }
+        // a root a few ulps beyond an entry at maxFraction (as in SegmentSphere): within the robust bound, or decided
+        // by the end point with the start test above (a zero translation is the point test)
+        return best <= maxFraction * Geom.ROBUST_FAR_SCALE || best < Double.POSITIVE_INFINITY
+                && intersect(Math.fma(maxFraction, dx, ox),
+                Math.fma(maxFraction, dy, oy), Math.fma(maxFraction, dz, oz), 0.0, 0.0, 0.0, 0.0,
+                px, py, pz, qx, qy, qz, r) == 0.0 ? maxFraction : Geom.NO_HIT;
     }
 
     /**

@@ -40,13 +40,15 @@ public final class SegmentObb {
      */
     public static boolean test(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction,
                                double[] obb, int offset) {
-        double hx = 0.5 * maxFraction * dx;
-        double hy = 0.5 * maxFraction * dy;
-        double hz = 0.5 * maxFraction * dz;
-        // segment midpoint relative to the box centre, difference first
-        double px = (ox - obb[offset]) + hx;
-        double py = (oy - obb[offset + 1]) + hy;
-        double pz = (oz - obb[offset + 2]) + hz;
+        // everything doubled (the test is homogeneous): halving the translation would round a subnormal one
+        // before the test's own rescaling could keep it
+        double hx = maxFraction * dx;
+        double hy = maxFraction * dy;
+        double hz = maxFraction * dz;
+        // twice the segment midpoint relative to the box centre, difference first
+        double px = 2.0 * (ox - obb[offset]) + hx;
+        double py = 2.0 * (oy - obb[offset + 1]) + hy;
+        double pz = 2.0 * (oz - obb[offset + 2]) + hz;
         int a = offset + ObbLayout.AXES;
         int e = offset + ObbLayout.HALF_EXTENTS;
         return testCentred(
@@ -56,7 +58,7 @@ public final class SegmentObb {
                 obb[a] * hx + obb[a + 1] * hy + obb[a + 2] * hz,
                 obb[a + 3] * hx + obb[a + 4] * hy + obb[a + 5] * hz,
                 obb[a + 6] * hx + obb[a + 7] * hy + obb[a + 8] * hz,
-                obb[e], obb[e + 1], obb[e + 2]);
+                2.0 * obb[e], 2.0 * obb[e + 1], 2.0 * obb[e + 2]);
     }
 
     /**

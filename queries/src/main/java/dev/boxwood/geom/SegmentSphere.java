@@ -12,7 +12,9 @@ package dev.boxwood.geom;
  * ch. 7; Numerical Recipes 5.6). The start and radius are scaled to unit size by one power of two and the
  * translation by another, so fractions do not depend on the scale of either (no overflow of the squares at 1e160,
  * no underflow at 1e-160, none for a translation far larger or smaller than the sphere). A segment within a few ulps
- * of tangency may go either way. The kernel does not validate.
+ * of tangency may go either way, as may one whose exact end lies within a few ulps of the surface but whose end
+ * point rounds outside it; one whose end point (rounded once) is on or in the sphere is never missed. The kernel
+ * does not validate.
  */
 public final class SegmentSphere {
 
@@ -23,7 +25,11 @@ public final class SegmentSphere {
      * Entry fraction of the segment {@code o + t d}, {@code t} in {@code [0, maxFraction]}, into the closed ball:
      * 0 when {@code o} lies inside or on the sphere (the canonical closed test, {@link SphereSphere#test} with a
      * point), else the smallest {@code t} at which the segment reaches the surface, or {@link Geom#NO_HIT}. A
-     * zero-length segment is the point test; a radius of 0 is the centre point.
+     * zero-length segment is the point test; a radius of 0 is the centre point. A segment whose end point
+     * {@code o + maxFraction d} (rounded once) passes the same closed test is never missed: where the computed
+     * root falls beyond {@code maxFraction} by its rounding, {@code maxFraction} is returned (as it is for a root
+     * within a few ulps beyond it, so a segment ending within rounding short of the surface may count as reaching
+     * it).
      *
      * @param ox origin x
      * @param oy origin y
@@ -44,7 +50,21 @@ public final class SegmentSphere {
             return 0.0;
         }
         double t = entry(ox - cx, oy - cy, oz - cz, dx, dy, dz, r);
-        return t <= maxFraction ? t : Geom.NO_HIT;
+        if (t <= maxFraction) {
+            return t;
+        }
+        // The root can come out a few ulps beyond an exact entry at maxFraction (its terms cancel for a start near
+        // the sphere): a root within the slab test's robust bound of maxFraction (Ize 2013), or an end point that
+        // passes the closed test, counts as reaching the surface by maxFraction.
+        return t > 0.0 && (t <= maxFraction * Geom.ROBUST_FAR_SCALE
+                || endsWithin(ox, oy, oz, dx, dy, dz, maxFraction, cx, cy, cz, r)) ? maxFraction : Geom.NO_HIT;
+    }
+
+    /** Whether the end point {@code o + maxFraction d} (rounded once) lies in or on the ball. */
+    private static boolean endsWithin(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction,
+                              double cx, double cy, double cz, double r) {
+        return SphereSphere.test(Math.fma(maxFraction, dx, ox), Math.fma(maxFraction, dy, oy),
+                Math.fma(maxFraction, dz, oz), 0.0, cx, cy, cz, r);
     }
 
     /**

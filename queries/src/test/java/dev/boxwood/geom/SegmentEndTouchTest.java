@@ -1,0 +1,156 @@
+package dev.boxwood.geom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Segments and sphere paths that end exactly on a round surface (integer coordinates and Pythagorean quadruples, so
+ * the end point and the touch are exact): closed shapes count the touch (docs/conventions.md), so the casts must
+ * report it at {@code maxFraction} at the latest, although the computed root of their quadratic can come out a few
+ * ulps beyond it (its terms cancel for a start near the surface).
+ */
+class SegmentEndTouchTest {
+
+    /** {a, b, c, d} with a^2 + b^2 + c^2 = d^2. */
+    private static final int[][] QUADRUPLES = {
+        {1, 2, 2, 3}, {2, 3, 6, 7}, {1, 4, 8, 9}, {4, 4, 7, 9}, {2, 6, 9, 11}, {6, 6, 7, 11}, {3, 4, 12, 13},
+        {2, 5, 14, 15}, {2, 10, 11, 15}, {1, 12, 12, 17}, {8, 9, 12, 17}, {12, 15, 16, 25},
+    };
+
+    @Test
+    void aSegmentEndingOnTheSphereAtAnAngleIsAHit() {
+        // the end point (1048, 4403, 6909) is the centre plus 739 (2, 6, 9), at 739 * 11 = 8129 from it; the
+        // segment arrives 18 degrees off the inward normal (the computed root was an ulp beyond 1)
+        double ox = 1166.80078125;
+        double oy = 5206.59375;
+        double oz = 6661.1240234375;
+        double dx = -118.80078125;
+        double dy = -803.59375;
+        double dz = 247.8759765625;
+        assertEquals(1048.0, ox + dx);
+        assertEquals(4403.0, oy + dy);
+        assertEquals(6909.0, oz + dz);
+        assertTrue(SphereSphere.test(1048, 4403, 6909, 0, -430, -31, 258, 8129));
+        assertEquals(1.0, SegmentSphere.intersect(ox, oy, oz, dx, dy, dz, 1.0, -430, -31, 258, 8129));
+        assertEquals(1.0, SegmentCapsule.intersect(ox, oy, oz, dx, dy, dz, 1.0, -430, -31, 258, -430, -31, 258,
+                8129));
+        assertEquals(1.0, SegmentCapsule.intersect(ox, oy, oz, dx, dy, dz, 1.0, -430, -31, 258, -430, -31, 158,
+                8129));
+        // a segment stopping short of the surface is still a miss
+        assertEquals(Geom.NO_HIT, SegmentSphere.intersect(ox, oy, oz, dx, dy, dz, 0.99, -430, -31, 258, 8129));
+    }
+
+    @Test
+    void segmentsEndingExactlyOnSpheresAndCapsuleEndsAreHits() {
+        SplittableRandom random = new SplittableRandom(31);
+        int ended = 0;
+        for (int i = 0; i < 20_000; i++) {
+            int[] q = QUADRUPLES[random.nextInt(QUADRUPLES.length)];
+            double k = random.nextInt(1, 1000);
+            double cx = random.nextInt(-1_000_000, 1_000_000);
+            double cy = random.nextInt(-1_000_000, 1_000_000);
+            double cz = random.nextInt(-1_000_000, 1_000_000);
+            double nx = sign(random) * q[0] * k;
+            double ny = sign(random) * q[1] * k;
+            double nz = sign(random) * q[2] * k;
+            double r = q[3] * k;
+            double dx = random.nextInt(-20_000, 20_000);
+            double dy = random.nextInt(-20_000, 20_000);
+            double dz = random.nextInt(-20_000, 20_000);
+            if (nx * dx + ny * dy + nz * dz > 0) {
+                dx = -dx;
+                dy = -dy;
+                dz = -dz;
+            }
+            // end point c + n, exactly on the sphere; start o = end - d, all in integers
+            double ox = cx + nx - dx;
+            double oy = cy + ny - dy;
+            double oz = cz + nz - dz;
+            if (SphereSphere.test(ox, oy, oz, 0, cx, cy, cz, r)) {
+                continue;
+            }
+            ended++;
+            double t = SegmentSphere.intersect(ox, oy, oz, dx, dy, dz, 1.0, cx, cy, cz, r);
+            assertTrue(t >= 0 && t <= 1.0, "sphere case " + i + ": " + t);
+            // a capsule whose axis runs from c away from the end point: the end point's nearest axis point is c
+            double s = random.nextInt(0, 3);
+            double c = SegmentCapsule.intersect(ox, oy, oz, dx, dy, dz, 1.0, cx, cy, cz,
+                    cx - s * nx, cy - s * ny, cz - s * nz, r);
+            assertTrue(c >= 0 && c <= 1.0, "capsule case " + i + ": " + c);
+        }
+        assertTrue(ended > 10_000, "cases run: " + ended);
+    }
+
+    @Test
+    void spherePathsEndingExactlyOnABoxCornerAreHits() {
+        SplittableRandom random = new SplittableRandom(37);
+        int ended = 0;
+        for (int i = 0; i < 20_000; i++) {
+            int[] q = QUADRUPLES[random.nextInt(QUADRUPLES.length)];
+            double k = random.nextInt(1, 1000);
+            double minX = random.nextInt(-1_000_000, 1_000_000);
+            double minY = random.nextInt(-1_000_000, 1_000_000);
+            double minZ = random.nextInt(-1_000_000, 1_000_000);
+            double maxX = minX + random.nextInt(0, 5000);
+            double maxY = minY + random.nextInt(0, 5000);
+            double maxZ = minZ + random.nextInt(0, 5000);
+            int corner = random.nextInt(8);
+            boolean highX = (corner & 1) != 0;
+            boolean highY = (corner & 2) != 0;
+            boolean highZ = (corner & 4) != 0;
+            // the end centre lies beyond the corner on all three axes, at exactly r from it
+            double ex = (highX ? maxX : minX) + (highX ? 1 : -1) * q[0] * k;
+            double ey = (highY ? maxY : minY) + (highY ? 1 : -1) * q[1] * k;
+            double ez = (highZ ? maxZ : minZ) + (highZ ? 1 : -1) * q[2] * k;
+            double r = q[3] * k;
+            double dx = random.nextInt(-20_000, 20_000);
+            double dy = random.nextInt(-20_000, 20_000);
+            double dz = random.nextInt(-20_000, 20_000);
+            double cx = ex - dx;
+            double cy = ey - dy;
+            double cz = ez - dz;
+            if (SphereAabb.test(cx, cy, cz, r, minX, minY, minZ, maxX, maxY, maxZ)) {
+                continue;
+            }
+            ended++;
+            assertTrue(SphereAabb.test(ex, ey, ez, r, minX, minY, minZ, maxX, maxY, maxZ));
+            double t = SweepAabb.intersectMovingSphere(cx, cy, cz, r, dx, dy, dz, 1.0,
+                    minX, minY, minZ, maxX, maxY, maxZ);
+            assertTrue(t >= 0 && t <= 1.0, "case " + i + ": " + t);
+        }
+        assertTrue(ended > 5_000, "cases run: " + ended);
+    }
+
+    @Test
+    void aPathStoppingWellShortOfTheSurfaceIsStillAMiss() {
+        // the end point 1% of the radius outside: no robust bound or end test may take it
+        assertEquals(Geom.NO_HIT, SegmentSphere.intersect(-20, 0, 0, 9.9, 0, 0, 1.0, 0, 0, 0, 10));
+        assertEquals(Geom.NO_HIT, SegmentCapsule.intersect(-20, 0, 0, 9.9, 0, 0, 1.0, 0, 0, 0, 0, 0, -5, 10));
+        assertEquals(Geom.NO_HIT, SweepAabb.intersectMovingSphere(-20, 0, 0, 10, 9.9, 0, 0, 1.0, 0, 0, 0, 1, 1, 1));
+        assertFalse(SphereSphere.test(-10.1, 0, 0, 0, 0, 0, 0, 10));
+    }
+
+    @Test
+    void subnormalSegmentsEndingOnAFaceTouchInTheSeparatingAxisForms() {
+        // the segment from 2u to u along x ends on the face x = u of the box [0, u] x [0, 0] x [0, 0]
+        double u = Double.MIN_VALUE;
+        assertTrue(SegmentAabb.testSeparatingAxes(2 * u, 0, 0, -u, 0, 0, 1.0, 0, 0, 0, u, 0, 0));
+        assertTrue(SegmentAabb.testDivisionFree(2 * u, 0, 0, -u, 0, 0, 1.0, 0, 0, 0, u, 0, 0));
+        double[] obb = new double[ObbLayout.STRIDE];
+        Obb.of(new Aabb(0, 0, 0, u, 0, 0)).writeTo(obb, 0);
+        assertTrue(SegmentObb.test(2 * u, 0, 0, -u, 0, 0, 1.0, obb, 0));
+        assertTrue(SegmentAabb.testSeparatingAxes(2001 * u, 7 * u, 0, -1000 * u, -3 * u, 0, 1.0,
+                0, 0, 0, 1001 * u, 4 * u, 0));
+        // one step short is still apart
+        assertFalse(SegmentAabb.testSeparatingAxes(3 * u, 0, 0, -u, 0, 0, 1.0, 0, 0, 0, u, 0, 0));
+        assertFalse(SegmentObb.test(3 * u, 0, 0, -u, 0, 0, 1.0, obb, 0));
+    }
+
+    private static double sign(SplittableRandom random) {
+        return random.nextBoolean() ? 1 : -1;
+    }
+}
