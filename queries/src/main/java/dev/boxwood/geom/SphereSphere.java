@@ -113,7 +113,9 @@ public final class SphereSphere {
      * {@code c = s·s - R^2}. Unlike the seed, the discriminant is taken in Lagrange's form
      * {@code h^2 - a c = a R^2 - |v × s|^2}, which does not cancel between two large products, and each root is
      * taken in the form without cancellation ({@code c / q} or {@code q / a}, Numerical Recipes 5.6). A grazing
-     * pair within a few ulps of tangency may be reported either way.
+     * pair within a few ulps of tangency may be reported either way. Spheres whose end positions ({@code a + va},
+     * {@code b + vb}, each rounded once) touch by {@link #test} are in contact at 1 at the latest, where the root
+     * comes out a few ulps beyond 1 (as is a root within a few ulps beyond it).
      *
      * @param ax centre of a at {@code u = 0}, x
      * @param ay centre of a at {@code u = 0}, y
@@ -191,7 +193,10 @@ public final class SphereSphere {
         double q = Quadratic.q(h, discriminant);
         double first = Geom.scalb(c / q, toCaller);
         if (first > 1.0) {
-            return dest.miss();
+            // the root can come out a few ulps beyond a contact at u = 1 (its terms cancel for a start near contact):
+            // within the slab test's robust bound (Ize 2013), or with the end positions touching, it is that contact
+            return first <= Geom.ROBUST_FAR_SCALE || test(ax + vaX, ay + vaY, az + vaZ, ra, bx + vbX, by + vbY,
+                    bz + vbZ, rb) ? dest.set(1.0, 1.0) : dest.miss();
         }
         // at a grazing pass (discriminant near 0) c / q and q / a are one root reached through differently rounded
         // terms, so the later can come out a few ulps before the first: the interval stays ordered

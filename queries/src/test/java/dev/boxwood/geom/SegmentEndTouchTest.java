@@ -126,12 +126,50 @@ class SegmentEndTouchTest {
     }
 
     @Test
+    void spheresSweptIntoAnExactTouchAtTheEndOfTheFrameAreInContact() {
+        SplittableRandom random = new SplittableRandom(41);
+        SweepResult result = new SweepResult();
+        int ended = 0;
+        for (int i = 0; i < 20_000; i++) {
+            int[] q = QUADRUPLES[random.nextInt(QUADRUPLES.length)];
+            double k = random.nextInt(1, 1000);
+            double ra = random.nextInt(0, (int) (q[3] * k) + 1);
+            double rb = q[3] * k - ra;
+            double ax = random.nextInt(-1_000_000, 1_000_000);
+            double ay = random.nextInt(-1_000_000, 1_000_000);
+            double az = random.nextInt(-1_000_000, 1_000_000);
+            double vax = random.nextInt(-5000, 5000);
+            double vay = random.nextInt(-5000, 5000);
+            double vaz = random.nextInt(-5000, 5000);
+            // b ends at a's end position plus (a, b, c) k: the two touch exactly at u = 1
+            double ex = ax + vax + sign(random) * q[0] * k;
+            double ey = ay + vay + sign(random) * q[1] * k;
+            double ez = az + vaz + sign(random) * q[2] * k;
+            double vbx = random.nextInt(-20_000, 20_000);
+            double vby = random.nextInt(-20_000, 20_000);
+            double vbz = random.nextInt(-20_000, 20_000);
+            double bx = ex - vbx;
+            double by = ey - vby;
+            double bz = ez - vbz;
+            if (SphereSphere.test(ax, ay, az, ra, bx, by, bz, rb)) {
+                continue;
+            }
+            ended++;
+            assertTrue(SphereSphere.sweep(ax, ay, az, ra, vax, vay, vaz, bx, by, bz, rb, vbx, vby, vbz, result),
+                    "case " + i);
+            assertTrue(result.first >= 0 && result.first <= 1.0 && result.last <= 1.0, "case " + i + ": " + result);
+        }
+        assertTrue(ended > 10_000, "cases run: " + ended);
+    }
+
+    @Test
     void aPathStoppingWellShortOfTheSurfaceIsStillAMiss() {
         // the end point 1% of the radius outside: no robust bound or end test may take it
         assertEquals(Geom.NO_HIT, SegmentSphere.intersect(-20, 0, 0, 9.9, 0, 0, 1.0, 0, 0, 0, 10));
         assertEquals(Geom.NO_HIT, SegmentCapsule.intersect(-20, 0, 0, 9.9, 0, 0, 1.0, 0, 0, 0, 0, 0, -5, 10));
         assertEquals(Geom.NO_HIT, SweepAabb.intersectMovingSphere(-20, 0, 0, 10, 9.9, 0, 0, 1.0, 0, 0, 0, 1, 1, 1));
         assertFalse(SphereSphere.test(-10.1, 0, 0, 0, 0, 0, 0, 10));
+        assertFalse(SphereSphere.sweep(-20, 0, 0, 4, 9.9, 0, 0, 0, 0, 0, 6, 0, 0, 0, new SweepResult()));
     }
 
     @Test
