@@ -51,16 +51,16 @@ class SegmentEndTouchTest {
         for (int i = 0; i < 20_000; i++) {
             int[] q = QUADRUPLES[random.nextInt(QUADRUPLES.length)];
             double k = random.nextInt(1, 1000);
-            double cx = random.nextInt(-1_000_000, 1_000_000);
-            double cy = random.nextInt(-1_000_000, 1_000_000);
-            double cz = random.nextInt(-1_000_000, 1_000_000);
+            double cx = anywhere(random);
+            double cy = anywhere(random);
+            double cz = anywhere(random);
             double nx = sign(random) * q[0] * k;
             double ny = sign(random) * q[1] * k;
             double nz = sign(random) * q[2] * k;
             double r = q[3] * k;
-            double dx = random.nextInt(-20_000, 20_000);
-            double dy = random.nextInt(-20_000, 20_000);
-            double dz = random.nextInt(-20_000, 20_000);
+            double dx = step(random, 20_000);
+            double dy = step(random, 20_000);
+            double dz = step(random, 20_000);
             if (nx * dx + ny * dy + nz * dz > 0) {
                 dx = -dx;
                 dy = -dy;
@@ -92,9 +92,9 @@ class SegmentEndTouchTest {
         for (int i = 0; i < 20_000; i++) {
             int[] q = QUADRUPLES[random.nextInt(QUADRUPLES.length)];
             double k = random.nextInt(1, 1000);
-            double minX = random.nextInt(-1_000_000, 1_000_000);
-            double minY = random.nextInt(-1_000_000, 1_000_000);
-            double minZ = random.nextInt(-1_000_000, 1_000_000);
+            double minX = anywhere(random);
+            double minY = anywhere(random);
+            double minZ = anywhere(random);
             double maxX = minX + random.nextInt(0, 5000);
             double maxY = minY + random.nextInt(0, 5000);
             double maxZ = minZ + random.nextInt(0, 5000);
@@ -107,9 +107,9 @@ class SegmentEndTouchTest {
             double ey = (highY ? maxY : minY) + (highY ? 1 : -1) * q[1] * k;
             double ez = (highZ ? maxZ : minZ) + (highZ ? 1 : -1) * q[2] * k;
             double r = q[3] * k;
-            double dx = random.nextInt(-20_000, 20_000);
-            double dy = random.nextInt(-20_000, 20_000);
-            double dz = random.nextInt(-20_000, 20_000);
+            double dx = step(random, 20_000);
+            double dy = step(random, 20_000);
+            double dz = step(random, 20_000);
             double cx = ex - dx;
             double cy = ey - dy;
             double cz = ez - dz;
@@ -135,19 +135,19 @@ class SegmentEndTouchTest {
             double k = random.nextInt(1, 1000);
             double ra = random.nextInt(0, (int) (q[3] * k) + 1);
             double rb = q[3] * k - ra;
-            double ax = random.nextInt(-1_000_000, 1_000_000);
-            double ay = random.nextInt(-1_000_000, 1_000_000);
-            double az = random.nextInt(-1_000_000, 1_000_000);
-            double vax = random.nextInt(-5000, 5000);
-            double vay = random.nextInt(-5000, 5000);
-            double vaz = random.nextInt(-5000, 5000);
+            double ax = anywhere(random);
+            double ay = anywhere(random);
+            double az = anywhere(random);
+            double vax = step(random, 5000);
+            double vay = step(random, 5000);
+            double vaz = step(random, 5000);
             // b ends at a's end position plus (a, b, c) k: the two touch exactly at u = 1
             double ex = ax + vax + sign(random) * q[0] * k;
             double ey = ay + vay + sign(random) * q[1] * k;
             double ez = az + vaz + sign(random) * q[2] * k;
-            double vbx = random.nextInt(-20_000, 20_000);
-            double vby = random.nextInt(-20_000, 20_000);
-            double vbz = random.nextInt(-20_000, 20_000);
+            double vbx = step(random, 20_000);
+            double vby = step(random, 20_000);
+            double vbz = step(random, 20_000);
             double bx = ex - vbx;
             double by = ey - vby;
             double bz = ez - vbz;
@@ -186,6 +186,14 @@ class SegmentEndTouchTest {
         // one step short is still apart
         assertFalse(SegmentAabb.testSeparatingAxes(3 * u, 0, 0, -u, 0, 0, 1.0, 0, 0, 0, u, 0, 0));
         assertFalse(SegmentObb.test(3 * u, 0, 0, -u, 0, 0, 1.0, obb, 0));
+    }
+
+    private static double anywhere(SplittableRandom random) {
+        return random.nextInt(-1_000_000, 1_000_000);
+    }
+
+    private static double step(SplittableRandom random, int bound) {
+        return random.nextInt(-bound, bound);
     }
 
     private static double sign(SplittableRandom random) {
