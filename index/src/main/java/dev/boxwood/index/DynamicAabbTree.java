@@ -1143,14 +1143,35 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         double m = margin(minX, minY, minZ, maxX, maxY, maxZ);
         double mz = planar ? 0 : m;
         double szPlanar = planar ? 0 : sz;
+        double x0 = minX - originX;
+        double y0 = minY - originY;
+        double z0 = minZ - originZ;
+        double x1 = maxX - originX;
+        double y1 = maxY - originY;
+        double z1 = maxZ - originZ;
         // Clamped: a huge margin or displacement must not round to an infinite bound (the tight box, within
         // MAX_OFFSET of the origin, stays inside).
-        dest[offset] = OutwardFloat.down(Math.max(-FAT_LIMIT, minX - originX - m + Math.min(sx, 0)));
-        dest[offset + 1] = OutwardFloat.down(Math.max(-FAT_LIMIT, minY - originY - m + Math.min(sy, 0)));
-        dest[offset + 2] = OutwardFloat.down(Math.max(-FAT_LIMIT, minZ - originZ - mz + Math.min(szPlanar, 0)));
-        dest[offset + 3] = OutwardFloat.up(Math.min(FAT_LIMIT, maxX - originX + m + Math.max(sx, 0)));
-        dest[offset + 4] = OutwardFloat.up(Math.min(FAT_LIMIT, maxY - originY + m + Math.max(sy, 0)));
-        dest[offset + 5] = OutwardFloat.up(Math.min(FAT_LIMIT, maxZ - originZ + mz + Math.max(szPlanar, 0)));
+        dest[offset] = fatBelow(Math.max(-FAT_LIMIT, x0 - m + Math.min(sx, 0)), x0, minX, originX);
+        dest[offset + 1] = fatBelow(Math.max(-FAT_LIMIT, y0 - m + Math.min(sy, 0)), y0, minY, originY);
+        dest[offset + 2] = fatBelow(Math.max(-FAT_LIMIT, z0 - mz + Math.min(szPlanar, 0)), z0, minZ, originZ);
+        dest[offset + 3] = fatAbove(Math.min(FAT_LIMIT, x1 + m + Math.max(sx, 0)), x1, maxX, originX);
+        dest[offset + 4] = fatAbove(Math.min(FAT_LIMIT, y1 + m + Math.max(sy, 0)), y1, maxY, originY);
+        dest[offset + 5] = fatAbove(Math.min(FAT_LIMIT, z1 + mz + Math.max(szPlanar, 0)), z1, maxZ, originZ);
+    }
+
+    /**
+     * A fat min bound: {@code fat} rounded down, where it lies below the tight bound's double offset {@code tight}
+     * (then below the exact offset too, which is within half a double step of {@code tight}); where no margin or
+     * displacement moved it, the tight bound's own exact rounding ({@link OutwardFloat#below}), so the fat box
+     * always holds the stored tight box.
+     */
+    private static float fatBelow(double fat, double tight, double x, double origin) {
+        return fat == tight ? OutwardFloat.below(x, origin) : OutwardFloat.down(fat);
+    }
+
+    /** {@link #fatBelow} for a max bound. */
+    private static float fatAbove(double fat, double tight, double x, double origin) {
+        return fat == tight ? OutwardFloat.above(x, origin) : OutwardFloat.up(fat);
     }
 
     /**

@@ -206,6 +206,9 @@ public final class RegionQueries {
         final double oy = tree.originY();
         final double oz = tree.originZ();
         if (kind == SPHERE || kind == BOX) {
+            if (kind == SPHERE) {
+                p3 = RegionTests.frameRadius(p0, p1, p2, ox, oy, oz, p3, mode);
+            }
             p0 -= ox;
             p1 -= oy;
             p2 -= oz;

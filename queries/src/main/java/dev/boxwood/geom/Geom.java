@@ -245,7 +245,7 @@ public final class Geom {
      * @param b the distance
      * @return the smallest double not below {@code a + b}, for finite results
      */
-    static double addUp(double a, double b) {
+    public static double addUp(double a, double b) {
         double s = a + b;
         double bv = s - a;
         double error = (a - (s - bv)) + (b - bv);

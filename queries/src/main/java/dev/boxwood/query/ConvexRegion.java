@@ -786,9 +786,8 @@ public final class ConvexRegion {
      * if the closed box is outside one active plane, else the mask of active planes it crosses (0: inside the
      * region). In a {@link #translated} copy each plane is moved with its rounding taken outward (a box within a few
      * ulps of {@code d - n · origin} outside it may be kept), so a box touching a given plane in world coordinates is
-     * kept as far as its stored box reaches: an index's stored box can fall short of the given box by half a double
-     * step where {@code x - origin} rounds toward it ({@link OutwardFloat}), and a box touching a plane by that face
-     * can then be culled; a plane whose normal components could not be scaled exactly is tested normalized.
+     * kept (an index's stored box holds the exact offsets of the given box, {@link OutwardFloat#below}); a plane whose
+     * normal components could not be scaled exactly is tested normalized.
      *
      * @param activeMask planes to test
      * @param minX box min x

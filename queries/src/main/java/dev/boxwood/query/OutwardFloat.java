@@ -5,15 +5,14 @@ import dev.boxwood.geom.Geom;
 /**
  * Outward rounding of double coordinates to float, the storage rule shared by every index of the library.
  *
- * <p>Indexes store boxes as floats relative to a double origin: each coordinate is translated in double
- * ({@code x - origin}), then rounded <em>outward</em>: a min coordinate down to the largest float not above it, a
- * max coordinate up to the smallest float not below it. The stored box therefore contains the given box as
- * translated (never a false miss), and is at most one float ulp larger per side; in exact world coordinates it can
- * fall short of a face by the rounding of the translation, half a double ulp, when that rounds toward the box
- * (none with an origin of 0). Queries translate their own coordinates by
- * the same origin in double and are answered exactly against the stored float boxes; translation is monotonic, so
- * a query that touches a given box touches its stored box. Two indexes with the same origin store the same boxes,
- * which makes them comparable bit for bit.
+ * <p>Indexes store boxes as floats relative to a double origin: each coordinate's offset {@code x - origin} is
+ * rounded <em>outward</em>, as the exact difference ({@link #below}, {@link #above}): a min coordinate down to the
+ * largest float not above it, a max coordinate up to the smallest float not below it. The stored box therefore
+ * contains the given box exactly, moved into the frame (never a false miss), and is at most one float ulp larger
+ * per side. Queries translate their own coordinates by the same origin in double and are answered exactly against
+ * the stored float boxes; translation rounded to double is monotonic and the stored bounds lie outside the exact
+ * offsets, so a query box that touches a given box touches its stored box. Two indexes with the same origin store
+ * the same boxes, which makes them comparable bit for bit.
  *
  * <p>A stored coordinate must lie within {@link #MAX_OFFSET} of its origin: every index rejects a box beyond it
  * ({@link Arguments#requireStorableBox}). Without the limit a coordinate beyond the float range would be stored as
@@ -104,6 +103,44 @@ public final class OutwardFloat {
     }
 
     /**
+     * The stored min coordinate of {@code x} relative to {@code origin}: the largest float not above the exact
+     * {@code x - origin}. The difference rounded to double can lie above the exact one (by up to half a double
+     * step) and be a float itself, which {@link #down} would keep; its exact rounding error (Knuth's TwoSum,
+     * {@link Geom#sumError}) decides then, so a box touching a shape in world coordinates is never stored short of
+     * it. Computed only where the rounded difference is a float, so a branch that input data takes one way or the
+     * other almost always.
+     *
+     * @param x a finite coordinate
+     * @param origin the storage origin on the same axis
+     * @return a float {@code <= x - origin}, exactly
+     */
+    public static float below(double x, double origin) {
+        double v = x - origin;
+        float f = down(v);
+        if (f == v && Geom.sumError(x, -origin, v) < 0.0) {
+            f = Math.nextDown(f);
+        }
+        return f;
+    }
+
+    /**
+     * The stored max coordinate of {@code x} relative to {@code origin}: the smallest float not below the exact
+     * {@code x - origin} ({@link #below} mirrored).
+     *
+     * @param x a finite coordinate
+     * @param origin the storage origin on the same axis
+     * @return a float {@code >= x - origin}, exactly
+     */
+    public static float above(double x, double origin) {
+        double v = x - origin;
+        float f = up(v);
+        if (f == v && Geom.sumError(x, -origin, v) > 0.0) {
+            f = Math.nextUp(f);
+        }
+        return f;
+    }
+
+    /**
      * A stored min bound re-stored relative to another origin: a float not above the coordinate, in the frame of
      * {@code to}, of any world point that the frame of {@code from} stores at or above {@code stored}. Queries move a
      * world coordinate {@code x} into a frame as {@code x - origin} rounded to double, so those points are the ones
@@ -168,8 +205,9 @@ public final class OutwardFloat {
     }
 
     /**
-     * Stores a box the library's way: translated by the origin and rounded outward, into
-     * {@code dest[offset .. offset + 5]} as minX, minY, minZ, maxX, maxY, maxZ.
+     * Stores a box the library's way: translated by the origin and rounded outward from the exact offsets
+     * ({@link #below}, {@link #above}), into {@code dest[offset .. offset + 5]} as minX, minY, minZ, maxX, maxY,
+     * maxZ.
      *
      * @param dest the float storage
      * @param offset index of minX
@@ -185,12 +223,12 @@ public final class OutwardFloat {
      */
     public static void storeBox(float[] dest, int offset, double originX, double originY, double originZ,
                                 double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        dest[offset] = down(minX - originX);
-        dest[offset + 1] = down(minY - originY);
-        dest[offset + 2] = down(minZ - originZ);
-        dest[offset + 3] = up(maxX - originX);
-        dest[offset + 4] = up(maxY - originY);
-        dest[offset + 5] = up(maxZ - originZ);
+        dest[offset] = below(minX, originX);
+        dest[offset + 1] = below(minY, originY);
+        dest[offset + 2] = below(minZ, originZ);
+        dest[offset + 3] = above(maxX, originX);
+        dest[offset + 4] = above(maxY, originY);
+        dest[offset + 5] = above(maxZ, originZ);
     }
 
     /**

@@ -33,6 +33,36 @@ public final class RegionTests {
     }
 
     /**
+     * The radius a sphere query tests with in an index's frame, whose centre it moves there as {@code c - origin}
+     * rounded to double: for the crossing modes {@code r} grown by the exact errors of that rounding (Knuth's TwoSum,
+     * {@link Geom#sumError}), summed and rounded up, so that a sphere touching a given box in world coordinates
+     * still touches the stored box, which holds the box's exact offsets ({@link OutwardFloat#below}); where the
+     * move is exact (an origin of 0, a centre on the origin's grid) {@code r} itself. {@code r} for
+     * {@link RegionMode#WINDOW}, which decides flush boxes only where rounding is exact.
+     *
+     * @param cx centre x, world frame
+     * @param cy centre y
+     * @param cz centre z
+     * @param ox the index's (or tile's) origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param r the radius, {@code >= 0}
+     * @param mode the selection mode
+     * @return the radius to test the moved centre with
+     */
+    public static double frameRadius(double cx, double cy, double cz, double ox, double oy, double oz, double r,
+                                     RegionMode mode) {
+        if (mode == RegionMode.WINDOW) {
+            return r;
+        }
+        double ex = Math.abs(Geom.sumError(cx, -ox, cx - ox));
+        double ey = Math.abs(Geom.sumError(cy, -oy, cy - oy));
+        double ez = Math.abs(Geom.sumError(cz, -oz, cz - oz));
+        // the sum of the errors bounds their Euclidean length; each addition rounded up keeps it a bound
+        return Geom.addUp(Geom.addUp(Geom.addUp(r, ex), ey), ez);
+    }
+
+    /**
      * The traversal state of the root: every plane of a convex region, {@link #TEST} for the other shapes.
      *
      * @param shape the shape kind

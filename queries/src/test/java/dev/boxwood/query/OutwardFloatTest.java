@@ -105,6 +105,50 @@ class OutwardFloatTest {
         return new BigDecimal(d).compareTo(v) > 0 ? Math.nextDown(d) : d;
     }
 
+    /** The largest float not above the exact value {@code v}, found in exact arithmetic. */
+    private static float floatFloor(BigDecimal v) {
+        float f = (float) v.doubleValue();
+        while (new BigDecimal(f).compareTo(v) > 0) {
+            f = Math.nextDown(f);
+        }
+        while (new BigDecimal(Math.nextUp(f)).compareTo(v) <= 0) {
+            f = Math.nextUp(f);
+        }
+        return f;
+    }
+
+    @Test
+    void storedBoundsAreTheExactOffsetsRoundedOutward() {
+        SplittableRandom r = new SplittableRandom(53);
+        int corrected = 0;
+        for (int i = 0; i < 300_000; i++) {
+            double origin = randomOrigin(r);
+            // coordinates on float grids near the origin, and arbitrary ones, so that x - origin often rounds onto a
+            // float from above or below
+            double x;
+            switch (r.nextInt(3)) {
+                case 0 -> x = origin + (float) ((r.nextDouble() - 0.5) * 1e4);
+                case 1 -> x = Math.rint(origin) + r.nextInt(-5000, 5000);
+                default -> x = (r.nextDouble() - 0.5) * 2e7;
+            }
+            if (!OutwardFloat.storable(x, origin)) {
+                continue;
+            }
+            BigDecimal exact = new BigDecimal(x).subtract(new BigDecimal(origin));
+            float low = floatFloor(exact);
+            float high = -floatFloor(exact.negate());
+            float below = OutwardFloat.below(x, origin);
+            float above = OutwardFloat.above(x, origin);
+            assertEquals(low, below, () -> "below(" + x + ", " + origin + ")");
+            assertEquals(high + 0.0f, above + 0.0f, () -> "above(" + x + ", " + origin + ")");
+            if (below != OutwardFloat.down(x - origin) || above != OutwardFloat.up(x - origin)) {
+                corrected++;
+            }
+        }
+        assertTrue(corrected > 1000, "cases where the rounded difference alone would store the box short: "
+                + corrected);
+    }
+
     private static double randomOrigin(SplittableRandom r) {
         double[] scales = {0, 1, 1e3, 1e7, 3e9, 1e12, 1e15};
         double scale = scales[r.nextInt(scales.length)];

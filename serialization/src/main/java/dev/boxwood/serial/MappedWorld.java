@@ -1038,7 +1038,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      * Objects whose stored tight box overlaps ({@link RegionMode#CROSSING}, {@link RegionMode#CROSSING_CONSERVATIVE}:
      * the same here) or lies inside ({@link RegionMode#WINDOW}) the closed sphere, with the per-box decisions of
      * {@link RegionTests#classifySphere} (the same as the dynamic tree's {@code RegionQueries}). The shape is moved
-     * into the world's frame ({@code world - origin}, in double) and tested against the stored floats.
+     * into the world's frame ({@code world - origin}, in double) and tested against the stored floats, in the crossing
+     * modes with the radius grown by the exact error of that move ({@link RegionTests#frameRadius}).
      *
      * @param centerX      centre x
      * @param centerY      centre y
@@ -1058,8 +1059,9 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                             long categoryMask, QueryFilter filter, OverlapVisitor visitor, TraversalStack stack) {
         requireSphere(centerX, centerY, centerZ, radius);
         requireRegionArguments(mode, visitor, stack);
-        regionQuery(SPHERE, centerX - originX, centerY - originY, centerZ - originZ, radius, 0, 0, null, null, mode,
-                categoryMask, filter, visitor, stack);
+        regionQuery(SPHERE, centerX - originX, centerY - originY, centerZ - originZ,
+                RegionTests.frameRadius(centerX, centerY, centerZ, originX, originY, originZ, radius, mode), 0, 0,
+                null, null, mode, categoryMask, filter, visitor, stack);
     }
 
     /**

@@ -578,6 +578,9 @@ public final class TiledWorld implements AutoCloseable {
             double q5 = p5;
             ConvexRegion tileConvex = null;
             if (kind == RegionTests.SPHERE || kind == RegionTests.BOX) {
+                if (kind == RegionTests.SPHERE) {
+                    q3 = RegionTests.frameRadius(p0, p1, p2, t.originX, t.originY, t.originZ, p3, mode);
+                }
                 q0 -= t.originX;
                 q1 -= t.originY;
                 q2 -= t.originZ;

@@ -46,10 +46,31 @@ public final class ExactNearest {
         return f;
     }
 
-    /** Stored floats of a world box relative to an origin: (v - o) in double, rounded outward to float. */
+    /**
+     * Stored floats of a world box relative to an origin: the exact offsets {@code v - o} rounded outward to float
+     * (found here in exact arithmetic, independently of the library's rounding).
+     */
     public static float[] stored(double[] box, double ox, double oy, double oz) {
-        return new float[] {down(box[0] - ox), down(box[1] - oy), down(box[2] - oz),
-                up(box[3] - ox), up(box[4] - oy), up(box[5] - oz)};
+        return new float[] {exactDown(box[0], ox), exactDown(box[1], oy), exactDown(box[2], oz),
+                exactUp(box[3], ox), exactUp(box[4], oy), exactUp(box[5], oz)};
+    }
+
+    /** @return the largest float not above the exact {@code v - o} */
+    public static float exactDown(double v, double o) {
+        BigDecimal exact = new BigDecimal(v).subtract(new BigDecimal(o));
+        float f = (float) exact.doubleValue();
+        while (new BigDecimal(f).compareTo(exact) > 0) {
+            f = Math.nextDown(f);
+        }
+        while (new BigDecimal(Math.nextUp(f)).compareTo(exact) <= 0) {
+            f = Math.nextUp(f);
+        }
+        return f;
+    }
+
+    /** @return the smallest float not below the exact {@code v - o} (+0.0 for an offset of 0, as stored) */
+    public static float exactUp(double v, double o) {
+        return -exactDown(-v, -o) + 0.0f;
     }
 
     /** @return the exact squared gap from {@code p} to {@code [lo, hi]} on one axis (0 inside) */
