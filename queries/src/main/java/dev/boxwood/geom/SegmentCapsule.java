@@ -10,7 +10,7 @@ package dev.boxwood.geom;
  * with the discriminant in Lagrange's form and the root without cancellation, and the start and the translation
  * are each scaled to unit size, as in {@link SegmentSphere}. A segment within a few ulps of tangency may go either
  * way, as may one ending within a few ulps of the surface; one whose end point (rounded once) is on or in the
- * capsule is never missed. The kernel does not validate.
+ * capsule is never missed, grazing or not. The kernel does not validate.
  */
 public final class SegmentCapsule {
 
@@ -119,10 +119,11 @@ public final class SegmentCapsule {
         if (best <= maxFraction) {
             return best;
         }
-        // a root a few ulps beyond an entry at maxFraction (as in SegmentSphere): within the robust bound, or decided
-        // by the end point with the start test above (a zero translation is the point test)
-        return best <= maxFraction * Geom.ROBUST_FAR_SCALE || best < Double.POSITIVE_INFINITY
-                && intersect(Math.fma(maxFraction, dx, ox),
+        // a root a few ulps beyond an entry at maxFraction, or none where the segment grazes the surface at its end
+        // (as in SegmentSphere): within the robust bound, or decided by the end point with the start test above (a
+        // zero translation is the point test, whose end is its start, already tested)
+        boolean moves = dx != 0.0 || dy != 0.0 || dz != 0.0;
+        return best <= maxFraction * Geom.ROBUST_FAR_SCALE || moves && intersect(Math.fma(maxFraction, dx, ox),
                 Math.fma(maxFraction, dy, oy), Math.fma(maxFraction, dz, oz), 0.0, 0.0, 0.0, 0.0,
                 px, py, pz, qx, qy, qz, r) == 0.0 ? maxFraction : Geom.NO_HIT;
     }

@@ -13,8 +13,8 @@ package dev.boxwood.geom;
  * translation by another, so fractions do not depend on the scale of either (no overflow of the squares at 1e160,
  * no underflow at 1e-160, none for a translation far larger or smaller than the sphere). A segment within a few ulps
  * of tangency may go either way, as may one whose exact end lies within a few ulps of the surface but whose end
- * point rounds outside it; one whose end point (rounded once) is on or in the sphere is never missed. The kernel
- * does not validate.
+ * point rounds outside it; one whose end point (rounded once) is on or in the sphere is never missed, grazing or
+ * not. The kernel does not validate.
  */
 public final class SegmentSphere {
 
@@ -50,14 +50,15 @@ public final class SegmentSphere {
             return 0.0;
         }
         double t = entry(ox - cx, oy - cy, oz - cz, dx, dy, dz, r);
-        if (t <= maxFraction) {
+        if (t >= 0.0 && t <= maxFraction) {
             return t;
         }
         // The root can come out a few ulps beyond an exact entry at maxFraction (its terms cancel for a start near
-        // the sphere): a root within the slab test's robust bound of maxFraction (Ize 2013), or an end point that
+        // the sphere), or be lost where the segment grazes the sphere at its end (a discriminant of 0 rounding
+        // negative): a root within the slab test's robust bound of maxFraction (Ize 2013), or an end point that
         // passes the closed test, counts as reaching the surface by maxFraction.
-        return t > 0.0 && (t <= maxFraction * Geom.ROBUST_FAR_SCALE
-                || endsWithin(ox, oy, oz, dx, dy, dz, maxFraction, cx, cy, cz, r)) ? maxFraction : Geom.NO_HIT;
+        return t > 0.0 && t <= maxFraction * Geom.ROBUST_FAR_SCALE
+                || endsWithin(ox, oy, oz, dx, dy, dz, maxFraction, cx, cy, cz, r) ? maxFraction : Geom.NO_HIT;
     }
 
     /** Whether the end point {@code o + maxFraction d} (rounded once) lies in or on the ball. */

@@ -113,9 +113,10 @@ public final class SphereSphere {
      * {@code c = s·s - R^2}. Unlike the seed, the discriminant is taken in Lagrange's form
      * {@code h^2 - a c = a R^2 - |v × s|^2}, which does not cancel between two large products, and each root is
      * taken in the form without cancellation ({@code c / q} or {@code q / a}, Numerical Recipes 5.6). A grazing
-     * pair within a few ulps of tangency may be reported either way. Spheres whose end positions ({@code a + va},
-     * {@code b + vb}, each rounded once) touch by {@link #test} are in contact at 1 at the latest, where the root
-     * comes out a few ulps beyond 1 (as is a root within a few ulps beyond it).
+     * pair within a few ulps of tangency may be reported either way, except at the end: spheres whose end positions
+     * ({@code a + va}, {@code b + vb}, each rounded once) touch by {@link #test} are in contact at 1 at the latest,
+     * grazing or not, where the root comes out a few ulps beyond 1 or none is found (as is a root within a few ulps
+     * beyond it).
      *
      * @param ax centre of a at {@code u = 0}, x
      * @param ay centre of a at {@code u = 0}, y
@@ -186,9 +187,15 @@ public final class SphereSphere {
             // clamped to [0, 1]; max also turns the -0.0 of a touching start (c = 0) into 0
             return dest.set(0.0, Math.min(Math.max(separation, 0.0), 1.0));
         }
-        if (h >= 0.0 || discriminant < 0.0) {
-            // moving apart (closest at u <= 0), or the paths never come within R
+        if (h >= 0.0) {
+            // moving apart: closest at u <= 0
             return dest.miss();
+        }
+        if (discriminant < 0.0) {
+            // the paths never come within R, as computed; a pair grazing at u = 1 (a discriminant of 0 rounding
+            // negative) is decided by the end positions, as the root beyond 1 below
+            return test(ax + vaX, ay + vaY, az + vaZ, ra, bx + vbX, by + vbY, bz + vbZ, rb) ? dest.set(1.0, 1.0)
+                    : dest.miss();
         }
         double q = Quadratic.q(h, discriminant);
         double first = Geom.scalb(c / q, toCaller);

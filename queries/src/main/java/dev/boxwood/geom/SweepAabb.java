@@ -57,9 +57,9 @@ public final class SweepAabb {
      * the grown box, and the answer is the earliest entry into the pieces of the rounded box: the three boxes grown
      * along one axis only, the twelve edge cylinders and the eight corner spheres. Quadratics use the discriminant
      * in Lagrange's form and the root without cancellation (the helper shared with {@link SphereSphere#sweep}).
-     * Exact up to rounding: a path within a few ulps of tangency may go either way, and one whose end position
-     * ({@code c + maxFraction d}, rounded once) passes {@link SphereAabb#test} is never missed ({@code maxFraction}
-     * where a root falls beyond it by its rounding, or by a few ulps). The time of a grazing contact
+     * Exact up to rounding: a path within a few ulps of tangency may go either way, except that one whose end
+     * position ({@code c + maxFraction d}, rounded once) passes {@link SphereAabb#test} is never missed, grazing or
+     * not ({@code maxFraction} where a root falls beyond it by its rounding or by a few ulps, or none is found). The time of a grazing contact
      * (a near-double root) is less well conditioned than the decision: an error {@code δ} in the distance moves it by
      * about {@code sqrt(2 r δ) / |d|}.
      *
@@ -132,10 +132,9 @@ public final class SweepAabb {
         if (best <= maxFraction) {
             return best;
         }
-        // a corner's or edge's root a few ulps beyond a contact at maxFraction: within the robust bound, or decided
-        // by the end position
-        return best <= maxFraction * Geom.ROBUST_FAR_SCALE || best < Double.POSITIVE_INFINITY
-                && SphereAabb.test(Math.fma(maxFraction, dx, cx),
+        // a corner's or edge's root a few ulps beyond a contact at maxFraction, or none where the path grazes one at
+        // its end: within the robust bound, or decided by the end position
+        return best <= maxFraction * Geom.ROBUST_FAR_SCALE || SphereAabb.test(Math.fma(maxFraction, dx, cx),
                 Math.fma(maxFraction, dy, cy), Math.fma(maxFraction, dz, cz), r, minX, minY, minZ, maxX, maxY, maxZ)
                 ? maxFraction : Geom.NO_HIT;
     }

@@ -163,6 +163,54 @@ class SegmentEndTouchTest {
     }
 
     @Test
+    void pathsGrazingTheSurfaceExactlyAtTheirEndAreHits() {
+        // the motion is perpendicular to the end offset n (d = n x w), so the path touches the sphere at its end
+        // and only there: a double root whose discriminant, 0, can round negative
+        assertTrue(SphereSphere.sweep(0, 0, 0, 0, 0, 0, 0, 24057, 17523, -22869, 7425, -20493, -13068, 27621,
+                new SweepResult()));
+        SplittableRandom random = new SplittableRandom(43);
+        SweepResult result = new SweepResult();
+        for (int i = 0; i < 20_000; i++) {
+            int[] q = QUADRUPLES[random.nextInt(QUADRUPLES.length)];
+            double k = random.nextInt(1, 1000);
+            double nx = sign(random) * q[0] * k;
+            double ny = sign(random) * q[1] * k;
+            double nz = sign(random) * q[2] * k;
+            double r = q[3] * k;
+            double wx = step(random, 50);
+            double wy = step(random, 50);
+            double wz = step(random, 50);
+            double dx = ny * wz - nz * wy;
+            double dy = nz * wx - nx * wz;
+            double dz = nx * wy - ny * wx;
+            if (dx == 0 && dy == 0 && dz == 0) {
+                continue;
+            }
+            double cx = anywhere(random);
+            double cy = anywhere(random);
+            double cz = anywhere(random);
+            // start o = c + n - d, end c + n on the sphere
+            double ox = cx + nx - dx;
+            double oy = cy + ny - dy;
+            double oz = cz + nz - dz;
+            String at = "case " + i;
+            double t = SegmentSphere.intersect(ox, oy, oz, dx, dy, dz, 1.0, cx, cy, cz, r);
+            assertTrue(t >= 0 && t <= 1.0, at + ": sphere " + t);
+            double c = SegmentCapsule.intersect(ox, oy, oz, dx, dy, dz, 1.0, cx, cy, cz, cx - nx, cy - ny, cz - nz,
+                    r);
+            assertTrue(c >= 0 && c <= 1.0, at + ": capsule " + c);
+            assertTrue(SphereSphere.sweep(cx, cy, cz, 0, 0, 0, 0, ox, oy, oz, r, dx, dy, dz, result), at);
+            // a sphere of radius r whose centre path grazes a box corner at c (the box on the far side of c)
+            double mx = cx + (nx > 0 ? -3 : 0);
+            double my = cy + (ny > 0 ? -3 : 0);
+            double mz = cz + (nz > 0 ? -3 : 0);
+            double s = SweepAabb.intersectMovingSphere(ox, oy, oz, r, dx, dy, dz, 1.0, mx, my, mz, mx + 3, my + 3,
+                    mz + 3);
+            assertTrue(s >= 0 && s <= 1.0, at + ": corner " + s);
+        }
+    }
+
+    @Test
     void aPathStoppingWellShortOfTheSurfaceIsStillAMiss() {
         // the end point 1% of the radius outside: no robust bound or end test may take it
         assertEquals(Geom.NO_HIT, SegmentSphere.intersect(-20, 0, 0, 9.9, 0, 0, 1.0, 0, 0, 0, 10));
