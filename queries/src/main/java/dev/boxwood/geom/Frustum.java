@@ -47,6 +47,8 @@ public final class Frustum {
     private static final String[] PLANE_NAMES = {"left", "right", "bottom", "top", "near", "far"};
 
     private final double[] planes;
+    /** The planes as given or extracted, scaled exactly ({@link Plane#scaleExactly}): what the box tests decide. */
+    private final double[] exactPlanes;
 
     /**
      * A region from planes.
@@ -71,6 +73,12 @@ public final class Frustum {
             this.planes[at + 2] = p.nz();
             this.planes[at + 3] = p.d();
         }
+        this.exactPlanes = this.planes;
+    }
+
+    private Frustum(double[] planes, double[] exactPlanes) {
+        this.planes = planes;
+        this.exactPlanes = exactPlanes;
     }
 
     /**
@@ -81,7 +89,9 @@ public final class Frustum {
      * each one of those inequalities (Gribb and Hartmann 2001, "Fast Extraction of Viewing Frustum Planes from the
      * World-View-Projection Matrix"), in the order left, right, bottom, top, near, far (under reversed-Z the fifth
      * is the far plane and the sixth the near one). Each plane is normalized as {@link Plane} does, its normal
-     * pointing out of the frustum, so {@link Plane#distance} is a true distance. A plane at infinity, as an
+     * pointing out of the frustum, so {@link Plane#distance} is a true distance; the inequalities themselves are kept
+     * too ({@link #exactPlanes()}), which {@link #classify} and {@code ConvexRegion.of} decide, so a point exactly on
+     * a clip plane (as the matrix's rows, each combination rounded once, give it) is inside. A plane at infinity, as an
      * infinite projection puts its far plane (OpenGL's, or a reversed-Z zero-to-one one), has a zero normal and
      * bounds nothing: it is left out, and the frustum has five planes. Such a frustum is unbounded: region queries
      * take it in the plane-test modes ({@code WINDOW}, {@code CROSSING_CONSERVATIVE}), not the exact
@@ -153,7 +163,8 @@ public final class Frustum {
         String[] sides = {uOrdered ? "u0" : "u1", uOrdered ? "u1" : "u0", vOrdered ? "v0" : "v1",
             vOrdered ? "v1" : "v0"};
         double[] screen = {Math.min(u0, u1), Math.max(u0, u1), Math.min(v0, v1), Math.max(v0, v1)};
-        Plane[] planes = new Plane[6];
+        double[] planes = new double[6 * FrustumAabb.PLANE_STRIDE];
+        double[] exact = new double[6 * FrustumAabb.PLANE_STRIDE];
         int count = 0;
         for (int i = 0; i < 6; i++) {
             // the plane's clip-space inequality c . (x, y, z, 1) >= 0, c = sign * (row k) + t * (row 3)
@@ -189,17 +200,30 @@ public final class Frustum {
                 throw new IllegalArgumentException("the matrix puts no point inside its " + PLANE_NAMES[i]
                         + " plane: the plane's clip-space inequality reads " + cw + " >= 0 at every point");
             }
+            Plane plane;
             try {
                 // n . p <= d with n = -(cx, cy, cz), d = cw: the normal points out, to where the inequality fails
                 // (0 - c rather than -c, so that a zero component is 0.0, not -0.0)
-                planes[count] = new Plane(0 - cx, 0 - cy, 0 - cz, cw);
+                plane = new Plane(0 - cx, 0 - cy, 0 - cz, cw);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("the " + PLANE_NAMES[i] + " plane of the matrix cannot be "
                         + "normalized: " + e.getMessage(), e);
             }
+            int at = count * FrustumAabb.PLANE_STRIDE;
+            planes[at] = plane.nx();
+            planes[at + 1] = plane.ny();
+            planes[at + 2] = plane.nz();
+            planes[at + 3] = plane.d();
+            // the inequality itself too: normalizing rounds, and can move the plane across a point on it
+            exact[at] = 0 - cx;
+            exact[at + 1] = 0 - cy;
+            exact[at + 2] = 0 - cz;
+            exact[at + 3] = cw;
+            Plane.scaleExactly(exact, at);
             count++;
         }
-        return new Frustum(count == 6 ? planes : Arrays.copyOf(planes, count));
+        int used = count * FrustumAabb.PLANE_STRIDE;
+        return new Frustum(Arrays.copyOf(planes, used), Arrays.copyOf(exact, used));
     }
 
     /** The 16 entries, validated finite, row by row ({@code m[4 r + c]}) whatever the input's layout. */
@@ -316,13 +340,27 @@ public final class Frustum {
     }
 
     /**
+     * A copy of the planes as given or extracted, before normalization, each multiplied by a power of two
+     * ({@link Plane#scaleExactly}): the same half-spaces exactly, for the box kernels, which take any normal length.
+     * For a frustum made from {@link Plane}s these are {@link #planes()} (a {@code Plane} is normalized when made);
+     * for one from {@link #fromViewProjection} they are the clip-space inequalities themselves, so {@link #classify}
+     * and {@code ConvexRegion.of} keep a point that lies exactly on a clip plane, which the rounding of the
+     * normalized plane can put outside.
+     *
+     * @return a new array of {@code 4 * planeCount()} doubles
+     */
+    public double[] exactPlanes() {
+        return exactPlanes.clone();
+    }
+
+    /**
      * Classifies a box ({@link FrustumAabb#classify}).
      *
      * @param box the box
      * @return {@link Geom#OUTSIDE}, {@link Geom#CROSSING} or {@link Geom#INSIDE}
      */
     public int classify(Aabb box) {
-        return FrustumAabb.classify(planes, planeCount(), box.minX(), box.minY(), box.minZ(),
+        return FrustumAabb.classify(exactPlanes, planeCount(), box.minX(), box.minY(), box.minZ(),
                 box.maxX(), box.maxY(), box.maxZ());
     }
 

@@ -14,6 +14,36 @@ package dev.boxwood.geom;
 public record Plane(double nx, double ny, double nz, double d) {
 
     /**
+     * Puts the plane {@code n · p <= d} stored flat at {@code planes[at .. at + 3]} into the form the plane tests
+     * decide it in without moving it: multiplied by the power of two that brings its largest normal component into
+     * {@code [1, 2)}, exactly the same half-space (no division by the normal's length, whose rounding can move the
+     * plane across a point on it); where some component does not survive that scaling exactly (components as far
+     * apart as 4e299 and 5e-9, whose products with coordinates could overflow), normalized instead. The normal must
+     * be finite and non-zero.
+     *
+     * @param planes flat planes {@code (nx, ny, nz, d)}
+     * @param at index of the plane's {@code nx}
+     */
+    public static void scaleExactly(double[] planes, int at) {
+        double largest = Math.max(Math.abs(planes[at]), Math.max(Math.abs(planes[at + 1]), Math.abs(planes[at + 2])));
+        int exponent = Math.getExponent(largest);
+        boolean exact = true;
+        for (int k = 0; k < 4; k++) {
+            double v = planes[at + k];
+            double scaled = Math.scalb(v, -exponent);
+            exact &= Double.isFinite(scaled) && Math.scalb(scaled, exponent) == v
+                    && (v == 0.0 || Math.abs(scaled) >= Double.MIN_NORMAL);
+        }
+        if (exact) {
+            for (int k = 0; k < 4; k++) {
+                planes[at + k] = Math.scalb(planes[at + k], -exponent);
+            }
+        } else {
+            Geom.normalize(planes, at, 4);
+        }
+    }
+
+    /**
      * Validates and normalizes the plane.
      *
      * @param nx see the record component

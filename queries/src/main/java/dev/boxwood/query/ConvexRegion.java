@@ -4,6 +4,7 @@ import dev.boxwood.geom.AabbPlane;
 import dev.boxwood.geom.Frustum;
 import dev.boxwood.geom.FrustumAabb;
 import dev.boxwood.geom.Geom;
+import dev.boxwood.geom.Plane;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -117,7 +118,7 @@ public final class ConvexRegion {
      */
     public static ConvexRegion of(Frustum frustum) {
         Arguments.requireNonNull("frustum", frustum);
-        return new ConvexRegion(frustum.planes(), frustum.planeCount());
+        return new ConvexRegion(frustum.exactPlanes(), frustum.planeCount());
     }
 
     /**
@@ -140,24 +141,7 @@ public final class ConvexRegion {
     private static double[] scaledCopy(double[] planes, int planeCount) {
         double[] copy = Arrays.copyOf(planes, planeCount * FrustumAabb.PLANE_STRIDE);
         for (int at = 0; at < copy.length; at += FrustumAabb.PLANE_STRIDE) {
-            double largest = Math.max(Math.abs(copy[at]), Math.max(Math.abs(copy[at + 1]), Math.abs(copy[at + 2])));
-            int exponent = Math.getExponent(largest);
-            boolean exact = true;
-            for (int k = 0; k < 4; k++) {
-                double v = copy[at + k];
-                double scaled = Math.scalb(v, -exponent);
-                exact &= Double.isFinite(scaled) && Math.scalb(scaled, exponent) == v
-                        && (v == 0.0 || Math.abs(scaled) >= Double.MIN_NORMAL);
-            }
-            if (exact) {
-                for (int k = 0; k < 4; k++) {
-                    copy[at + k] = Math.scalb(copy[at + k], -exponent);
-                }
-            } else {
-                // components too far apart in magnitude to scale exactly (4e299 and 5e-9): their products with
-                // coordinates could overflow, so such a plane is tested normalized, as the preparation uses it
-                Geom.normalize(copy, at, 4);
-            }
+            Plane.scaleExactly(copy, at);
         }
         return copy;
     }

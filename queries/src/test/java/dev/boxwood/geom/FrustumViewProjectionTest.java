@@ -480,4 +480,87 @@ class FrustumViewProjectionTest {
                 () -> Frustum.fromViewProjection(scaled, 0, column, GL, 0, 0, 1e10, 1));
         assertEquals(6, Frustum.fromViewProjection(scaled, 0, column, GL).planeCount(), "large but finite");
     }
+
+    @Test
+    void pointsExactlyOnAClipPlaneAreInside() {
+        // xc = wc = 9 at (3, 0, -9): on the right plane, whose normalized form rounds it outside
+        double[] m = {3, 0, 0, 0, 0, 3, 0, 0, 0, 0, -101.0 / 99, -200.0 / 99, 0, 0, -1, 0};
+        Frustum frustum = Frustum.fromViewProjection(m, 0, MatrixLayout.ROW_MAJOR, ClipDepth.NEGATIVE_ONE_TO_ONE);
+        ConvexRegion region = ConvexRegion.of(frustum);
+        // the far plane is at z = -100: k up to 8 lies on the right plane inside the depth range, 16 beyond it
+        assertEquals(Geom.OUTSIDE, frustum.classify(new Aabb(48, 0, -144, 48, 0, -144)));
+        for (int k = 1; k <= 8; k *= 2) {
+            Aabb point = new Aabb(3 * k, 0, -9 * k, 3 * k, 0, -9 * k);
+            assertTrue(frustum.classify(point) != Geom.OUTSIDE, "k " + k);
+            assertTrue(region.cull(region.allPlanes(), 3 * k, 0, -9 * k, 3 * k, 0, -9 * k) != FrustumAabb.CULLED,
+                    "k " + k);
+        }
+        // integer cameras (a signed axis permutation, an integer translation, an integer projection) and marquees
+        // on eighths of the screen: points whose clip coordinates lie exactly on a side plane
+        SplittableRandom random = new SplittableRandom(29);
+        int onSides = 0;
+        for (int trial = 0; trial < 3000; trial++) {
+            long fx = random.nextLong(1, 50);
+            long fy = random.nextLong(1, 50);
+            long a = -1; // an infinite far plane: every point in front of the near plane has its depth in range
+            long b = -random.nextLong(1, 1000);
+            int[] axis = {0, 1, 2};
+            for (int i = 2; i > 0; i--) {
+                int j = random.nextInt(i + 1);
+                int t = axis[i];
+                axis[i] = axis[j];
+                axis[j] = t;
+            }
+            long[] sign = {random.nextBoolean() ? 1 : -1, random.nextBoolean() ? 1 : -1, random.nextBoolean() ? 1 : -1};
+            long[] shift = {random.nextLong(-1_000_000, 1_000_000), random.nextLong(-1_000_000, 1_000_000),
+                random.nextLong(-1_000_000, 1_000_000)};
+            // view (x, y, z) = sign * (p[axis] - shift[axis]); clip = (fx x, fy y, a z + b, -z)
+            double[] vp = new double[16];
+            long[] rowScale = {fx, fy, a};
+            for (int r = 0; r < 3; r++) {
+                vp[4 * r + axis[r]] = rowScale[r] * sign[r];
+                vp[4 * r + 3] = -rowScale[r] * sign[r] * shift[axis[r]] + (r == 2 ? b : 0);
+            }
+            vp[12 + axis[2]] = -sign[2];
+            vp[15] = sign[2] * shift[axis[2]];
+            double u0 = random.nextInt(-4, 13) / 8.0;
+            double u1 = random.nextInt(-4, 13) / 8.0;
+            double v0 = random.nextInt(-4, 13) / 8.0;
+            double v1 = random.nextInt(-4, 13) / 8.0;
+            boolean gl = random.nextBoolean();
+            Frustum marquee = Frustum.fromViewProjection(vp, 0, MatrixLayout.ROW_MAJOR,
+                    gl ? ClipDepth.NEGATIVE_ONE_TO_ONE : ClipDepth.ZERO_TO_ONE, u0, v0, u1, v1);
+            ConvexRegion marqueeRegion = ConvexRegion.of(marquee);
+            for (int i = 0; i < 10; i++) {
+                long k = fx * fy * random.nextLong(1, 200); // so that the view coordinates come out whole
+                long w = 8 * k;
+                long z = -w;
+                long zc = a * z + b;
+                if (zc < (gl ? -w : 0) || zc > w) {
+                    continue;
+                }
+                // xc on the left or right side of the marquee: xc = (2 u - 1) w = 8 (2 u - 1) k
+                long mx = Math.round(8 * (2 * (random.nextBoolean() ? Math.min(u0, u1) : Math.max(u0, u1)) - 1));
+                long my = Math.round(8 * (2 * Math.min(v0, v1) - 1)) + random.nextLong(0,
+                        Math.round(16 * Math.abs(v1 - v0)) + 1);
+                long xc = mx * k;
+                long yc = my * k;
+                if (xc % fx != 0 || yc % fy != 0) {
+                    continue;
+                }
+                long[] view = {xc / fx, yc / fy, z};
+                double[] p = new double[3];
+                for (int r = 0; r < 3; r++) {
+                    p[axis[r]] = sign[r] * view[r] + shift[axis[r]];
+                }
+                onSides++;
+                Aabb point = new Aabb(p[0], p[1], p[2], p[0], p[1], p[2]);
+                String at = "trial " + trial + ": " + Arrays.toString(p);
+                assertTrue(marquee.classify(point) != Geom.OUTSIDE, at);
+                assertTrue(marqueeRegion.cull(marqueeRegion.allPlanes(), p[0], p[1], p[2], p[0], p[1], p[2])
+                        != FrustumAabb.CULLED, at);
+            }
+        }
+        assertTrue(onSides > 1000, "points on a side: " + onSides);
+    }
 }
