@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.boxwood.query.AllOverlaps;
 import dev.boxwood.query.ConvexRegion;
+import dev.boxwood.query.OutwardFloat;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
+import dev.boxwood.testkit.BruteForceIndex;
 import java.math.BigDecimal;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -57,6 +59,39 @@ class OriginTouchTest {
         RegionQueries.querySphere(tree, cx, 0.5, 0.5, r, RegionMode.CROSSING, -1L, null, found, stack);
         assertEquals(1, found.count());
         assertEquals(box, found.handle(0));
+    }
+
+    @Test
+    void theBruteForceReferenceFindsTheSameTouches() {
+        double origin = -1048575.4237636861;
+        BruteForceIndex brute = new BruteForceIndex(origin, 0, 0);
+        int box = brute.add(0.5762363139326306, 0, 0, 1.5762363139326306, 1, 1, 7L, 1L);
+        found.reset();
+        brute.querySphere(0.45652118935512437, 0.5, 0.5, 0.11971512457750627, RegionMode.CROSSING, -1L, null, found);
+        assertEquals(1, found.count());
+        assertEquals(box, found.handle(0));
+    }
+
+    @Test
+    void boxesAtTheEdgeOfTheStorageRangeStayInsideIt() {
+        // -MAX_STORED - 1e-3 rounds onto -MAX_STORED, which the range accepts; its exact offset lies beyond it
+        float limit = OutwardFloat.MAX_STORED;
+        for (TreeConfig config : new TreeConfig[] {TreeConfig.defaults().withOrigin(1e-3, 0, 0),
+            TreeConfig.defaults().withOrigin(1e-3, 0, 0).withMargin(0, 0)}) {
+            DynamicAabbTree tree = new DynamicAabbTree(config);
+            int low = tree.add(-limit, 0, 0, -limit + 1e12, 1, 1, 1L, 1L);
+            int high = tree.add(limit - 1e12, 0, 0, limit, 1, 1, 2L, 1L);
+            tree.validate();
+            double[] b = new double[6];
+            tree.getTightBox(low, b);
+            int again = tree.add(b[0], b[1], b[2], b[3], b[4], b[5], 3L, 1L);
+            tree.getTightBox(high, b);
+            tree.add(b[0], b[1], b[2], b[3], b[4], b[5], 4L, 1L);
+            tree.validate();
+            tree.rebuild(true);
+            tree.validate();
+            assertTrue(tree.contains(again));
+        }
     }
 
     @Test

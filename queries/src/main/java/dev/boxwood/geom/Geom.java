@@ -239,6 +239,16 @@ public final class Geom {
     }
 
     /**
+     * @param x a value
+     * @param y a value
+     * @param z a value
+     * @return whether all three are finite (a point a kernel computed, such as a segment's end, may overflow)
+     */
+    static boolean isFinite(double x, double y, double z) {
+        return Double.isFinite(x) && Double.isFinite(y) && Double.isFinite(z);
+    }
+
+    /**
      * {@code a + b} rounded toward positive infinity (see {@link #subtractDown}).
      *
      * @param a the bound

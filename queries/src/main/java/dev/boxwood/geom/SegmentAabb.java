@@ -428,16 +428,21 @@ public final class SegmentAabb {
                                              double maxFraction,
                                              double minX, double minY, double minZ,
                                              double maxX, double maxY, double maxZ) {
-        // twice the midpoint offset, the half translation and the half extents (the test is homogeneous): halving
-        // would round subnormal lengths before the test's own rescaling could keep them
-        double hx = maxFraction * dx;
-        double hy = maxFraction * dy;
-        double hz = maxFraction * dz;
-        return SegmentObb.testCentred(
-                ((ox - minX) + (ox - maxX)) + hx,
-                ((oy - minY) + (oy - maxY)) + hy,
-                ((oz - minZ) + (oz - maxZ)) + hz,
-                hx, hy, hz, maxX - minX, maxY - minY, maxZ - minZ);
+        double tx = maxFraction * dx;
+        double ty = maxFraction * dy;
+        double tz = maxFraction * dz;
+        double sx = (ox - minX) + (ox - maxX);
+        double sy = (oy - minY) + (oy - maxY);
+        double sz = (oz - minZ) + (oz - maxZ);
+        // twice the midpoint offset, the half translation and the half extents (the test is homogeneous), so that
+        // halving does not round subnormal lengths before the test's own rescaling could keep them; halved as
+        // before where doubled lengths could overflow
+        double k = SegmentObb.lengthScale(tx, ty, tz, sx, sy, sz, maxX - minX, maxY - minY, maxZ - minZ);
+        double hx = k * tx;
+        double hy = k * ty;
+        double hz = k * tz;
+        return SegmentObb.testCentred(k * sx + hx, k * sy + hy, k * sz + hz, hx, hy, hz,
+                k * (maxX - minX), k * (maxY - minY), k * (maxZ - minZ));
     }
 
     /** {@code l <= r} up to a relative slack that covers the roundings of both sides (never a false "no"). */

@@ -122,10 +122,16 @@ public final class SegmentCapsule {
         // a root a few ulps beyond an entry at maxFraction, or none where the segment grazes the surface at its end
         // (as in SegmentSphere): within the robust bound, or decided by the end point with the start test above (a
         // zero translation is the point test, whose end is its start, already tested)
+        if (best < Double.POSITIVE_INFINITY && best <= maxFraction * Geom.ROBUST_FAR_SCALE) {
+            return maxFraction;
+        }
+        double endX = Math.fma(maxFraction, dx, ox);
+        double endY = Math.fma(maxFraction, dy, oy);
+        double endZ = Math.fma(maxFraction, dz, oz);
         boolean moves = dx != 0.0 || dy != 0.0 || dz != 0.0;
-        return best <= maxFraction * Geom.ROBUST_FAR_SCALE || moves && intersect(Math.fma(maxFraction, dx, ox),
-                Math.fma(maxFraction, dy, oy), Math.fma(maxFraction, dz, oz), 0.0, 0.0, 0.0, 0.0,
-                px, py, pz, qx, qy, qz, r) == 0.0 ? maxFraction : Geom.NO_HIT;
+        return moves && Geom.isFinite(endX, endY, endZ)
+                && intersect(endX, endY, endZ, 0.0, 0.0, 0.0, 0.0, px, py, pz, qx, qy, qz, r) == 0.0 ? maxFraction
+                : Geom.NO_HIT;
     }
 
     /**

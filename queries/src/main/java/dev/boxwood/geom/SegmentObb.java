@@ -40,17 +40,25 @@ public final class SegmentObb {
      */
     public static boolean test(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction,
                                double[] obb, int offset) {
-        // everything doubled (the test is homogeneous): halving the translation would round a subnormal one
-        // before the test's own rescaling could keep it
-        double hx = maxFraction * dx;
-        double hy = maxFraction * dy;
-        double hz = maxFraction * dz;
-        // twice the segment midpoint relative to the box centre, difference first
-        double px = 2.0 * (ox - obb[offset]) + hx;
-        double py = 2.0 * (oy - obb[offset + 1]) + hy;
-        double pz = 2.0 * (oz - obb[offset + 2]) + hz;
+        double tx = maxFraction * dx;
+        double ty = maxFraction * dy;
+        double tz = maxFraction * dz;
+        double qx = ox - obb[offset];
+        double qy = oy - obb[offset + 1];
+        double qz = oz - obb[offset + 2];
         int a = offset + ObbLayout.AXES;
         int e = offset + ObbLayout.HALF_EXTENTS;
+        // everything doubled (the test is homogeneous), so that halving does not round a subnormal translation
+        // before the test's own rescaling could keep it; as before where doubled lengths could overflow
+        double k = lengthScale(tx, ty, tz, 2.0 * qx, 2.0 * qy, 2.0 * qz, 2.0 * obb[e], 2.0 * obb[e + 1],
+                2.0 * obb[e + 2]);
+        double hx = k * tx;
+        double hy = k * ty;
+        double hz = k * tz;
+        // the segment midpoint relative to the box centre, difference first, at the same scale
+        double px = 2.0 * k * qx + hx;
+        double py = 2.0 * k * qy + hy;
+        double pz = 2.0 * k * qz + hz;
         return testCentred(
                 obb[a] * px + obb[a + 1] * py + obb[a + 2] * pz,
                 obb[a + 3] * px + obb[a + 4] * py + obb[a + 5] * pz,
@@ -58,7 +66,21 @@ public final class SegmentObb {
                 obb[a] * hx + obb[a + 1] * hy + obb[a + 2] * hz,
                 obb[a + 3] * hx + obb[a + 4] * hy + obb[a + 5] * hz,
                 obb[a + 6] * hx + obb[a + 7] * hy + obb[a + 8] * hz,
-                2.0 * obb[e], 2.0 * obb[e + 1], 2.0 * obb[e + 2]);
+                2.0 * k * obb[e], 2.0 * k * obb[e + 1], 2.0 * k * obb[e + 2]);
+    }
+
+    /**
+     * The factor of the doubled lengths (the full translation {@code t}, twice the offset {@code s}, the full
+     * extents {@code w}) that {@link #testCentred} takes: 1, so that nothing is halved, where every one is below
+     * {@code 2^1020} (their rotated sums stay finite); 0.5 beyond (the half translation, offset and extents, which
+     * can then only round in the subnormal range where nothing is this large).
+     */
+    static double lengthScale(double tx, double ty, double tz, double sx, double sy, double sz, double wx, double wy,
+                              double wz) {
+        double largest = Math.max(Math.max(Math.max(Math.abs(tx), Math.abs(ty)), Math.max(Math.abs(tz),
+                Math.abs(sx))), Math.max(Math.max(Math.abs(sy), Math.abs(sz)), Math.max(Math.abs(wx),
+                Math.max(Math.abs(wy), Math.abs(wz)))));
+        return largest <= 0x1p1020 ? 1.0 : 0.5;
     }
 
     /**

@@ -194,7 +194,7 @@ public final class SphereSphere {
         if (discriminant < 0.0) {
             // the paths never come within R, as computed; a pair grazing at u = 1 (a discriminant of 0 rounding
             // negative) is decided by the end positions, as the root beyond 1 below
-            return test(ax + vaX, ay + vaY, az + vaZ, ra, bx + vbX, by + vbY, bz + vbZ, rb) ? dest.set(1.0, 1.0)
+            return endsInContact(ax, ay, az, ra, vaX, vaY, vaZ, bx, by, bz, rb, vbX, vbY, vbZ) ? dest.set(1.0, 1.0)
                     : dest.miss();
         }
         double q = Quadratic.q(h, discriminant);
@@ -202,11 +202,26 @@ public final class SphereSphere {
         if (first > 1.0) {
             // the root can come out a few ulps beyond a contact at u = 1 (its terms cancel for a start near contact):
             // within the slab test's robust bound (Ize 2013), or with the end positions touching, it is that contact
-            return first <= Geom.ROBUST_FAR_SCALE || test(ax + vaX, ay + vaY, az + vaZ, ra, bx + vbX, by + vbY,
-                    bz + vbZ, rb) ? dest.set(1.0, 1.0) : dest.miss();
+            return first <= Geom.ROBUST_FAR_SCALE
+                    || endsInContact(ax, ay, az, ra, vaX, vaY, vaZ, bx, by, bz, rb, vbX, vbY, vbZ)
+                    ? dest.set(1.0, 1.0) : dest.miss();
         }
         // at a grazing pass (discriminant near 0) c / q and q / a are one root reached through differently rounded
         // terms, so the later can come out a few ulps before the first: the interval stays ordered
         return dest.set(first, Math.max(first, Math.min(Geom.scalb(q / a, toCaller), 1.0)));
+    }
+
+    /** Whether the end positions {@code a + va} and {@code b + vb} (each rounded once) are finite and touch. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static boolean endsInContact(double ax, double ay, double az, double ra, double vaX, double vaY,
+                                         double vaZ, double bx, double by, double bz, double rb, double vbX,
+                                         double vbY, double vbZ) {
+        double ex = ax + vaX;
+        double ey = ay + vaY;
+        double ez = az + vaZ;
+        double fx = bx + vbX;
+        double fy = by + vbY;
+        double fz = bz + vbZ;
+        return Geom.isFinite(ex, ey, ez) && Geom.isFinite(fx, fy, fz) && test(ex, ey, ez, ra, fx, fy, fz, rb);
     }
 }

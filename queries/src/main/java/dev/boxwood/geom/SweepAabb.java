@@ -134,8 +134,13 @@ public final class SweepAabb {
         }
         // a corner's or edge's root a few ulps beyond a contact at maxFraction, or none where the path grazes one at
         // its end: within the robust bound, or decided by the end position
-        return best <= maxFraction * Geom.ROBUST_FAR_SCALE || SphereAabb.test(Math.fma(maxFraction, dx, cx),
-                Math.fma(maxFraction, dy, cy), Math.fma(maxFraction, dz, cz), r, minX, minY, minZ, maxX, maxY, maxZ)
+        if (best < Double.POSITIVE_INFINITY && best <= maxFraction * Geom.ROBUST_FAR_SCALE) {
+            return maxFraction;
+        }
+        double ex = Math.fma(maxFraction, dx, cx);
+        double ey = Math.fma(maxFraction, dy, cy);
+        double ez = Math.fma(maxFraction, dz, cz);
+        return Geom.isFinite(ex, ey, ez) && SphereAabb.test(ex, ey, ez, r, minX, minY, minZ, maxX, maxY, maxZ)
                 ? maxFraction : Geom.NO_HIT;
     }
 

@@ -112,13 +112,16 @@ public final class OutwardFloat {
      *
      * @param x a finite coordinate
      * @param origin the storage origin on the same axis
-     * @return a float {@code <= x - origin}, exactly
+     * @return a float {@code <= x - origin}, exactly, but not below {@code -}{@link #MAX_STORED} (an offset
+     *     {@link #storable} accepts can exceed the limit by less than half a double step)
      */
     public static float below(double x, double origin) {
         double v = x - origin;
         float f = down(v);
         if (f == v && Geom.sumError(x, -origin, v) < 0.0) {
-            f = Math.nextDown(f);
+            // not below -MAX_STORED: storable accepts an offset that rounds onto the limit, and an index never
+            // stores beyond it (there the stored bound falls short of the exact one by less than half a double step)
+            f = Math.max(Math.nextDown(f), -MAX_STORED);
         }
         return f;
     }
@@ -129,13 +132,13 @@ public final class OutwardFloat {
      *
      * @param x a finite coordinate
      * @param origin the storage origin on the same axis
-     * @return a float {@code >= x - origin}, exactly
+     * @return a float {@code >= x - origin}, exactly, but not above {@link #MAX_STORED}
      */
     public static float above(double x, double origin) {
         double v = x - origin;
         float f = up(v);
         if (f == v && Geom.sumError(x, -origin, v) > 0.0) {
-            f = Math.nextUp(f);
+            f = Math.min(Math.nextUp(f), MAX_STORED);
         }
         return f;
     }

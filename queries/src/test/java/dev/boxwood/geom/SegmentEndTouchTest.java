@@ -211,6 +211,25 @@ class SegmentEndTouchTest {
     }
 
     @Test
+    void endTestsAtTheEndsOfTheDoubleRangeReportNoFalseHits() {
+        // an end point that overflows, and a robust bound of maxFraction near MAX_VALUE, decide nothing
+        assertEquals(Geom.NO_HIT, SegmentSphere.intersect(0, -1e200, 0, 0, -1e200, 0, 1e200, 0, 0, 0, 1e160));
+        assertEquals(Geom.NO_HIT, SegmentCapsule.intersect(0, -1e200, 0, 0, -1e200, 0, 1e200, 0, 0, 0, 1, 0, 0,
+                1e160));
+        assertEquals(Geom.NO_HIT, SegmentCapsule.intersect(10, 0, 0, 1, 0, 0, Double.MAX_VALUE, 0, 0, 0, 0, 1, 0, 1));
+        assertEquals(Geom.NO_HIT, SweepAabb.intersectMovingSphere(1.9, 1.9, -5, 1, 0, 0, 1, Double.MAX_VALUE,
+                0, 0, 0, 1, 1, 1));
+        assertFalse(SphereSphere.sweep(0, 0, 0, 1e160, 0, 0, 0, 0, -1e308, 0, 1, 0, -1e308, 0, new SweepResult()));
+        // the six-axis forms take doubled lengths only where they cannot overflow
+        for (double s : new double[] {1e300, 2e307}) {
+            assertFalse(SegmentAabb.testSeparatingAxes(3 * s, 0, 0, s, 0, 0, 1.0, -s, -s, -s, s, s, s), "s " + s);
+            double[] obb = new double[ObbLayout.STRIDE];
+            Obb.of(new Aabb(-s, -s, -s, s, s, s)).writeTo(obb, 0);
+            assertFalse(SegmentObb.test(3 * s, 0, 0, s, 0, 0, 1.0, obb, 0), "s " + s);
+        }
+    }
+
+    @Test
     void aPathStoppingWellShortOfTheSurfaceIsStillAMiss() {
         // the end point 1% of the radius outside: no robust bound or end test may take it
         assertEquals(Geom.NO_HIT, SegmentSphere.intersect(-20, 0, 0, 9.9, 0, 0, 1.0, 0, 0, 0, 10));

@@ -278,8 +278,9 @@ public final class BruteForceIndex implements SpatialIndex {
         double x = cx - originX;
         double y = cy - originY;
         double z = cz - originZ;
+        double r = RegionTests.frameRadius(cx, cy, cz, originX, originY, originZ, radius, mode);
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
-                RegionTests.classifySphere(x, y, z, radius, w[0], w[1], w[2], w[3], w[4], w[5])));
+                RegionTests.classifySphere(x, y, z, r, w[0], w[1], w[2], w[3], w[4], w[5])));
     }
 
     /**
