@@ -239,6 +239,19 @@ public final class Geom {
     }
 
     /**
+     * Whether a positive root of a contact quadratic that came out beyond {@code maxFraction} lies within the slab
+     * test's robust bound of it (Ize 2013): a contact at {@code maxFraction} whose root rounded a few ulps high, as
+     * the round kernels take it. An infinite root (none found) or an overflowing bound is never within it.
+     *
+     * @param root the computed root, {@code > maxFraction}
+     * @param maxFraction the largest fraction
+     * @return whether the root counts as a contact at {@code maxFraction}
+     */
+    static boolean justBeyond(double root, double maxFraction) {
+        return root > 0.0 && root < Double.POSITIVE_INFINITY && root <= maxFraction * ROBUST_FAR_SCALE;
+    }
+
+    /**
      * @param x a value
      * @param y a value
      * @param z a value

@@ -122,7 +122,7 @@ public final class SegmentCapsule {
         // a root a few ulps beyond an entry at maxFraction, or none where the segment grazes the surface at its end
         // (as in SegmentSphere): within the robust bound, or decided by the end point with the start test above (a
         // zero translation is the point test, whose end is its start, already tested)
-        if (best < Double.POSITIVE_INFINITY && best <= maxFraction * Geom.ROBUST_FAR_SCALE) {
+        if (Geom.justBeyond(best, maxFraction)) {
             return maxFraction;
         }
         double endX = Math.fma(maxFraction, dx, ox);

@@ -57,13 +57,13 @@ public final class SegmentSphere {
         // the sphere), or be lost where the segment grazes the sphere at its end (a discriminant of 0 rounding
         // negative): a root within the slab test's robust bound of maxFraction (Ize 2013), or an end point that
         // passes the closed test, counts as reaching the surface by maxFraction.
-        return t > 0.0 && t < Double.POSITIVE_INFINITY && t <= maxFraction * Geom.ROBUST_FAR_SCALE
-                || endsWithin(ox, oy, oz, dx, dy, dz, maxFraction, cx, cy, cz, r) ? maxFraction : Geom.NO_HIT;
+        return Geom.justBeyond(t, maxFraction) || endsWithin(ox, oy, oz, dx, dy, dz, maxFraction, cx, cy, cz, r)
+                ? maxFraction : Geom.NO_HIT;
     }
 
     /** Whether the end point {@code o + maxFraction d} (rounded once) is finite and lies in or on the ball. */
-    private static boolean endsWithin(double ox, double oy, double oz, double dx, double dy, double dz, double maxFraction,
-                              double cx, double cy, double cz, double r) {
+    private static boolean endsWithin(double ox, double oy, double oz, double dx, double dy, double dz,
+                                      double maxFraction, double cx, double cy, double cz, double r) {
         double ex = Math.fma(maxFraction, dx, ox);
         double ey = Math.fma(maxFraction, dy, oy);
         double ez = Math.fma(maxFraction, dz, oz);

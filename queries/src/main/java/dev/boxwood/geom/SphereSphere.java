@@ -202,7 +202,7 @@ public final class SphereSphere {
         if (first > 1.0) {
             // the root can come out a few ulps beyond a contact at u = 1 (its terms cancel for a start near contact):
             // within the slab test's robust bound (Ize 2013), or with the end positions touching, it is that contact
-            return first <= Geom.ROBUST_FAR_SCALE
+            return Geom.justBeyond(first, 1.0)
                     || endsInContact(ax, ay, az, ra, vaX, vaY, vaZ, bx, by, bz, rb, vbX, vbY, vbZ)
                     ? dest.set(1.0, 1.0) : dest.miss();
         }

@@ -134,7 +134,7 @@ public final class SweepAabb {
         }
         // a corner's or edge's root a few ulps beyond a contact at maxFraction, or none where the path grazes one at
         // its end: within the robust bound, or decided by the end position
-        if (best < Double.POSITIVE_INFINITY && best <= maxFraction * Geom.ROBUST_FAR_SCALE) {
+        if (Geom.justBeyond(best, maxFraction)) {
             return maxFraction;
         }
         double ex = Math.fma(maxFraction, dx, cx);

@@ -28,24 +28,6 @@ public final class ExactNearest {
     private ExactNearest() {
     }
 
-    /** @return the largest float {@code <= v} (outward rounding of a minimum) */
-    public static float down(double v) {
-        float f = (float) v;
-        if (f > v) {
-            f = Math.nextDown(f);
-        }
-        return f;
-    }
-
-    /** @return the smallest float {@code >= v} (outward rounding of a maximum) */
-    public static float up(double v) {
-        float f = (float) v;
-        if (f < v) {
-            f = Math.nextUp(f);
-        }
-        return f;
-    }
-
     /**
      * Stored floats of a world box relative to an origin: the exact offsets {@code v - o} rounded outward to float
      * (found here in exact arithmetic, independently of the library's rounding).
