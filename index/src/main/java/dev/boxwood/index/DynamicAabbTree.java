@@ -92,8 +92,9 @@ import java.util.ConcurrentModificationException;
  * catches, when the querying thread happens to see it, a change made by another thread without synchronisation
  * (the count is a plain field: the rule above stands, and the check is no substitute for it). Read views are
  * immutable and never throw it. A query run from inside a callback needs its own {@link TraversalStack} (and
- * collector): on the running query's stack the outer query resumes from what the inner one left, and every walk
- * throws {@link IllegalStateException} once it has opened more nodes than the tree has, instead of running on.
+ * collector): every walk marks its stack when it begins and checks the mark when it ends, so a query nested on the
+ * running query's stack makes the running query throw {@link IllegalStateException} instead of answering from what
+ * the nested one left.
  *
  * <h2>Validation</h2>
  * Every public method validates its arguments (NaN, infinities, inverted boxes, stale handles) before changing

@@ -20,9 +20,9 @@ package dev.boxwood.query;
  * and surface normal, {@link dev.boxwood.geom.SurfaceHit}): call it once for the hit the collector kept. For example,
  * for objects that are spheres held by the application:
  * <pre>{@code
- * SegmentIntersector spheres = (handle, userValue, ox, oy, oz, dx, dy, dz, maxFraction) -> {
+ * SegmentIntersector spheres = (handle, userValue, sx, sy, sz, tx, ty, tz, maxFraction) -> {
  *     Ball ball = balls.get((int) userValue);
- *     return SegmentSphere.intersect(ox, oy, oz, dx, dy, dz, maxFraction, ball.x, ball.y, ball.z, ball.radius);
+ *     return SegmentSphere.intersect(sx, sy, sz, tx, ty, tz, maxFraction, ball.x, ball.y, ball.z, ball.radius);
  * };
  * closestHit.setExactTest(spheres);
  * tree.rayCast(ox, oy, oz, dx, dy, dz, 1.0, -1L, closestHit, stack);
