@@ -2,6 +2,7 @@ package dev.boxwood.index;
 
 import dev.boxwood.query.AllHits;
 import dev.boxwood.query.AllOverlaps;
+import dev.boxwood.query.OutwardFloat;
 import dev.boxwood.query.RegionMode;
 import dev.boxwood.query.TraversalStack;
 import dev.boxwood.testkit.ExactGeometry;
@@ -351,6 +352,41 @@ class MoveOriginTest {
         flat.add(0, 0, 1, 1, 0, 1L);
         assertThrows(IllegalArgumentException.class, () -> flat.tree().moveOrigin(0, 0, 1));
         flat.validate();
+    }
+
+    @Test
+    void shouldTakeBoxesAtTheStorageLimitAlongWhereTheOriginMovesTowardThem() {
+        double m = OutwardFloat.MAX_STORED;
+        for (double[] box : new double[][] {{0, 0, 0, m, 1, 1}, {-m, -1, -1, 0, 0, 0}, {-m, 0, 0, m, 1, 1}}) {
+            DynamicAabbTree tree = new DynamicAabbTree();
+            int h = tree.add(box[0], box[1], box[2], box[3], box[4], box[5], 7, 1L);
+            // toward the box at its limit by one unit: its exact offset stays in the range, so the move is taken
+            // and the bound stays at the limit (its half-step reach, beyond the range, is not kept)
+            double toward = box[3] == m ? 1 : -1;
+            if (box[0] == -m && box[3] == m) {
+                // a box reaching both limits: any move takes one side beyond
+                assertThrows(IllegalArgumentException.class, () -> tree.moveOrigin(1, 0, 0));
+                tree.validate();
+                continue;
+            }
+            tree.moveOrigin(toward, 0, 0);
+            tree.validate();
+            float[] s = new float[6];
+            tree.getStoredTightBox(h, s);
+            assertEquals(toward > 0 ? OutwardFloat.MAX_STORED : -OutwardFloat.MAX_STORED, toward > 0 ? s[3] : s[0]);
+            double[] world = new double[6];
+            tree.getTightBox(h, world);
+            assertTrue(world[0] <= box[0] && world[3] >= box[3], "the given box is still held");
+            AllOverlaps found = new AllOverlaps();
+            tree.queryAabb(box[0], box[1], box[2], box[3], box[4], box[5], -1L, found, new TraversalStack());
+            assertEquals(1, found.count());
+            // away from it: the box would lie beyond the range, refused as before
+            double away = -2 * toward;
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> tree.moveOrigin(away, 0, 0));
+            assertTrue(e.getMessage().contains("beyond the storage range on axis x"), e.getMessage());
+            tree.validate();
+        }
     }
 
     @Test

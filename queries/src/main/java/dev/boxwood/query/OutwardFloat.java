@@ -1,5 +1,7 @@
 package dev.boxwood.query;
 
+import java.math.BigDecimal;
+
 import dev.boxwood.geom.Geom;
 
 /**
@@ -159,10 +161,17 @@ public final class OutwardFloat {
      * @param stored a finite stored min bound in the frame of {@code from}
      * @param from the origin it is stored relative to, on this axis (within {@link #MAX_ORIGIN})
      * @param to the new origin on this axis (within {@link #MAX_ORIGIN})
-     * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it)
+     * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it); a bound whose
+     *     exact shift {@code stored + from - to} is within the range but whose half-step reach rounds beyond it is
+     *     {@code -MAX_STORED}, short of that reach by less than half a double step, as {@link #below} stores an
+     *     offset that rounds onto the limit
      */
     public static float rebaseDown(float stored, double from, double to) {
-        return from == to ? stored : down(rebased(stored, from, to, false));
+        if (from == to) {
+            return stored;
+        }
+        float r = down(rebased(stored, from, to, false));
+        return r < -MAX_STORED && exactShiftWithin(stored, from, to) ? -MAX_STORED : r;
     }
 
     /**
@@ -172,10 +181,24 @@ public final class OutwardFloat {
      * @param stored a finite stored max bound in the frame of {@code from}
      * @param from the origin it is stored relative to, on this axis (within {@link #MAX_ORIGIN})
      * @param to the new origin on this axis (within {@link #MAX_ORIGIN})
-     * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it)
+     * @return the bound in the frame of {@code to}, which may lie beyond the storage range (check it); clamped to
+     *     {@code MAX_STORED} as {@link #rebaseDown} is to {@code -MAX_STORED}
      */
     public static float rebaseUp(float stored, double from, double to) {
-        return from == to ? stored : up(rebased(stored, from, to, true));
+        if (from == to) {
+            return stored;
+        }
+        float r = up(rebased(stored, from, to, true));
+        return r > MAX_STORED && exactShiftWithin(stored, from, to) ? MAX_STORED : r;
+    }
+
+    /**
+     * Whether {@code stored + from - to}, exactly, lies within {@code [-MAX_STORED, MAX_STORED]}. Only asked where a
+     * re-stored bound rounded beyond the limit, so the exact sum's allocation stays off every common path.
+     */
+    private static boolean exactShiftWithin(float stored, double from, double to) {
+        BigDecimal shifted = new BigDecimal(stored).add(new BigDecimal(from)).subtract(new BigDecimal(to));
+        return shifted.abs().compareTo(new BigDecimal(MAX_STORED)) <= 0;
     }
 
     /**

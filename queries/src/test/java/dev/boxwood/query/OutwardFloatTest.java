@@ -75,6 +75,19 @@ class OutwardFloatTest {
     }
 
     @Test
+    void rebasedBoundsWhoseExactShiftIsWithinTheLimitAreKeptAtIt() {
+        float m = OutwardFloat.MAX_STORED;
+        // one unit nearer: the exact shift is inside the range, its half-step reach rounds one float beyond it
+        assertEquals(m, OutwardFloat.rebaseUp(m, 0, 1));
+        assertEquals(-m, OutwardFloat.rebaseDown(-m, 0, -1));
+        assertEquals(m, OutwardFloat.rebaseUp(m, 0x1p60, 0x1p60 + 256), "from a far origin too");
+        // farther, or beyond the range by the exact shift itself: left beyond, for the caller to refuse
+        assertTrue(OutwardFloat.rebaseUp(m, 0, -1) > m);
+        assertTrue(OutwardFloat.rebaseDown(-m, 0, 1) < -m);
+        assertTrue(OutwardFloat.rebaseUp(Math.nextDown(m), 0, -1e12) > m);
+    }
+
+    @Test
     void storableMeansWithinTheLimitOfTheOrigin() {
         assertTrue(OutwardFloat.storable(1e18, 0));
         assertTrue(OutwardFloat.storable(-1e18, 0));
