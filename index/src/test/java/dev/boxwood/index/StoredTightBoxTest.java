@@ -78,6 +78,10 @@ class StoredTightBoxTest {
         IllegalArgumentException stale = assertThrows(IllegalArgumentException.class,
                 () -> tree.getStoredTightBox(b, dest));
         assertTrue(stale.getMessage().contains("not a live handle"), stale.getMessage());
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> tree.getStoredTightBox(Integer.MIN_VALUE, dest));
+        assertTrue(negative.getMessage().contains("never negative") && !negative.getMessage().contains("slot"),
+                negative.getMessage());
         assertThrows(IllegalArgumentException.class, () -> tree.getStoredTightBox(-1, dest));
         assertThrows(IllegalArgumentException.class, () -> tree.getStoredTightBox(a, new float[5]));
         assertThrows(IllegalArgumentException.class, () -> tree.getStoredTightBox(a, null));

@@ -146,6 +146,11 @@ public final class Handles {
      */
     public int slotOf(int handle, String argumentName) {
         if (!isLive(handle)) {
+            if (handle < 0) {
+                // its low bits would name a slot that has nothing to do with it
+                throw new IllegalArgumentException(argumentName + " " + handle + " is not a live handle: handles are"
+                        + " never negative");
+            }
             throw new IllegalArgumentException(argumentName + " " + handle + " (slot " + (handle & SLOT_MASK)
                     + ", generation " + ((handle & GENERATION_MASK) >>> SLOT_BITS) + ") is not a live handle:"
                     + " it was removed, or never issued by this index");
