@@ -4,6 +4,9 @@ package dev.boxwood.query;
  * Collects every accepted hit of a segment cast (the cast is never clipped). Hits arrive in traversal order;
  * {@link #sort()} orders them by fraction, ties by lower part ({@link #enterPart}), then lower handle. The arrays grow
  * as needed and are reused, so a warmed-up collector allocates nothing.
+ *
+ * <p>A collector holds at most {@link PairBuffer#MAX_PAIRS} results (the largest array): one more throws
+ * {@link IllegalStateException}, out of the query that found it, and leaves the results as they were.
  */
 public final class AllHits extends SegmentCollector {
 

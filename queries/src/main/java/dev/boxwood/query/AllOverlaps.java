@@ -11,6 +11,9 @@ package dev.boxwood.query;
  * objects of several indexes (a static world and a dynamic tree). This is unlike the segment collectors
  * ({@link ClosestHit}, {@link AnyHit}, {@link AllHits}), which clear their results at the start of every cast: reusing
  * an {@code AllOverlaps} for a new, unrelated query needs a {@link #reset()} first.
+ *
+ * <p>A collector holds at most {@link PairBuffer#MAX_PAIRS} results (the largest array): one more throws
+ * {@link IllegalStateException}, out of the query that found it, and leaves the results as they were.
  */
 public final class AllOverlaps implements OverlapVisitor {
 

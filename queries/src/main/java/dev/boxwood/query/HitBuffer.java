@@ -23,13 +23,37 @@ final class HitBuffer extends HeapSorted {
         parts = new int[capacity];
     }
 
+    /**
+     * The most entries a buffer holds: the largest array length HotSpot allocates (a few below
+     * {@code Integer.MAX_VALUE}, for the array header), as {@link PairBuffer#MAX_PAIRS}.
+     */
+    static final int MAX_ENTRIES = PairBuffer.MAX_PAIRS;
+
+    /**
+     * The capacity after a full buffer of {@code count} entries grows.
+     *
+     * @throws IllegalStateException if the buffer already holds {@link #MAX_ENTRIES} entries
+     */
+    static int grownCapacity(int count) {
+        return PairBuffer.grownCapacity(count, "a collector holds at most " + MAX_ENTRIES + " results: reset() it"
+                + " between queries whose results are not wanted together");
+    }
+
+    /**
+     * @throws IllegalStateException if the buffer already holds {@link #MAX_ENTRIES} entries (it is left as it was)
+     */
     void add(int handle, long userValue, double fraction, int part) {
         if (count == handles.length) {
-            int capacity = count * 2;
-            handles = Arrays.copyOf(handles, capacity);
-            userValues = Arrays.copyOf(userValues, capacity);
-            fractions = Arrays.copyOf(fractions, capacity);
-            parts = Arrays.copyOf(parts, capacity);
+            int capacity = grownCapacity(count);
+            // every copy before any is kept: a copy that runs out of memory leaves the buffer as it was
+            int[] grownHandles = Arrays.copyOf(handles, capacity);
+            long[] grownValues = Arrays.copyOf(userValues, capacity);
+            double[] grownFractions = Arrays.copyOf(fractions, capacity);
+            int[] grownParts = Arrays.copyOf(parts, capacity);
+            handles = grownHandles;
+            userValues = grownValues;
+            fractions = grownFractions;
+            parts = grownParts;
         }
         handles[count] = handle;
         userValues[count] = userValue;

@@ -60,15 +60,22 @@ public final class PairBuffer extends HeapSorted {
         size++;
     }
 
-    /**
-     * The capacity after a full buffer of {@code size} pairs grows: doubled, up to the largest array length the JVMs
-     * allocate ({@link #MAX_PAIRS}).
-     *
-     * @throws IllegalStateException if the buffer already holds {@link #MAX_PAIRS} pairs
-     */
+    /** The capacity after a full buffer of {@code size} pairs grows ({@link #grownCapacity(int, String)}). */
     static int grownCapacity(int size) {
+        return grownCapacity(size, "a PairBuffer holds at most " + MAX_PAIRS + " pairs");
+    }
+
+    /**
+     * The capacity after a full array of {@code size} entries grows: doubled, up to the largest array length the
+     * JVMs allocate ({@link #MAX_PAIRS}); the growth of every buffer of the package that grows without a bound of
+     * its own (pairs, a collector's results).
+     *
+     * @param whenFull the message of the exception for a full array
+     * @throws IllegalStateException if the array already holds {@link #MAX_PAIRS} entries
+     */
+    static int grownCapacity(int size, String whenFull) {
         if (size >= MAX_PAIRS) {
-            throw new IllegalStateException("a PairBuffer holds at most " + MAX_PAIRS + " pairs");
+            throw new IllegalStateException(whenFull);
         }
         return size > MAX_PAIRS / 2 ? MAX_PAIRS : 2 * size;
     }
