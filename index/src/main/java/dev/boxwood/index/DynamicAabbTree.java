@@ -663,7 +663,10 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
 
     /**
      * The objects added while adds are {@link TreeConfig#withDeferredAdds deferred} and not yet taken into the
-     * hierarchy: 0 after any query, {@link #flushAdds()} or structural change, and always 0 without deferral.
+     * hierarchy: 0 after any query, {@link #flushAdds()}, or a call that reads or rebuilds the whole hierarchy
+     * ({@link #height}, {@link #areaRatio}, {@link #getFatBox}, {@link #rebuild}, {@link #optimize},
+     * {@link #compact}, {@link #addAll}, {@link #spliceSubtree}, {@link #moveOrigin}; {@code docs/tree.md}, Deferred
+     * adds); a move or removal of another object leaves them pending. Always 0 without deferral.
      *
      * @return the number of pending objects
      */
@@ -2382,7 +2385,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * internal nodes they cross, so lower is better. 0 for a tree without internal nodes or with a flat root.
      * O(n). In the 2D facade, perimeters replace areas.
      *
-     * @return the ratio, {@code >= 1} when there are internal nodes
+     * @return the ratio: 0 as above, else {@code >= 1}
      */
     public double areaRatio() {
         flushIfPending();
