@@ -371,10 +371,11 @@ public final class Intersect2 {
      * between the centre and the line rather than from {@code b^2 - ac}, whose cancellation loses every digit for
      * long or distant segments; the two roots come from the cancellation-free pair {@code q / a, c / q} (Haines
      * et al., "Precision Improvements for Ray/Sphere Intersection", Ray Tracing Gems, 2019, ch. 7). A crossing is
-     * then good to a few ulps; a grazing one (the line passing the centre at about the radius) is a near-double root,
-     * whose fractions move by about {@code sqrt(2 r delta) / |d|} for an error {@code delta} in that distance: about 1e-9
-     * for a tangent (0.2999999985 for the exact tangent at 0.3 of {@code o = (-1, 3)}, {@code d = (6, -8)}, the unit
-     * circle), as the 3D sphere casts and sweeps ({@code docs/queries.md}, Swept queries).
+     * then good to a few ulps; a grazing one (the line passing the centre at about the radius) is a near-double
+     * root, whose fractions move by about {@code sqrt(2 r delta) / |d|} for an error {@code delta} in that
+     * distance: about 1e-9 for a tangent (0.2999999985 for the exact tangent at 0.3 of {@code o = (-1, 3)},
+     * {@code d = (6, -8)}, the unit circle), as the 3D sphere casts and sweeps ({@code docs/queries.md}, Swept
+     * queries).
      *
      * @param ox          x of the origin
      * @param oy          y of the origin
