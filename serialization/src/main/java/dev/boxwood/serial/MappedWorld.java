@@ -64,9 +64,11 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  *
  * <p>Threads: the world holds no per-query state; any number of threads may query it at once, each with its own
  * {@link TraversalStack} (or {@link NearestNeighbours}), which also carries the decoded box of each pushed node.
- * A query checks what it takes back from that scratch as it checks what it reads from the file: scratch shared
- * with a query running at the same time (a query nested in a visitor on the same stack, or another thread's) makes
- * it throw {@link IllegalStateException} (see {@link TraversalStack#checkQuery}), never read outside the mapping.
+ * A query checks what it takes back from that scratch as it checks what it reads from the file, so scratch shared
+ * with a query running at the same time never makes it read outside the mapping: a query nested in a visitor on the
+ * same stack makes it throw {@link IllegalStateException} (see {@link TraversalStack#checkQuery}); another thread
+ * using the same stack is caught only when this thread sees its mark (the mark is a plain field), and otherwise
+ * leaves this query's answers undefined. One stack per thread.
  * {@link #close()} may come at any time, from any thread, a query's own visitor included: a query, or an accessor
  * that reads the file, called after close throws {@link IllegalStateException} (plain header values such as
  * {@link #originX()} stay readable), while those already running finish their walk as if the world were open (calls
