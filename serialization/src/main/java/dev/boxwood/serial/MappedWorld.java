@@ -547,15 +547,37 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         readers.close();
     }
 
+    /**
+     * For {@link TiledWorld}, which evicts a tile while its queries run: {@link #close()}, with the unmapping left to
+     * Chronicle's background releaser ({@link Unmapping#releaseInBackground}), so the query that evicts the tile does
+     * not wait for it. The mapping is gone shortly after, or by {@link Unmapping#awaitBackgroundReleases()}.
+     */
+    void closeInBackground() {
+        unmapInBackground = true;
+        close();
+    }
+
+    /** Set by {@link #closeInBackground()} before the close that unmaps. */
+    private volatile boolean unmapInBackground;
+
     /** Unmaps the file: run once, by {@link ReaderCount} when the world is closed and no query reads it. */
     private void unmap() {
-        unmap(store, owner, mappedFile);
+        if (unmapInBackground) {
+            dropReservations(store, owner, mappedFile);
+            Unmapping.releaseInBackground(store, mappedFile);
+        } else {
+            unmap(store, owner, mappedFile);
+        }
     }
 
     private static void unmap(MappedBytesStore store, ReferenceOwner owner, MappedFile mappedFile) {
+        dropReservations(store, owner, mappedFile);
+        Unmapping.release(store, mappedFile);
+    }
+
+    private static void dropReservations(MappedBytesStore store, ReferenceOwner owner, MappedFile mappedFile) {
         store.release(owner);
         mappedFile.releaseLast();
-        Unmapping.release(store, mappedFile);
     }
 
     /** @return whether {@link #close()} was called (a query still running may keep the file mapped until it returns) */

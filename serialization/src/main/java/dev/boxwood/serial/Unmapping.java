@@ -23,9 +23,27 @@ final class Unmapping {
      * @param file  the mapped file it came from, already released by every other owner
      */
     static void release(BytesStore<?, ?> store, MappedFile file) {
+        releaseInBackground(store, file);
+        awaitBackgroundReleases();
+    }
+
+    /**
+     * Drops the file's reservation of {@code store}, as {@link #release} does, and leaves the unmapping to Chronicle's
+     * background releaser thread, which does it shortly after. Waiting for it costs the caller a few milliseconds
+     * (the releaser's queue is polled with a timeout, and drained of every other pending release in the JVM): the
+     * price of a deterministic close, which a tile evicted in the middle of a query need not pay.
+     *
+     * @param store the mapped store
+     * @param file  the mapped file it came from, already released by every other owner
+     */
+    static void releaseInBackground(BytesStore<?, ?> store, MappedFile file) {
         if (store.refCount() > 0) {
             store.release(file);
         }
+    }
+
+    /** Waits until every release handed to the background releaser so far, of any mapping, is done. */
+    static void awaitBackgroundReleases() {
         BackgroundResourceReleaser.releasePendingResources();
     }
 }

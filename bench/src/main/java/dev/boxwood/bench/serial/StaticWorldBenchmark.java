@@ -56,6 +56,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@link #tiledLineOfSight}: the same world cut into 16 tiles ({@link TileSetWriter#writeGrid}) and
  *       streamed by a {@link TiledWorld}, line of sight for the prebuilt segments as one
  *       {@link TiledBatchQueries} batch on one thread and on two; segments per second.</li>
+ *   <li>{@link #tileChurn}: the same 16 tiles with a mapping budget of one tile, a box query in the middle of
+ *       each tile in turn, so that every query maps its tile and the budget drops the previous one; microseconds
+ *       per query, the cost of streaming a tile in and out as seen by the query that does it.</li>
  * </ul>
  * Forks carry the Chronicle Bytes flags ({@link MappedWorldForks}).
  */
@@ -347,6 +350,76 @@ public class StaticWorldBenchmark extends MappedWorldForks {
     public boolean tiledLineOfSight(TiledState s) {
         s.batch.lineOfSight(s.world, s.from, s.to, PeerWorkload.QUERIES, -1L, s.visible);
         return s.visible[0];
+    }
+
+    /** The tiles of {@link TiledState}, mapped one at a time: the budget holds the largest tile only. */
+    @State(Scope.Benchmark)
+    public static class ChurnState {
+        /** Number of objects. */
+        @Param({"1000000"})
+        public int churnN;
+
+        Path dir;
+        TiledWorld world;
+        double[] centres;
+        int next;
+        final TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        final CountingVisitor visitor = new CountingVisitor();
+
+        /**
+         * Writes the tiles and opens them with a budget of one tile.
+         *
+         * @throws IOException if writing fails
+         */
+        @Setup(Level.Trial)
+        public void setUp() throws IOException {
+            PeerWorkload workload = PeerWorkload.of(churnN);
+            dir = createDirectory();
+            List<Path> tiles = TileSetWriter.writeGrid(dir, "tile", workload.boxes().toInterleaved(), null, null,
+                    2500);
+            long largest = 0;
+            for (Path tile : tiles) {
+                largest = Math.max(largest, Files.size(tile));
+            }
+            world = TiledWorld.open(tiles, largest);
+            centres = new double[2 * tiles.size()];
+            double[] box = new double[6];
+            for (int t = 0; t < tiles.size(); t++) {
+                // a point of the tile: its first object's box, read from the header-checked tile
+                world.getTightBox(t, 0, box);
+                centres[2 * t] = box[0];
+                centres[2 * t + 1] = box[1];
+            }
+        }
+
+        /**
+         * Unmaps and removes the tiles.
+         *
+         * @throws IOException if deleting fails
+         */
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            world.close();
+            deleteDirectory(dir);
+        }
+    }
+
+    /**
+     * A 10 m box query at a point of the next tile: maps that tile, and the budget drops the tile mapped before.
+     *
+     * @param s the tiles
+     * @return the objects found (keeps the answers alive)
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public int tileChurn(ChurnState s) {
+        int t = s.next++ % (s.centres.length / 2);
+        double x = s.centres[2 * t];
+        double y = s.centres[2 * t + 1];
+        s.visitor.count = 0;
+        s.world.queryAabb(x - 5, y - 5, -1000, x + 5, y + 5, 1000, -1L, s.visitor, s.scratch);
+        return s.visitor.count;
     }
 
     /**
