@@ -216,6 +216,11 @@ public class StaticWorldBenchmark extends MappedWorldForks {
         }
     }
 
+    /** Cuts the workload's world into 2,500 m square tiles (16 over the 10 km world) written into {@code dir}. */
+    private static List<Path> writeTiles(Path dir, PeerWorkload workload) throws IOException {
+        return TileSetWriter.writeGrid(dir, "tile", workload.boxes().toInterleaved(), null, null, 2500);
+    }
+
     /** The world cut into tiles and streamed by a {@link TiledWorld}, and a line-of-sight batch runner. */
     @State(Scope.Benchmark)
     public static class TiledState {
@@ -243,8 +248,7 @@ public class StaticWorldBenchmark extends MappedWorldForks {
         public void setUp() throws IOException {
             PeerWorkload workload = PeerWorkload.of(tiledN);
             dir = createDirectory();
-            List<Path> tiles = TileSetWriter.writeGrid(dir, "tile", workload.boxes().toInterleaved(), null, null,
-                    2500);
+            List<Path> tiles = writeTiles(dir, workload);
             world = TiledWorld.open(tiles, Long.MAX_VALUE);
             batch = new TiledBatchQueries(threads);
             SegmentSet g = workload.segments();
@@ -373,10 +377,7 @@ public class StaticWorldBenchmark extends MappedWorldForks {
          */
         @Setup(Level.Trial)
         public void setUp() throws IOException {
-            PeerWorkload workload = PeerWorkload.of(churnN);
-            dir = createDirectory();
-            List<Path> tiles = TileSetWriter.writeGrid(dir, "tile", workload.boxes().toInterleaved(), null, null,
-                    2500);
+            List<Path> tiles = writeTiles(dir = createDirectory(), PeerWorkload.of(churnN));
             long largest = 0;
             for (Path tile : tiles) {
                 largest = Math.max(largest, Files.size(tile));
