@@ -2,11 +2,14 @@ package dev.boxwood.bench.peers;
 
 import com.bulletphysics.collision.broadphase.Dbvt;
 import com.bulletphysics.collision.broadphase.DbvtAabbMm;
+import dev.boxwood.index.TreeConfig;
 import javax.vecmath.Vector3f;
 
 /**
  * JBullet 20101010-1 {@code Dbvt} (Bullet's btDbvt): 3D, float, one insert per box, leaves fattened by 0.1
- * and moved with {@code update(leaf, volume, velocity, margin)}. Its ray walk is an infinite ray without
+ * and moved with {@code update(leaf, volume, velocity, margin)}, the velocity being the displacement times
+ * Boxwood's default prediction ({@link TreeConfig#prediction()}, 4), so that both stretch a re-inserted leaf
+ * ahead of its motion alike. Its ray walk is an infinite ray without
  * early exit or clipping; candidates are filtered to the segment here. User data is a boxed index.
  */
 final class JBulletContender extends AbstractContender {
@@ -17,6 +20,8 @@ final class JBulletContender extends AbstractContender {
     private final Vector3f lo = new Vector3f();
     private final Vector3f hi = new Vector3f();
     private final Vector3f velocity = new Vector3f();
+    /** The displacements a re-inserted leaf is stretched by, as Boxwood's default settings stretch its own. */
+    private static final double PREDICTION = TreeConfig.defaults().prediction();
     private final Vector3f origin = new Vector3f();
     private final Vector3f direction = new Vector3f();
 
@@ -75,7 +80,7 @@ final class JBulletContender extends AbstractContender {
             double dx, double dy, double dz) {
         moveInScene(index, minX, minY, minZ, maxX, maxY, maxZ);
         setVolume(index, 0);
-        velocity.set((float) dx, (float) dy, (float) dz);
+        velocity.set((float) (PREDICTION * dx), (float) (PREDICTION * dy), (float) (PREDICTION * dz));
         tree.update(leaves[index], volume, velocity, (float) FAT_MARGIN);
     }
 }

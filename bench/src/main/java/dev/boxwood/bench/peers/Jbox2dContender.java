@@ -9,7 +9,9 @@ import org.jbox2d.common.Vec2;
 
 /**
  * jbox2d 2.2.1.1 {@code DynamicTree} (Box2D's b2DynamicTree): 2D, float, one insert per box, fixed 0.1 m fat
- * margin. Native segment cast with clipping: the callback returns the exact hit fraction (rounded up to
+ * margin. Its {@code moveProxy} re-inserts every move (its test of the new box against the fat box is the wrong
+ * way round, so it never sees the box inside), so a move first checks containment itself, as Box2D's own
+ * {@code MoveProxy} does, and calls {@code moveProxy} only for a box that left its fat box. Native segment cast with clipping: the callback returns the exact hit fraction (rounded up to
  * float) to clip, 0 to stop an any-hit cast, -1 to skip a candidate.
  */
 final class Jbox2dContender extends AbstractContender implements TreeCallback, TreeRayCastCallback {
@@ -87,6 +89,11 @@ final class Jbox2dContender extends AbstractContender implements TreeCallback, T
             double dx, double dy, double dz) {
         moveInScene(index, minX, minY, minZ, maxX, maxY, maxZ);
         setScratch(index);
+        AABB fat = tree.getFatAABB(proxyOfBox[index]);
+        if (fat.lowerBound.x <= scratch.lowerBound.x && fat.lowerBound.y <= scratch.lowerBound.y
+                && scratch.upperBound.x <= fat.upperBound.x && scratch.upperBound.y <= fat.upperBound.y) {
+            return;
+        }
         displacement.set((float) dx, (float) dy);
         tree.moveProxy(proxyOfBox[index], scratch, displacement);
     }

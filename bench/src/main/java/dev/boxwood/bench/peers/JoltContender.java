@@ -4,19 +4,23 @@ import com.github.stephengold.joltjni.AaBox;
 import com.github.stephengold.joltjni.AllHitCollideShapeBodyCollector;
 import com.github.stephengold.joltjni.AnyHitCastRayCollector;
 import com.github.stephengold.joltjni.BodyCreationSettings;
+import com.github.stephengold.joltjni.BodyFilter;
 import com.github.stephengold.joltjni.BodyInterface;
 import com.github.stephengold.joltjni.BoxShape;
+import com.github.stephengold.joltjni.BroadPhaseLayerFilter;
 import com.github.stephengold.joltjni.BroadPhaseQuery;
 import com.github.stephengold.joltjni.Jolt;
 import com.github.stephengold.joltjni.MapObj2Bp;
 import com.github.stephengold.joltjni.NarrowPhaseQuery;
 import com.github.stephengold.joltjni.ObjVsBpFilter;
 import com.github.stephengold.joltjni.ObjVsObjFilter;
+import com.github.stephengold.joltjni.ObjectLayerFilter;
 import com.github.stephengold.joltjni.PhysicsSystem;
 import com.github.stephengold.joltjni.RRayCast;
 import com.github.stephengold.joltjni.RVec3;
 import com.github.stephengold.joltjni.RayCastResult;
 import com.github.stephengold.joltjni.RayCastSettings;
+import com.github.stephengold.joltjni.ShapeFilter;
 import com.github.stephengold.joltjni.Vec3;
 import com.github.stephengold.joltjni.enumerate.EActivation;
 import com.github.stephengold.joltjni.enumerate.EMotionType;
@@ -36,7 +40,10 @@ import java.nio.file.StandardCopyOption;
  * re-checked in double against the exact box, and the shapes are grown by a few float ulps so that rounding
  * never loses a candidate. A move teleports the body ({@code setPosition}), which Jolt's broad phase absorbs
  * by widening its node bounds until the next physics update. Each query allocates its JNI wrappers (the
- * binding has no reusable collectors) and frees them at once.
+ * binding has no reusable collectors) and frees them at once; the default filters are made once and passed to
+ * the full overloads (the short ones make new native filters at every call, which the binding never frees), and
+ * the narrow phase is the one without body locks (the benchmark queries one thread at a time, and nothing
+ * changes the bodies meanwhile: the case Jolt's no-lock interface is for).
  */
 final class JoltContender extends AbstractContender {
 
@@ -58,6 +65,10 @@ final class JoltContender extends AbstractContender {
     private final Vec3 lo = new Vec3();
     private final Vec3 hi = new Vec3();
     private final RayCastSettings raySettings = new RayCastSettings();
+    private final BroadPhaseLayerFilter broadPhaseFilter = new BroadPhaseLayerFilter();
+    private final ObjectLayerFilter objectFilter = new ObjectLayerFilter();
+    private final BodyFilter bodyFilter = new BodyFilter();
+    private final ShapeFilter shapeFilter = new ShapeFilter();
     private final RVec3 position = new RVec3();
     private double pad;
 
@@ -125,7 +136,7 @@ final class JoltContender extends AbstractContender {
         }
         system.optimizeBroadPhase();
         broadPhase = system.getBroadPhaseQuery();
-        narrowPhase = system.getNarrowPhaseQuery();
+        narrowPhase = system.getNarrowPhaseQueryNoLock();
     }
 
     private float halfExtent(double min, double max) {
@@ -147,7 +158,7 @@ final class JoltContender extends AbstractContender {
         region.setMin(lo);
         region.setMax(hi);
         try (AllHitCollideShapeBodyCollector collector = new AllHitCollideShapeBodyCollector()) {
-            broadPhase.collideAaBox(region, collector);
+            broadPhase.collideAaBox(region, collector, broadPhaseFilter, objectFilter);
             for (int body : collector.getHits()) {
                 if (!accept(boxOf(body))) {
                     return;
@@ -161,7 +172,8 @@ final class JoltContender extends AbstractContender {
         try (RRayCast ray = new RRayCast(new RVec3(ox, oy, oz), new Vec3((float) tx, (float) ty, (float) tz))) {
             if (any) {
                 try (AnyHitCastRayCollector collector = new AnyHitCastRayCollector()) {
-                    narrowPhase.castRay(ray, raySettings, collector);
+                    narrowPhase.castRay(ray, raySettings, collector, broadPhaseFilter, objectFilter, bodyFilter,
+                            shapeFilter);
                     if (collector.hadHit()) {
                         try (RayCastResult hit = collector.getHit()) {
                             accept(boxOf(hit.getBodyId()));
@@ -170,7 +182,7 @@ final class JoltContender extends AbstractContender {
                 }
             } else {
                 try (RayCastResult hit = new RayCastResult()) {
-                    if (narrowPhase.castRay(ray, hit)) {
+                    if (narrowPhase.castRay(ray, hit, broadPhaseFilter, objectFilter, bodyFilter)) {
                         accept(boxOf(hit.getBodyId()));
                     }
                 }
