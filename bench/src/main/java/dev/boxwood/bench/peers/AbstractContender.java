@@ -27,6 +27,8 @@ abstract class AbstractContender implements Contender {
     private static final int COUNT = 0;
     private static final int CLOSEST = 1;
     private static final int ANY = 2;
+    /** A box query that lists what it counts ({@link #listOverlaps}): the answer checks' mode, never timed. */
+    private static final int LIST = 3;
 
     private final String name;
     private final boolean dynamic;
@@ -48,6 +50,7 @@ abstract class AbstractContender implements Contender {
     private double qMaxY;
     private double qMaxZ;
     private int count;
+    private int[] listed = new int[0];
 
     /** The current segment: {@code origin + t * translation}, {@code t} in [0, 1]. */
     double ox;
@@ -107,6 +110,16 @@ abstract class AbstractContender implements Contender {
                     count++;
                 }
                 return true;
+            case LIST:
+                int b = 6 * i;
+                if (AabbAabb.test(packed[b], packed[b + 1], packed[b + 2], packed[b + 3], packed[b + 4], packed[b + 5],
+                        qMinX, qMinY, qMinZ, qMaxX, qMaxY, qMaxZ)) {
+                    if (count == listed.length) {
+                        listed = java.util.Arrays.copyOf(listed, Math.max(16, 2 * count));
+                    }
+                    listed[count++] = i;
+                }
+                return true;
             case CLOSEST:
                 offerClosest(i);
                 return true;
@@ -116,8 +129,22 @@ abstract class AbstractContender implements Contender {
     }
 
     @Override
+    public int[] listOverlaps(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        countOverlaps(LIST, minX, minY, minZ, maxX, maxY, maxZ);
+        int[] found = java.util.Arrays.copyOf(listed, count);
+        java.util.Arrays.sort(found);
+        return found;
+    }
+
+    @Override
     public int countOverlaps(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
-        mode = COUNT;
+        return countOverlaps(COUNT, minX, minY, minZ, maxX, maxY, maxZ);
+    }
+
+    /** A box query in {@code how} ({@link #COUNT} or {@link #LIST}); returns the count. */
+    private int countOverlaps(int how, double minX, double minY, double minZ, double maxX, double maxY,
+                              double maxZ) {
+        mode = how;
         count = 0;
         qMinX = minX;
         qMinY = minY;

@@ -56,6 +56,21 @@ public interface Contender {
     int countOverlaps(double minX, double minY, double minZ, double maxX, double maxY, double maxZ);
 
     /**
+     * The boxes overlapping the closed query box, in 3D, as the index reports them (a box reported twice is listed
+     * twice), sorted: what {@link #countOverlaps} counts, for the answer checks, which must tell a duplicate and a
+     * missed box from the right answer. Not timed; allocates.
+     *
+     * @param minX query lower x
+     * @param minY query lower y
+     * @param minZ query lower z
+     * @param maxX query upper x
+     * @param maxY query upper y
+     * @param maxZ query upper z
+     * @return the indices of the overlapping boxes, sorted
+     */
+    int[] listOverlaps(double minX, double minY, double minZ, double maxX, double maxY, double maxZ);
+
+    /**
      * The first box along the segment: its entry fraction is returned and its index is then given by
      * {@link #closestIndex()}. Equal fractions may name either box.
      *

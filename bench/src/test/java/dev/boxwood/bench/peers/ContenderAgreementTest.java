@@ -128,7 +128,7 @@ class ContenderAgreementTest {
         BoxSet boxes = workload.boxes();
         BoxSet q = workload.boxQueries();
         SegmentSet s = withAimedCopies(workload.segments(), boxes);
-        for (int wrong = 0; wrong < 4; wrong++) {
+        for (int wrong = 0; wrong < 5; wrong++) {
             Contender liar = new Liar(reference, wrong);
             IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
                     () -> AnswerCheck.compare(liar, reference, boxes, q, s, Integer.MAX_VALUE, "liar"));
@@ -137,7 +137,10 @@ class ContenderAgreementTest {
         assertTrue(AnswerCheck.compare(reference, reference, boxes, q, s, Integer.MAX_VALUE, "itself") > 0);
     }
 
-    /** The reference, wrong in one way: a count, a fraction, the box it names, or an any-hit miss. */
+    /**
+     * The reference, wrong in one way: a count, a fraction, the box it names, an any-hit miss, or a box reported
+     * twice in place of another (the right count).
+     */
     private static final class Liar implements Contender {
         private final Contender truth;
         private final int wrong;
@@ -165,6 +168,18 @@ class ContenderAgreementTest {
         public int countOverlaps(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
             int n = truth.countOverlaps(minX, minY, minZ, maxX, maxY, maxZ);
             return wrong == 0 && n > 0 ? n - 1 : n;
+        }
+
+        @Override
+        public int[] listOverlaps(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+            int[] boxes = truth.listOverlaps(minX, minY, minZ, maxX, maxY, maxZ);
+            if (wrong == 0 && boxes.length > 0) {
+                return java.util.Arrays.copyOf(boxes, boxes.length - 1);
+            }
+            if (wrong == 4 && boxes.length > 1) {
+                boxes[1] = boxes[0];
+            }
+            return boxes;
         }
 
         @Override
