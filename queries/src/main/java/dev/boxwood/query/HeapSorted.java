@@ -29,10 +29,11 @@ abstract class HeapSorted {
 
     private void siftDown(int i, int end) {
         while (true) {
-            int child = 2 * i + 1;
-            if (child >= end) {
+            // 2 * i + 1 >= end, decided without computing it: past 2^30 entries it overflows
+            if (i >= end >>> 1) {
                 return;
             }
+            int child = 2 * i + 1;
             if (child + 1 < end && less(child, child + 1)) {
                 child++;
             }

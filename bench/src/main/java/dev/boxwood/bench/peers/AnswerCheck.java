@@ -32,6 +32,10 @@ final class AnswerCheck {
             require(java.util.Arrays.equals(expected, actual), what, "box query " + k + " reports "
                     + actual.length + " boxes " + java.util.Arrays.toString(actual) + ", expected "
                     + java.util.Arrays.toString(expected));
+            // and the count the benchmarks time
+            int count = c.countOverlaps(q.minX[k], q.minY[k], q.minZ[k], q.maxX[k], q.maxY[k], q.maxZ[k]);
+            require(count == expected.length, what, "box query " + k + " counts " + count + " boxes, expected "
+                    + expected.length);
         }
         int hits = 0;
         for (int k = 0; k < Math.min(limit, s.size()); k++) {
