@@ -548,36 +548,38 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /**
-     * For {@link TiledWorld}, which evicts a tile while its queries run: {@link #close()}, with the unmapping left to
-     * Chronicle's background releaser ({@link Unmapping#releaseInBackground}), so the query that evicts the tile does
-     * not wait for it. The mapping is gone shortly after, or by {@link Unmapping#awaitBackgroundReleases()}.
+     * For {@link TiledWorld}, which evicts a tile while its queries run: {@link #close()}, with the unmapping done on
+     * the library's unmapping thread ({@link Unmapping#later}), so the query that evicts the tile does not wait for
+     * it; {@code whenUnmapped} runs on that thread once the file is unmapped.
+     *
+     * @param whenUnmapped run once the unmapping has ended (also if it failed)
      */
-    void closeInBackground() {
-        unmapInBackground = true;
+    void closeInBackground(Runnable whenUnmapped) {
+        unmapInBackground = whenUnmapped;
         close();
     }
 
-    /** Set by {@link #closeInBackground()} before the close that unmaps. */
-    private volatile boolean unmapInBackground;
+    /** Set by {@link #closeInBackground} before the close that unmaps. */
+    private volatile Runnable unmapInBackground;
 
     /** Unmaps the file: run once, by {@link ReaderCount} when the world is closed and no query reads it. */
     private void unmap() {
-        if (unmapInBackground) {
-            dropReservations(store, owner, mappedFile);
-            Unmapping.releaseInBackground(store, mappedFile);
+        Runnable whenUnmapped = unmapInBackground;
+        if (whenUnmapped != null) {
+            Unmapping.later(() -> {
+                store.release(owner);
+                mappedFile.releaseLast();
+                Unmapping.drop(store, mappedFile);
+            }, whenUnmapped);
         } else {
             unmap(store, owner, mappedFile);
         }
     }
 
     private static void unmap(MappedBytesStore store, ReferenceOwner owner, MappedFile mappedFile) {
-        dropReservations(store, owner, mappedFile);
-        Unmapping.release(store, mappedFile);
-    }
-
-    private static void dropReservations(MappedBytesStore store, ReferenceOwner owner, MappedFile mappedFile) {
         store.release(owner);
         mappedFile.releaseLast();
+        Unmapping.release(store, mappedFile);
     }
 
     /** @return whether {@link #close()} was called (a query still running may keep the file mapped until it returns) */
@@ -585,7 +587,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         return readers.isClosed();
     }
 
-    /** @return whether the file has been unmapped ({@link #close()} called and no query reading it) */
+    /**
+     * @return whether the file has been unmapped ({@link #close()} called and no query reading it), or handed to
+     *     the unmapping thread ({@link #closeInBackground})
+     */
     boolean isUnmapped() {
         return readers.isReleased();
     }

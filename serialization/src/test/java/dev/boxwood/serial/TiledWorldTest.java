@@ -424,6 +424,47 @@ class TiledWorldTest {
     }
 
     @Test
+    void shouldUnmapTheTilesTheBudgetDroppedBeforeCloseReturns() throws Exception {
+        // the unmapping thread held up: a tile the budget drops waits in its queue, and close() must wait for it
+        CountDownLatch holdUp = new CountDownLatch(1);
+        CountDownLatch heldUp = new CountDownLatch(1);
+        Unmapping.later(() -> {
+            heldUp.countDown();
+            try {
+                holdUp.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, () -> { });
+        assertTrue(heldUp.await(5, TimeUnit.SECONDS));
+        Path maps = Path.of("/proc/self/maps");
+        String name = tiles.get(0).getFileName().toString();
+        Thread closing;
+        try {
+            TiledWorld tiled = TiledWorld.open(tiles.subList(0, 2), 0);
+            tiled.userValue(0, 0); // maps tile 0; the budget of 0 drops it as the read ends
+            assertFalse(tiled.isMapped(0));
+            assertEquals(1, tiled.unmapCount());
+            if (Files.isReadable(maps)) {
+                assertTrue(Files.readAllLines(maps).stream().anyMatch(line -> line.endsWith(name)),
+                        "the dropped tile waits for the unmapping thread");
+            }
+            closing = new Thread(tiled::close);
+            closing.start();
+            closing.join(300);
+            assertTrue(closing.isAlive(), "close() returned before the tile it had dropped was unmapped");
+        } finally {
+            holdUp.countDown();
+        }
+        closing.join(10_000);
+        assertFalse(closing.isAlive());
+        if (Files.isReadable(maps)) {
+            assertEquals(0, Files.readAllLines(maps).stream().filter(line -> line.endsWith(name)).count(),
+                    name + " is still mapped after close");
+        }
+    }
+
+    @Test
     void shouldLetGoOfEveryTileWhenAQueryThrowsAndRefuseTheScratchOfARunningQuery() throws IOException {
         double[] segments = world.segmentsBetweenObjects(8, 85);
         try (TiledWorld tiled = TiledWorld.open(tiles, 0)) {
