@@ -566,20 +566,22 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     private void unmap() {
         Runnable whenUnmapped = unmapInBackground;
         if (whenUnmapped != null) {
-            Unmapping.later(() -> {
-                store.release(owner);
-                mappedFile.releaseLast();
-                Unmapping.drop(store, mappedFile);
-            }, whenUnmapped);
+            Unmapping.later(() -> dropMapping(store, owner, mappedFile), whenUnmapped);
         } else {
             unmap(store, owner, mappedFile);
         }
     }
 
     private static void unmap(MappedBytesStore store, ReferenceOwner owner, MappedFile mappedFile) {
+        dropMapping(store, owner, mappedFile);
+        Unmapping.awaitReleases();
+    }
+
+    /** Drops every reservation of the mapping ({@link Unmapping#drop} last), without waiting for the unmapping. */
+    private static void dropMapping(MappedBytesStore store, ReferenceOwner owner, MappedFile mappedFile) {
         store.release(owner);
         mappedFile.releaseLast();
-        Unmapping.release(store, mappedFile);
+        Unmapping.drop(store, mappedFile);
     }
 
     /** @return whether {@link #close()} was called (a query still running may keep the file mapped until it returns) */

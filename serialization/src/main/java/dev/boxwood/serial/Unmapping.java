@@ -34,6 +34,11 @@ final class Unmapping {
      */
     static void release(BytesStore<?, ?> store, MappedFile file) {
         drop(store, file);
+        awaitReleases();
+    }
+
+    /** The second half of {@link #release}: runs Chronicle's pending releases now, and waits for them. */
+    static void awaitReleases() {
         BackgroundResourceReleaser.releasePendingResources();
     }
 
@@ -85,7 +90,7 @@ final class Unmapping {
                 }
             }
             try {
-                BackgroundResourceReleaser.releasePendingResources();
+                awaitReleases();
             } finally {
                 for (Runnable[] unmapping : batch) {
                     unmapping[1].run();
