@@ -12,6 +12,8 @@ import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.SpatialIndex;
 import dev.boxwood.query.TraversalStack;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 
@@ -2044,6 +2046,36 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
      * the tree changed meanwhile, a {@link ConcurrentModificationException} with {@code e} as its cause (a walk
      * reading a changed hierarchy can fail in any way: an index out of range, a removed handle, {@link #lostQuery}).
      */
+    /**
+     * {@link #checkUnchanged} for a walk that no node budget bounds (pair walks: a legal one can take a number of
+     * steps quadratic in the tree's size), called every {@link #WALK_CHECK_INTERVAL} steps. Another thread's change
+     * can leave a cycle in the hierarchy such a walk sees, which it would then follow forever. The read is opaque:
+     * a plain one C2 may hoist out of the walk's loop, and only an opaque (or stronger) read is bound to see the
+     * other thread's write eventually (JLS 17.4 gives plain reads no such progress; the VarHandle access modes do,
+     * see {@link VarHandle#getOpaque}).
+     *
+     * @param modifications {@link #modCount} when the walk started
+     * @throws ConcurrentModificationException if the tree changed since, as far as this thread sees by now
+     */
+    void checkUnchangedMidWalk(int modifications) {
+        if ((int) MOD_COUNT.getOpaque(this) != modifications) {
+            throw changedDuringQuery(null);
+        }
+    }
+
+    /** Steps between two {@link #checkUnchangedMidWalk} calls of a walk, a power of two (mask {@code - 1}). */
+    static final int WALK_CHECK_INTERVAL = 1024;
+
+    private static final VarHandle MOD_COUNT;
+
+    static {
+        try {
+            MOD_COUNT = MethodHandles.lookup().findVarHandle(DynamicAabbTree.class, "modCount", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     RuntimeException failure(RuntimeException e, int modifications) {
         return modCount == modifications ? e : changedDuringQuery(e);
     }

@@ -163,7 +163,9 @@ public final class PairQueries {
                 st[sp++] = DynamicAabbTree.HEADER;
                 while (sp != head) {
                     int node = sp - head < window ? st[head++ & wrap] : st[--sp & wrap];
-                    nodes++;
+                    if ((++nodes & (DynamicAabbTree.WALK_CHECK_INTERVAL - 1)) == 0) {
+                        tree.checkUnchangedMidWalk(modifications);
+                    }
                     for (int e = 2 * node, end = e + 2; e < end; e++) {
                         if ((r[DynamicAabbTree.maskIndex(e)] & foldedMask) == 0) {
                             continue;
@@ -267,10 +269,17 @@ public final class PairQueries {
                 st[sp++] = 0;
                 st[sp++] = 0;
             }
+            long steps = 0;
             while (sp != head) {
                 final int at = sp - head < window ? (head += 2) - 2 : (sp -= 2);
                 final int ea = st[at & wrap];
                 final int eb = st[(at + 1) & wrap];
+                // no node budget bounds this walk (its steps can be quadratic in the trees' sizes), but a change
+                // from another thread can leave a cycle in what it reads, which it would follow forever
+                if ((++steps & (DynamicAabbTree.WALK_CHECK_INTERVAL - 1)) == 0) {
+                    a.checkUnchangedMidWalk(modificationsA);
+                    b.checkUnchangedMidWalk(modificationsB);
+                }
                 if (eb == SELF) {
                     nodes++;
                     int e0 = 2 * ea;

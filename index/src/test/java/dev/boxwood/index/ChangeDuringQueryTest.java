@@ -9,8 +9,10 @@ import dev.boxwood.query.TraversalStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -223,6 +226,45 @@ class ChangeDuringQueryTest {
         }
         statics.validate();
     }
+
+    /** The pair walks, which no node budget bounds. */
+    enum PairWalk {
+        SELF, TREE_WITH_OTHER, OTHER_WITH_TREE, MOVED
+    }
+
+    @ParameterizedTest
+    @EnumSource(PairWalk.class)
+    void shouldEndAPairWalkCaughtInACycleThatAnotherThreadsChangeLeft(PairWalk walk) {
+        // another thread's change can leave the walk a cycle to follow (here the root read as its own children):
+        // the walk must end with the change named once this thread sees the change count move, not follow the
+        // cycle forever (the pair walks did, now and then, under the mutator of the test below)
+        DynamicAabbTree tree = world(TreeConfig.defaults());
+        DynamicAabbTree other = world(TreeConfig.defaults());
+        int root = tree.child(0);
+        tree.records[DynamicAabbTree.refIndex(2 * root)] = root;
+        tree.records[DynamicAabbTree.refIndex(2 * root + 1)] = root;
+        Thread changer = new Thread(() -> {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                return;
+            }
+            tree.modCount++;
+        }, "changer");
+        changer.setDaemon(true);
+        changer.start();
+        PairBuffer pairs = new PairBuffer();
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(ConcurrentModificationException.class,
+                () -> {
+                    switch (walk) {
+                        case SELF -> PairQueries.selfPairs(tree, -1L, pairs, stack);
+                        case TREE_WITH_OTHER -> PairQueries.treePairs(tree, -1L, other, -1L, pairs, stack);
+                        case OTHER_WITH_TREE -> PairQueries.treePairs(other, -1L, tree, -1L, pairs, stack);
+                        default -> PairQueries.movedPairs(tree, -1L, pairs, stack);
+                    }
+                }));
+    }
+
     @Test
     @org.junit.jupiter.api.Timeout(value = 120, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
     void shouldNameAChangeFromAnotherThreadThatBreaksAPairWalk() throws InterruptedException {
