@@ -293,35 +293,9 @@ public final class BatchQueries extends BatchRunner {
         runAndRelease(t, count);
     }
 
-    /** The arrays a tree or view is traversed on (the single queries' path); any other index as it is. */
-    private static <T extends SpatialQueries> T direct(T index) {
-        if (index instanceof ReadableTree readable) {
-            @SuppressWarnings("unchecked")
-            T storage = (T) readable.storage();
-            return storage;
-        }
-        return index;
-    }
-
-    /** The {@link DynamicAabbTree#modCount} of what a batch runs on (0 for an index that is not a tree's storage). */
-    private static int modificationsOf(SpatialQueries storage) {
-        return storage instanceof DynamicAabbTree t ? t.modCount : 0;
-    }
-
-    /**
-     * Each query of a batch on a tree checks that the tree did not change under it; this checks the batch as a
-     * whole, so that another thread's change between two of its queries is caught too (when the calling thread
-     * sees it: the tree's count is a plain field).
-     */
-    private static void checkUnchanged(SpatialQueries storage, int modifications) {
-        if (storage instanceof DynamicAabbTree t) {
-            t.checkUnchanged(modifications);
-        }
-    }
-
     /**
      * A reusable batch task: the index it queries (only during a batch; a tree or view is traversed on its arrays,
-     * see {@link #direct}) and the categories of interest.
+     * see {@link #queriedIndex}) and the categories of interest.
      */
     private abstract static class IndexBatch<T extends SpatialQueries> extends Batch {
         /** The index as the caller gave it. */
@@ -329,13 +303,13 @@ public final class BatchQueries extends BatchRunner {
         /** What the queries run on. */
         T tree;
         long mask;
-        /** {@link #modificationsOf} the tree once its pending adds are in. */
+        /** {@link #changeCount} of the tree once its pending adds are in. */
         int modifications;
 
         @Override
         protected void prepare() {
-            tree = direct(index);
-            modifications = modificationsOf(tree);
+            tree = queriedIndex(index);
+            modifications = changeCount(tree);
         }
 
         @Override
@@ -366,14 +340,14 @@ public final class BatchQueries extends BatchRunner {
         int[] ignoreSecond;
         boolean[] visible;
 
-        /** {@link #modificationsOf} the static index, once its pending adds are in. */
+        /** {@link #changeCount} of the static index, once its pending adds are in. */
         int staticModifications;
 
         @Override
         protected void prepare() {
             super.prepare();
-            statics = staticIndex == null ? null : direct(staticIndex);
-            staticModifications = modificationsOf(statics);
+            statics = staticIndex == null ? null : queriedIndex(staticIndex);
+            staticModifications = changeCount(statics);
         }
 
         @Override

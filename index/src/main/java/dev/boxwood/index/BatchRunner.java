@@ -3,6 +3,7 @@ package dev.boxwood.index;
 import dev.boxwood.query.QueryFilter;
 import dev.boxwood.query.SegmentCollector;
 import dev.boxwood.query.SegmentIntersector;
+import dev.boxwood.query.SpatialQueries;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,6 +44,52 @@ public abstract class BatchRunner implements AutoCloseable {
 
         /** Drops the references to the batch's inputs and outputs, before the instance is released. */
         protected abstract void clear();
+    }
+
+    /**
+     * What a batch's queries of {@code index} should run on, from {@link Batch#prepare()}: a {@link DynamicAabbTree}
+     * with its pending deferred adds taken in (once, here, rather than by the first of its queries on one of the
+     * batch's threads), the frozen tree of a {@link ReadView} (the arrays the single queries traverse), any other
+     * index as it is.
+     *
+     * @param index the index as the caller gave it, or {@code null}
+     * @param <T> its type
+     * @return what to query, or {@code null} for {@code null}
+     */
+    protected static <T extends SpatialQueries> T queriedIndex(T index) {
+        if (index instanceof ReadableTree readable) {
+            @SuppressWarnings("unchecked")
+            T storage = (T) readable.storage();
+            return storage;
+        }
+        return index;
+    }
+
+    /**
+     * The change count of what a batch queries ({@link #queriedIndex}), read in {@link Batch#prepare()} and handed
+     * to {@link #checkUnchanged} in {@link Batch#finish()}: a tree's count of structural changes, 0 for any other
+     * index (which this check leaves to the index).
+     *
+     * @param queried what the batch queries, or {@code null}
+     * @return its change count
+     */
+    protected static int changeCount(SpatialQueries queried) {
+        return queried instanceof DynamicAabbTree t ? t.modCount : 0;
+    }
+
+    /**
+     * Each query on a tree checks that the tree did not change under it; this checks a batch as a whole, so that
+     * another thread's change between two of its queries is caught too (when the calling thread sees it: the
+     * tree's count is a plain field). Does nothing for an index that is not a tree.
+     *
+     * @param queried what the batch queried, or {@code null}
+     * @param changeCount {@link #changeCount} when the batch began
+     * @throws java.util.ConcurrentModificationException if the tree changed since
+     */
+    protected static void checkUnchanged(SpatialQueries queried, int changeCount) {
+        if (queried instanceof DynamicAabbTree t) {
+            t.checkUnchanged(changeCount);
+        }
     }
 
     private final QueryExecutor executor;

@@ -169,6 +169,11 @@ public final class TiledBatchQueries extends BatchRunner {
      * @throws IllegalStateException    if the world or this instance is closed, or a batch of this instance runs
      * @throws java.io.UncheckedIOException if a tile cannot be mapped, is corrupt or changed on disk (the answers
      *                                  are then partly written)
+     * @throws java.util.ConcurrentModificationException if {@code entities} is a live
+     *                                  {@link dev.boxwood.index.DynamicAabbTree} that changed during the batch, as
+     *                                  far as the calling thread sees (each cast checks itself, and the batch checks
+     *                                  once all have run; its pending deferred adds are taken in once, before the
+     *                                  first cast); the answers are then undefined
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
     public void lineOfSight(TiledWorld world, SpatialQueries entities, double[] from, double[] to,
@@ -337,7 +342,23 @@ public final class TiledBatchQueries extends BatchRunner {
     private final class LineOfSight extends WorldBatch {
         /** The moving objects cast against first, or null when the batch casts through the tiles only. */
         SpatialQueries entities;
+        /** What the casts through {@link #entities} run on ({@link #queriedIndex}), or null. */
+        SpatialQueries queriedEntities;
+        /** {@link #changeCount} of {@link #queriedEntities} once its pending adds are in. */
+        int entityChanges;
         long entityMask;
+
+        @Override
+        protected void prepare() {
+            super.prepare();
+            queriedEntities = queriedIndex(entities);
+            entityChanges = changeCount(queriedEntities);
+        }
+
+        @Override
+        protected void finish() {
+            checkUnchanged(queriedEntities, entityChanges);
+        }
         double[] from;
         double[] to;
         int[] ignoreFirst;
@@ -347,6 +368,7 @@ public final class TiledBatchQueries extends BatchRunner {
         @Override
         void clearInputs() {
             entities = null;
+            queriedEntities = null;
             from = null;
             to = null;
             ignoreFirst = null;
@@ -364,10 +386,10 @@ public final class TiledBatchQueries extends BatchRunner {
                 double tx = to[a] - from[a];
                 double ty = to[a + 1] - from[a + 1];
                 double tz = to[a + 2] - from[a + 2];
-                if (entities != null) {
+                if (queriedEntities != null) {
                     hit.setIgnored(ignoreFirst == null ? Handles.NONE : ignoreFirst[i],
                             ignoreSecond == null ? Handles.NONE : ignoreSecond[i]);
-                    entities.rayCast(from[a], from[a + 1], from[a + 2], tx, ty, tz, 1.0, entityMask, hit, stack);
+                    queriedEntities.rayCast(from[a], from[a + 1], from[a + 2], tx, ty, tz, 1.0, entityMask, hit, stack);
                     if (hit.hasHit()) {
                         visible[i] = false;
                         continue;
