@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 import java.util.stream.Stream;
@@ -243,26 +244,35 @@ class ChangeDuringQueryTest {
         int root = tree.child(0);
         tree.records[DynamicAabbTree.refIndex(2 * root)] = root;
         tree.records[DynamicAabbTree.refIndex(2 * root + 1)] = root;
+        // bumped again and again until the walk has ended, so that the walk sees a change after it started however
+        // late it starts
+        AtomicBoolean done = new AtomicBoolean();
         Thread changer = new Thread(() -> {
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                return;
+            while (!done.get()) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                tree.modCount++;
             }
-            tree.modCount++;
         }, "changer");
         changer.setDaemon(true);
         changer.start();
         PairBuffer pairs = new PairBuffer();
-        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(ConcurrentModificationException.class,
-                () -> {
-                    switch (walk) {
-                        case SELF -> PairQueries.selfPairs(tree, -1L, pairs, stack);
-                        case TREE_WITH_OTHER -> PairQueries.treePairs(tree, -1L, other, -1L, pairs, stack);
-                        case OTHER_WITH_TREE -> PairQueries.treePairs(other, -1L, tree, -1L, pairs, stack);
-                        default -> PairQueries.movedPairs(tree, -1L, pairs, stack);
-                    }
-                }));
+        try {
+            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThrows(
+                    ConcurrentModificationException.class, () -> {
+                        switch (walk) {
+                            case SELF -> PairQueries.selfPairs(tree, -1L, pairs, stack);
+                            case TREE_WITH_OTHER -> PairQueries.treePairs(tree, -1L, other, -1L, pairs, stack);
+                            case OTHER_WITH_TREE -> PairQueries.treePairs(other, -1L, tree, -1L, pairs, stack);
+                            default -> PairQueries.movedPairs(tree, -1L, pairs, stack);
+                        }
+                    }));
+        } finally {
+            done.set(true);
+        }
     }
 
     @Test
@@ -276,25 +286,36 @@ class ChangeDuringQueryTest {
         DynamicAabbTree other = world(TreeConfig.defaults());
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> mutatorFailure = new AtomicReference<>();
+        // odd while the mutator changes the tree: a walk that began and ended at the same even value overlapped no
+        // change (the volatile count orders the mutator's writes before it), so it must answer, whatever the load
+        AtomicLong changing = new AtomicLong();
         Thread mutator = new Thread(() -> {
             SplittableRandom random = new SplittableRandom(11);
             try {
                 for (int round = 0; !stop.get(); round++) {
                     int[] live = tree.liveHandles();
                     for (int i = round & 1; i < live.length; i += 2) {
+                        changing.incrementAndGet();
                         tree.remove(live[i]);
+                        changing.incrementAndGet();
                     }
                     if (round % 3 == 0) {
+                        changing.incrementAndGet();
                         tree.compact();
+                        changing.incrementAndGet();
                     }
                     for (int i = 0; i < live.length / 2; i++) {
                         double x = random.nextDouble(0, 100);
                         double y = random.nextDouble(0, 100);
                         double z = random.nextDouble(0, 100);
+                        changing.incrementAndGet();
                         tree.add(x, y, z, x + 2, y + 2, z + 2, i, 1L);
+                        changing.incrementAndGet();
                     }
                     if (round % 4 == 1) {
+                        changing.incrementAndGet();
                         tree.rebuild(round % 8 == 1);
+                        changing.incrementAndGet();
                     }
                 }
             } catch (Throwable t) {
@@ -310,8 +331,13 @@ class ChangeDuringQueryTest {
         int unnamedCount = 0;
         RuntimeException unnamed = null;
         try {
-            for (long end = System.nanoTime() + 1_500_000_000L; System.nanoTime() < end; ) {
+            // at least 1.5 s and 100 named changes (for the ratio below to mean something on a slow machine),
+            // at most 60 s
+            long start = System.nanoTime();
+            for (long elapsed = 0; elapsed < 60_000_000_000L && (elapsed < 1_500_000_000L || changes < 100);
+                 elapsed = System.nanoTime() - start) {
                 for (int kind = 0; kind < 3; kind++) {
+                    long before = changing.get();
                     try {
                         switch (kind) {
                             case 0 -> PairQueries.selfPairs(tree, -1L, pairs, scratch);
@@ -322,6 +348,9 @@ class ChangeDuringQueryTest {
                     } catch (ConcurrentModificationException e) {
                         changes++;
                     } catch (RuntimeException e) {
+                        if ((before & 1) == 0 && changing.get() == before) {
+                            throw new AssertionError("a pair walk failed on a tree no thread changed during it", e);
+                        }
                         unnamed = e;
                         unnamedCount++;
                     }

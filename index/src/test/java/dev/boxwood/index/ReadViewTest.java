@@ -183,7 +183,9 @@ class ReadViewTest {
         AtomicLongArray reading = new AtomicLongArray(readers);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicLong checked = new AtomicLong();
-        long end = System.nanoTime() + 2_500_000_000L;
+        // 2.5 s at least, and until both sides did over 100 rounds (a slow machine), at most 60 s
+        long start = System.nanoTime();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         double[] extents = pool.bounds();
 
         int[] live = new int[pool.size()];
@@ -209,7 +211,7 @@ class ReadViewTest {
                 ClosestHit closest = new ClosestHit();
                 NearestNeighbours nearest = new NearestNeighbours();
                 try {
-                    while (System.nanoTime() < end && failure.get() == null) {
+                    while (!done.get() && failure.get() == null) {
                         reading.set(id, snapshots.publishedVersion());
                         try (ReadView view = snapshots.acquire()) {
                             Version ref = versions.get(view.version());
@@ -259,7 +261,8 @@ class ReadViewTest {
         }
         threads.forEach(Thread::start);
         long publications = 0;
-        while (System.nanoTime() < end && failure.get() == null) {
+        while (failure.get() == null && System.nanoTime() - start < 60_000_000_000L
+                && (System.nanoTime() - start < 2_500_000_000L || publications <= 100 || checked.get() <= 100)) {
             for (int op = 0, n = 1 + random.nextInt(30); op < n; op++) {
                 int choice = random.nextInt(10);
                 if (count[0] < 300 || choice < 2 && count[0] < pool.size()) {
@@ -291,6 +294,7 @@ class ReadViewTest {
             versions.keySet().removeIf(v -> v < keepFrom);
             Thread.onSpinWait();
         }
+        done.set(true);
         for (Thread t : threads) {
             t.join();
         }

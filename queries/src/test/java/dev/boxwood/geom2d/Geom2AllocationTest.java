@@ -81,7 +81,7 @@ class Geom2AllocationTest {
             loop(10_000);
         }
         long allocated = Long.MAX_VALUE;
-        for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+        for (int attempt = 0; attempt < 10 && allocated != 0; attempt++) {
             long before = counter.getThreadAllocatedBytes(thread);
             loop(50_000);
             allocated = counter.getThreadAllocatedBytes(thread) - before;

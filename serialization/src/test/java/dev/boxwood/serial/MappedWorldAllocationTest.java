@@ -128,7 +128,7 @@ class MappedWorldAllocationTest {
     }
 
     /**
-     * The bytes {@code round} allocates in 20 runs after 200 of warm-up, over up to three windows: a one-off
+     * The bytes {@code round} allocates in 20 runs after 200 of warm-up, over up to ten windows: a one-off
      * runtime allocation does not repeat, an allocation per query does.
      */
     private static long allocatedAfterWarmUp(Runnable round) {
@@ -136,7 +136,7 @@ class MappedWorldAllocationTest {
             round.run();
         }
         long allocated = Long.MAX_VALUE;
-        for (int attempt = 0; attempt < 3 && allocated != 0; attempt++) {
+        for (int attempt = 0; attempt < 10 && allocated != 0; attempt++) {
             long before = allocatedBytes();
             for (int i = 0; i < 20; i++) {
                 round.run();

@@ -20,7 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 import dev.boxwood.geom.Obb;
@@ -392,18 +391,43 @@ class TiledWorldTest {
                         Thread.currentThread().interrupt();
                     }
                 });
-                Thread dropping = new Thread(() -> tiled.userValue(1, 0)); // maps tile 1, the budget drops tile 0
-                dropping.start();
-                dropping.join(500); // waiting for the releaser takes a second here (its limit), mapping a tile milliseconds
-                assertFalse(dropping.isAlive(), "the query that dropped a tile waited for the releaser");
-                assertTrue(tiled.isMapped(1) && !tiled.isMapped(0));
-                assertEquals(2, tiled.unmapCount(), "tile 1 dropped for tile 0, then tile 0 for tile 1");
-                Future<Long> query = other.submit(() -> tiled.userValue(1, 0));
-                try {
-                    assertEquals(expected, query.get(1, TimeUnit.SECONDS));
-                } catch (TimeoutException e) {
-                    throw new AssertionError("a query of a mapped tile waited for the unmapping", e);
+                // each attempt maps the tile not mapped, so the budget drops the other: timed on the querying thread,
+                // the best of up to three (a machine that stalls a thread for half a second must not fail it;
+                // waiting for the releaser takes a second here, its limit, mapping a tile milliseconds)
+                long fastestDrop = Long.MAX_VALUE;
+                int attempts = 0;
+                while (attempts < 3 && fastestDrop >= 500_000_000L) {
+                    int tile = attempts % 2 == 0 ? 1 : 0;
+                    long[] took = {-1};
+                    Thread dropping = new Thread(() -> {
+                        long start = System.nanoTime();
+                        tiled.userValue(tile, 0);
+                        took[0] = System.nanoTime() - start;
+                    });
+                    dropping.start();
+                    dropping.join(30_000);
+                    assertFalse(dropping.isAlive(), "the query that dropped a tile never returned");
+                    assertTrue(took[0] >= 0, "the query that dropped a tile failed");
+                    fastestDrop = Math.min(fastestDrop, took[0]);
+                    attempts++;
                 }
+                assertTrue(fastestDrop < 500_000_000L, "the query that dropped a tile waited for the releaser: "
+                        + fastestDrop / 1_000_000 + " ms at best in " + attempts + " attempts");
+                int mapped = attempts % 2 == 1 ? 1 : 0;
+                assertTrue(tiled.isMapped(mapped) && !tiled.isMapped(1 - mapped));
+                assertEquals(1 + attempts, tiled.unmapCount(), "tile 1 dropped for tile 0, then one per attempt");
+                long fastestQuery = Long.MAX_VALUE;
+                for (int i = 0; i < 3 && fastestQuery >= 500_000_000L; i++) {
+                    Future<Long> query = other.submit(() -> {
+                        long start = System.nanoTime();
+                        tiled.userValue(mapped, 0);
+                        return System.nanoTime() - start;
+                    });
+                    fastestQuery = Math.min(fastestQuery, query.get(30, TimeUnit.SECONDS));
+                }
+                assertTrue(fastestQuery < 500_000_000L, "a query of a mapped tile waited for the unmapping: "
+                        + fastestQuery / 1_000_000 + " ms at best");
+                assertEquals(expected, tiled.userValue(1, 0), "tile 1 answers after the drops");
             } finally {
                 slowRelease.countDown();
                 tiled.close();
@@ -800,9 +824,9 @@ class TiledWorldTest {
             assertTrue(selected.count() > world.size() * 9 / 10, selected.count() + " of " + world.size());
             long reached = tiled.mapCount();
             assertTrue(reached >= 9 && reached <= 16, reached + " tiles reached");
-            // up to three windows: a one-off runtime allocation does not repeat, an allocation per tile does
+            // up to ten windows: a one-off runtime allocation does not repeat, an allocation per tile does
             long allocated = Long.MAX_VALUE;
-            for (int window = 0; window < 3 && allocated > 0; window++) {
+            for (int window = 0; window < 10 && allocated > 0; window++) {
                 long before = threads.getThreadAllocatedBytes(thread);
                 for (int round = 0; round < 20; round++) {
                     selected.reset();
@@ -815,7 +839,7 @@ class TiledWorldTest {
             ClosestHit closest = new ClosestHit();
             NearestNeighbours nearest = new NearestNeighbours();
             allocated = Long.MAX_VALUE;
-            for (int window = 0; window < 4 && allocated > 0; window++) {
+            for (int window = 0; window < 10 && allocated > 0; window++) {
                 long before = threads.getThreadAllocatedBytes(thread);
                 for (int round = 0; round < 20; round++) {
                     tiled.sweepSphere(b[0], b[1], cy, 5, b[3] - b[0], b[4] - b[1], 0, -1L, closest, scratch);
