@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -15,6 +16,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -43,13 +45,17 @@ public class PeerMoveBenchmark {
             "conversant-rtree", "jolt", "boxwood"})
     public String contender;
 
+    /** Box queries and segments checked after the timed ticks. */
+    static final int CHECKED_QUERIES = 200;
+
     private Contender index;
     private MovingWorkload moving;
+    private PeerWorkload workload;
 
     /** Builds the world, the walk and the index. */
     @Setup
     public void setUp() {
-        PeerWorkload workload = PeerWorkload.of(N, 1);
+        workload = PeerWorkload.of(N, 1);
         index = Contenders.create(contender);
         if (!index.dynamic()) {
             throw new IllegalStateException(contender + " is static");
@@ -62,6 +68,23 @@ public class PeerMoveBenchmark {
             moving.tick();
         }
         index.build(moving.boxes());
+    }
+
+    /**
+     * After the timed ticks, the index must still answer as a brute-force scan of the boxes where they now are (the
+     * agreement test checks three ticks on a smaller world; this checks the state the figures were measured on).
+     *
+     * @throws IllegalStateException at the first disagreement, which fails the run
+     */
+    @TearDown(Level.Trial)
+    public void checkAnswers() {
+        if (contender.equals("brute")) {
+            return;
+        }
+        Contender reference = Contenders.create("brute");
+        reference.build(moving.boxes());
+        AnswerCheck.compare(index, reference, moving.boxes(), workload.boxQueries(), workload.segments(),
+                CHECKED_QUERIES, contender + " after the timed ticks");
     }
 
     /** One tick: every box moves once. */
