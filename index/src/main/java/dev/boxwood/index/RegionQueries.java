@@ -218,10 +218,10 @@ public final class RegionQueries {
                 p5 -= oz;
             }
         } else if (kind == OBB) {
-            // a copy in the stack's double scratch, which region queries do not use otherwise: in the tree's frame,
-            // its axes orthonormal as the kernel takes them
+            // a copy in the stack's double scratch, which region queries do not use otherwise: in the tree's frame
+            // (grown by the move's rounding for the crossing modes), its axes orthonormal as the kernel takes them
             double[] local = stack.fractions(ObbLayout.STRIDE);
-            Obb.copyForQuery(obb, obbOffset, ox, oy, oz, local);
+            RegionTests.frameObb(obb, obbOffset, ox, oy, oz, mode, local);
             obb = local;
             obbOffset = 0;
         } else {

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Shapes at rest that touch a box exactly in world coordinates, in a tree whose origin is off the coordinates'
- * grid, so that {@code x - origin} rounds: the stored box holds the given box's exact offsets and a sphere grows by
- * the exact error of moving its centre, so the touch is kept (docs/queries.md, Stored tight boxes).
+ * grid, so that {@code x - origin} rounds: the stored box holds the given box's exact offsets and a sphere (or an
+ * oriented box) grows by the exact error of moving its centre, so the touch is kept (docs/queries.md, Stored tight
+ * boxes).
  */
 class OriginTouchTest {
 
@@ -135,6 +136,39 @@ class OriginTouchTest {
             }
         }
         assertTrue(spheres > 3000, "spheres: " + spheres);
+    }
+
+    @Test
+    void orientedBoxesTouchingBoxesExactlyAreFoundWhereTheirCentreRoundsIntoTheFrame() {
+        // boxes near world zero whose faces lie at exact float offsets from an origin 6.7e7 to 1e9 away (so the
+        // stored box has no outward slack there), touched by an oriented box whose centre's offset rounds: its
+        // slack is relative to its size in the frame (1e-10 of a few units), far below that rounding (up to 6e-8
+        // at 1e9), so it must grow by it; without that a touch was missed about 1 time in 4
+        SplittableRandom random = new SplittableRandom(61);
+        int touches = 0;
+        for (int round = 0; round < 40; round++) {
+            double o = (round % 2 == 0 ? 64.0 : -64.0) * random.nextLong(1L << 20, 1L << 24);
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(o, o, o));
+            BruteForceIndex brute = new BruteForceIndex(o, o, o);
+            for (int i = 0; i < 50; i++) {
+                double face = 64.0 * random.nextInt(-100, 100);
+                int handle = tree.add(face, 0, 0, face + 1, 1, 1, i, 1L);
+                assertEquals(handle, brute.add(face, 0, 0, face + 1, 1, 1, i, 1L));
+                // the half extent the exact rest of the centre (Sterbenz): its max x face is the box's min x face
+                double c = face - random.nextDouble(0.01, 1);
+                double h = face - c;
+                double[] obb = {c, 0.5, 0.5, 1, 0, 0, 0, 1, 0, 0, 0, 1, h, 1, 1};
+                found.reset();
+                RegionQueries.queryObb(tree, obb, 0, RegionMode.CROSSING, -1L, null, found, stack);
+                assertTrue(contains(found, handle), () -> "oriented box " + java.util.Arrays.toString(obb)
+                        + " touching x = " + face + " about " + o);
+                found.reset();
+                brute.queryObb(obb, 0, RegionMode.CROSSING, -1L, null, found);
+                assertTrue(contains(found, handle), () -> "brute force: oriented box touching x = " + face);
+                touches++;
+            }
+        }
+        assertEquals(2000, touches);
     }
 
     private void assertSphereFinds(DynamicAabbTree tree, int handle, double cx, double cy, double cz, double r) {

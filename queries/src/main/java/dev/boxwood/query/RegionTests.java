@@ -3,6 +3,7 @@ package dev.boxwood.query;
 import dev.boxwood.geom.AabbAabb;
 import dev.boxwood.geom.FrustumAabb;
 import dev.boxwood.geom.Geom;
+import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbAabb;
 import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.geom.SphereAabb;
@@ -60,6 +61,34 @@ public final class RegionTests {
         double ez = Math.abs(Geom.sumError(cz, -oz, cz - oz));
         // the sum of the errors bounds their Euclidean length; each addition rounded up keeps it a bound
         return Geom.addUp(Geom.addUp(Geom.addUp(r, ex), ey), ez);
+    }
+
+    /**
+     * The oriented box an index's query tests in its frame, into {@code dest[0 ..]}: {@link Obb#copyForQuery} (the
+     * centre moved there as {@code c - origin} rounded to double, the axes re-orthonormalized) and, for the crossing
+     * modes, each half extent grown by the exact errors of moving the centre, as {@link #frameRadius} grows a
+     * sphere's radius: the move shifts the box by at most their sum along any unit axis, so an oriented box touching
+     * a box exactly in world coordinates still touches the stored box (without it, a box far from the origin, 1e7
+     * and beyond, was missed by the rounding). The half extents as given for {@link RegionMode#WINDOW}, which
+     * decides flush boxes only where rounding is exact.
+     *
+     * @param src the oriented box, validated by {@link Obb#validate}
+     * @param offset where it starts
+     * @param ox the index's (or tile's) origin x
+     * @param oy origin y
+     * @param oz origin z
+     * @param mode the selection mode
+     * @param dest receives the box at 0; at least {@link ObbLayout#STRIDE} long; may not overlap {@code src}'s box
+     */
+    public static void frameObb(double[] src, int offset, double ox, double oy, double oz, RegionMode mode,
+                                double[] dest) {
+        Obb.copyForQuery(src, offset, ox, oy, oz, dest);
+        double grow = frameRadius(src[offset], src[offset + 1], src[offset + 2], ox, oy, oz, 0, mode);
+        if (grow > 0) {
+            for (int i = ObbLayout.HALF_EXTENTS; i < ObbLayout.HALF_EXTENTS + 3; i++) {
+                dest[i] = Geom.addUp(dest[i], grow);
+            }
+        }
     }
 
     /**

@@ -69,7 +69,9 @@ public interface ShapeQueries extends SpatialQueries {
      * ({@link RegionTests#classifyObb}: the 15-axis test, conservative by its epsilon). Axes within
      * {@link dev.boxwood.geom.Obb#ORTHONORMAL_TOLERANCE} of orthonormal are accepted and re-orthonormalized first
      * ({@link dev.boxwood.geom.Obb#copyForQuery}), so the box tested is the one {@link dev.boxwood.geom.Obb#read}
-     * makes of the array.
+     * makes of the array; moved into the index's frame, its half extents grow by the exact error of moving its
+     * centre for the crossing modes ({@link RegionTests#frameObb}), so a box it touches in world coordinates is
+     * reported far from the origin too.
      *
      * @param obb array holding the oriented box
      * @param offset where it starts

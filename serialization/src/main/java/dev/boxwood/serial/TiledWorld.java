@@ -593,8 +593,8 @@ public final class TiledWorld implements AutoCloseable {
                     q5 -= t.originZ;
                 }
             } else if (kind == RegionTests.OBB) {
-                // axes made orthonormal as in MappedWorld.queryObb, so each tile answers what it would alone
-                Obb.copyForQuery(obb, obbOffset, t.originX, t.originY, t.originZ, local);
+                // moved and grown as in MappedWorld.queryObb, so each tile answers what it would alone
+                RegionTests.frameObb(obb, obbOffset, t.originX, t.originY, t.originZ, mode, local);
             } else {
                 tileConvex = convex.translated(t.originX, t.originY, t.originZ);
             }

@@ -321,7 +321,7 @@ public final class BruteForceIndex implements SpatialIndex {
         Obb.validate("obb", obb, offset);
         requireRegion(mode, visitor);
         double[] local = new double[ObbLayout.STRIDE];
-        Obb.copyForQuery(obb, offset, originX, originY, originZ, local);
+        RegionTests.frameObb(obb, offset, originX, originY, originZ, mode, local);
         scanRegion(categoryMask, filter, visitor, w -> RegionTests.accepts(mode,
                 RegionTests.classifyObb(local, 0, w[0], w[1], w[2], w[3], w[4], w[5])));
     }

@@ -231,13 +231,27 @@ public final class ExactGeometry {
      * @return the verdict
      */
     public static ObbVerdict obb(double[] obb, double[] b) {
+        return obb(new BigDecimal[] {x(obb[0]), x(obb[1]), x(obb[2])}, obb, b);
+    }
+
+    /**
+     * {@link #obb(double[], double[])} with the oriented box's centre given exactly, in place of {@code obb[0..2]}:
+     * for a box moved into a frame by a subtraction that rounds, the solid as given in world coordinates.
+     *
+     * @param centre the exact centre in the index's frame
+     * @param obb the oriented box's axes and half extents in {@code ObbLayout} at offset 0 (its centre unused but
+     *            for the {@link ObbVerdict#exactCorners} check, which needs it to equal {@code centre})
+     * @param b the stored box
+     * @return the verdict
+     */
+    public static ObbVerdict obb(BigDecimal[] centre, double[] obb, double[] b) {
         BigDecimal[] lo = new BigDecimal[3];
         BigDecimal[] hi = new BigDecimal[3];
         BigDecimal reach = BigDecimal.ZERO;
         BigDecimal halves = BigDecimal.ZERO;
         for (int k = 0; k < 3; k++) {
-            lo[k] = x(b[k]).subtract(x(obb[k]));
-            hi[k] = x(b[k + 3]).subtract(x(obb[k]));
+            lo[k] = x(b[k]).subtract(centre[k]);
+            hi[k] = x(b[k + 3]).subtract(centre[k]);
             reach = reach.add(lo[k].abs().max(hi[k].abs()));
             halves = halves.add(x(b[k + 3]).subtract(x(b[k])));
         }
@@ -316,7 +330,8 @@ public final class ExactGeometry {
             exactCorners &= v == 0 || v == 1 || v == -1;
         }
         for (int k = 0; k < 3; k++) {
-            exactCorners &= x(b[k] - obb[k]).compareTo(lo[k]) == 0 && x(b[k + 3] - obb[k]).compareTo(hi[k]) == 0;
+            exactCorners &= x(obb[k]).compareTo(centre[k]) == 0
+                    && x(b[k] - obb[k]).compareTo(lo[k]) == 0 && x(b[k + 3] - obb[k]).compareTo(hi[k]) == 0;
         }
         return new ObbVerdict(overlaps, worst, worstAxis, inside, size, hs.doubleValue(), exactCorners);
     }

@@ -4,6 +4,7 @@ import dev.boxwood.geom.Obb;
 import dev.boxwood.geom.ObbLayout;
 import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.RegionMode;
+import dev.boxwood.query.RegionTests;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -206,13 +207,23 @@ public final class ExactOracle {
     public static final double OBB_ROUNDING = 1e-14;
 
     /**
-     * An oriented-box query prepared for every part: the box as each part's index tests it (centre moved into the
+     * An oriented-box query prepared for every part: the box as each part's index moves it (centre moved into the
      * part's frame in double, axes re-orthonormalized by {@link Obb#copyForQuery}, checked here to be
-     * orthonormal and close to the given ones), and the exact verdicts, computed once per object.
+     * orthonormal and close to the given ones; for the crossing modes the index also grows it by the move's
+     * rounding, {@link RegionTests#frameObb}), and the exact verdicts for the solid as given in world coordinates,
+     * computed once per object.
      */
     public final class ObbQuery {
         private final double[] given;
         private final List<double[]> frames = new ArrayList<>();
+        /** Per part, the given centre minus the part's origin, exactly: the solid as given in world coordinates. */
+        private final List<BigDecimal[]> exactCentres = new ArrayList<>();
+        /**
+         * Per part, the most the frame's rounded centre is off the exact one along any unit axis (the sum of the
+         * move's exact errors): the index may grow the box by it for the crossing modes, and its window decision
+         * may differ from the exact one within it.
+         */
+        private final List<Double> shifts = new ArrayList<>();
         private final Map<Long, ExactGeometry.ObbVerdict> verdicts = new HashMap<>();
 
         ObbQuery(double[] layout, int offset) {
@@ -222,6 +233,11 @@ public final class ExactOracle {
                 Obb.copyForQuery(given, 0, o[0], o[1], o[2], f);
                 checkCopy(given, o, f);
                 frames.add(f);
+                exactCentres.add(new BigDecimal[] {ExactGeometry.x(given[0]).subtract(ExactGeometry.x(o[0])),
+                    ExactGeometry.x(given[1]).subtract(ExactGeometry.x(o[1])),
+                    ExactGeometry.x(given[2]).subtract(ExactGeometry.x(o[2]))});
+                shifts.add(RegionTests.frameRadius(given[0], given[1], given[2], o[0], o[1], o[2], 0,
+                        RegionMode.CROSSING));
             }
         }
 
@@ -232,7 +248,8 @@ public final class ExactOracle {
 
         /** @return the exact verdict for an object */
         public ExactGeometry.ObbVerdict verdict(Entry e) {
-            return verdicts.computeIfAbsent(e.key(), k -> ExactGeometry.obb(frames.get(e.part), e.box));
+            return verdicts.computeIfAbsent(e.key(),
+                    k -> ExactGeometry.obb(exactCentres.get(e.part), frames.get(e.part), e.box));
         }
 
         /**
@@ -255,17 +272,20 @@ public final class ExactOracle {
                 return MUST;
             }
             ExactGeometry.ObbVerdict v = verdict(e);
+            double shift = shifts.get(e.part);
             int crossing;
             if (v.overlaps) {
                 crossing = MUST;
             } else {
-                double tol = OBB_EPSILON * (v.size + v.halfSum) + OBB_ROUNDING * v.size;
+                // the index tests the rounded centre, grown by the shift: up to twice the shift beyond the solid
+                double tol = OBB_EPSILON * (v.size + v.halfSum) + OBB_ROUNDING * v.size + 2 * shift;
                 crossing = v.separation.compareTo(ExactGeometry.x(tol)) > 0 ? MUST_NOT : MAY;
             }
             if (mode != RegionMode.WINDOW || crossing == MUST_NOT) {
                 return crossing;
             }
-            BigDecimal band = v.exactCorners ? BigDecimal.ZERO : ExactGeometry.x(OBB_ROUNDING * v.size);
+            BigDecimal band = (v.exactCorners ? BigDecimal.ZERO : ExactGeometry.x(OBB_ROUNDING * v.size))
+                    .add(ExactGeometry.x(shift));
             if (v.insideExcess.compareTo(band.negate()) < 0) {
                 return MUST;
             }
@@ -283,7 +303,7 @@ public final class ExactOracle {
             for (int k = 0; k < 3; k++) {
                 size += Math.abs(e.box[k] - f[k]) + Math.abs(e.box[k + 3] - f[k]);
             }
-            double m = 1e-9 * size;
+            double m = 1e-9 * size + 2 * shifts.get(e.part);
             boolean inside = true;
             for (int i = 0; i < 3; i++) {
                 double hi = 0;
@@ -324,7 +344,7 @@ public final class ExactOracle {
                 scales[k] = ext + Math.abs(lo) + Math.abs(hi);
             }
             for (int k = 0; k < 3; k++) {
-                if (gaps[k] - 1e-14 * scales[k] > 1e-9 * size) {
+                if (gaps[k] - 1e-14 * scales[k] > 1e-9 * size + 2 * shifts.get(e.part)) {
                     return true;
                 }
             }
