@@ -356,15 +356,9 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             long base = nodeBase(k);
             decodeChildren(base, boxes, 6 * k, children, 0);
             for (int c = 0; c < 2; c++) {
-                int ref = readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                int ref = readChild(k, base, c);
                 if (ref < 0) {
-                    if (WorldLayout.leafFirst(ref) > objectCount - WorldLayout.leafCount(ref)) {
-                        throw corrupt(leafMessage(k, ref));
-                    }
                     continue;
-                }
-                if (ref <= k || ref >= nodeCount) {
-                    throw corrupt(childMessage(k, ref));
                 }
                 if (c == 0 && ref != k + 1) {
                     throw corrupt("child A of node " + k + " is node " + ref + ", not the next node");
@@ -393,7 +387,10 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
             int h = 0;
             int next = -1;
             for (int c = 0; c < 2; c++) {
-                int ref = readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+                // read again, and so checked again: a file rewritten in place meanwhile (which only truncation
+                // is forbidden) may hold another reference now, and this pass follows it into the mapping and
+                // into the arrays above (a reference beyond them read outside the mapping)
+                int ref = readChild(k, base, c);
                 int lo;
                 int summary;
                 if (ref < 0) {
@@ -435,6 +432,22 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         checkRootBounds(boxes);
     }
 
+    /**
+     * Child {@code c}'s reference of node {@code k}, checked: a leaf run within {@code [0, n)}, or a node after
+     * {@code k} (pre-order).
+     */
+    private int readChild(int k, long base, int c) throws CorruptWorldFileException {
+        int ref = readInt(base + WorldLayout.NODE_REF_A + 4 * c);
+        if (ref < 0) {
+            if (WorldLayout.leafFirst(ref) > objectCount - WorldLayout.leafCount(ref)) {
+                throw corrupt(leafMessage(k, ref));
+            }
+        } else if (ref <= k || ref >= nodeCount) {
+            throw corrupt(childMessage(k, ref));
+        }
+        return ref;
+    }
+
     /** Each stored code must be the writer's: the quantization of the exact child box in the node's decoded frame. */
     private void checkCodes(int k, long base, float[] decoded, float[] exact) throws CorruptWorldFileException {
         for (int i = 0; i < 12; i++) {
@@ -452,7 +465,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
     }
 
     /** The exact union of a leaf run's boxes into {@code dest[at ..]}; returns the run's category summary. */
-    private int runUnion(int ref, float[] dest, int at) {
+    private int runUnion(int ref, float[] dest, int at) throws CorruptWorldFileException {
         int first = WorldLayout.leafFirst(ref);
         int end = first + WorldLayout.leafCount(ref);
         int summary = 0;
@@ -466,7 +479,18 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 dest[at + a] = Math.min(dest[at + a], readFloat(b + 4L * a));
                 dest[at + 3 + a] = Math.max(dest[at + 3 + a], readFloat(b + 12 + 4L * a));
             }
-            summary |= WorldLayout.foldCategories(categoryAt(o));
+            long category;
+            if (paletteIndexed) {
+                // read once and checked again, as the references are: the categories' pass may have read another
+                int i = paletteIndexAt(o);
+                if (i >= paletteSize) {
+                    throw corrupt(paletteMessage(o, i));
+                }
+                category = paletteEntry(i);
+            } else {
+                category = categoryAt(o);
+            }
+            summary |= WorldLayout.foldCategories(category);
         }
         return summary;
     }
@@ -489,15 +513,15 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         if (paletteIndexed) {
             long[] used = new long[(paletteSize + 63) >>> 6];
             for (int o = 0; o < objectCount; o++) {
-                int i = readUnsignedShort(categoriesOffset + (long) WorldLayout.PALETTE_INDEX_SIZE * o);
+                int i = paletteIndexAt(o);
                 if (i >= paletteSize) {
-                    throw corrupt("object " + o + " has palette index " + i + " of " + paletteSize);
+                    throw corrupt(paletteMessage(o, i));
                 }
                 used[i >>> 6] |= 1L << i;
             }
             for (int p = 0; p < paletteSize; p++) {
-                long value = readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * p);
-                if (p > 0 && value <= readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * (p - 1))) {
+                long value = paletteEntry(p);
+                if (p > 0 && value <= paletteEntry(p - 1)) {
                     throw corrupt("the palette is not strictly ascending at entry " + p);
                 }
                 if ((used[p >>> 6] & (1L << p)) == 0) {
@@ -915,13 +939,27 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
      */
     private long categoryAt(int object) {
         if (paletteIndexed) {
-            int i = readUnsignedShort(categoriesOffset + (long) WorldLayout.PALETTE_INDEX_SIZE * object);
+            int i = paletteIndexAt(object);
             if (i >= paletteSize) {
-                throw corruptAtQuery("object " + object + " has palette index " + i + " of " + paletteSize);
+                throw corruptAtQuery(paletteMessage(object, i));
             }
-            return readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * i);
+            return paletteEntry(i);
         }
         return readLong(categoriesOffset + (long) WorldLayout.CATEGORY_SIZE * object);
+    }
+
+    /** The stored palette index of an object (unchecked index, unchecked value). */
+    private int paletteIndexAt(int object) {
+        return readUnsignedShort(categoriesOffset + (long) WorldLayout.PALETTE_INDEX_SIZE * object);
+    }
+
+    /** Palette entry {@code i}, which must be below the palette's size. */
+    private long paletteEntry(int i) {
+        return readLong(paletteOffset + (long) WorldLayout.PALETTE_ENTRY_SIZE * i);
+    }
+
+    private String paletteMessage(int object, int index) {
+        return "object " + object + " has palette index " + index + " of " + paletteSize;
     }
 
     /** The stored user value of an object (unchecked index). */
@@ -1147,10 +1185,11 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                          OverlapVisitor visitor, TraversalStack stack) {
         Obb.validate("obb", obb, offset);
         requireRegionArguments(mode, visitor, stack);
-        // the centre moved into the world's frame and the axes made orthonormal as the kernel takes them, in the
-        // stack's double scratch (region queries use no other)
+        // the centre moved into the world's frame (the half extents grown by the move's rounding for the crossing
+        // modes) and the axes made orthonormal as the kernel takes them, in the stack's double scratch (region
+        // queries use no other)
         double[] local = stack.fractions(ObbLayout.STRIDE);
-        Obb.copyForQuery(obb, offset, originX, originY, originZ, local);
+        RegionTests.frameObb(obb, offset, originX, originY, originZ, mode, local);
         regionQuery(OBB, 0, 0, 0, 0, 0, 0, local, null, mode, categoryMask, filter, visitor, stack);
     }
 
