@@ -239,7 +239,14 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
                 length = mapped.actualSize();
                 if (length <= capacity) {
                     // a shorter version is mapped beyond its end, where nothing is read: its header bounds the reads
-                    return new MappedWorld(file, length, mapped, store, owner, Header.read(file, length, store));
+                    MappedWorld world = new MappedWorld(file, length, mapped, store, owner,
+                            Header.read(file, length, store));
+                    // The mapping outlives the file's descriptor (POSIX mmap), and nothing reads through the
+                    // descriptor again (Chronicle's release closes it quietly): closed now, so a mapped world holds
+                    // no descriptor, and a tiled world's byte budget cannot run the process out of descriptors
+                    // (about a thousand tiles under a generous budget did, with the usual limit of 1024).
+                    mapped.raf().close();
+                    return world;
                 }
             } catch (RuntimeException | IOException e) {
                 unmap(store, owner, mapped);

@@ -319,6 +319,54 @@ class MappedWorldTest {
     }
 
     @Test
+    void shouldHoldNoFileDescriptorWhileMapped() throws IOException {
+        // a tiled world maps tiles under a byte budget: one descriptor kept per mapped world ran a process out of
+        // descriptors (the usual limit of 1024) with about a thousand small tiles mapped
+        Path fds = Path.of("/proc/self/fd");
+        assumeTrue(Files.isDirectory(fds), "Linux's /proc/self/fd");
+        TestWorld world = TestWorld.clustered(200, 33);
+        Path file = dir.resolve("descriptors.bxw");
+        world.write(file);
+        List<MappedWorld> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < 5; i++) {
+                open.add(MappedWorld.open(file));
+            }
+            assertEquals(0, descriptorsOf(fds, file), "descriptors of the mapped file");
+            long categorised = Arrays.stream(world.categories).filter(c -> c != 0).count();
+            double[] box = new double[6];
+            for (MappedWorld mapped : open) {
+                mapped.getBounds(box);
+                AllOverlaps all = new AllOverlaps();
+                mapped.queryAabb(box[0], box[1], box[2], box[3], box[4], box[5], -1L, all,
+                        new dev.boxwood.query.TraversalStack());
+                assertEquals(categorised, all.count(), "the mapping answers without its descriptor");
+                mapped.verify();
+            }
+        } finally {
+            for (MappedWorld mapped : open) {
+                mapped.close();
+            }
+        }
+        assertEquals(0, descriptorsOf(fds, file));
+    }
+
+    private static long descriptorsOf(Path fds, Path file) throws IOException {
+        Path target = file.toRealPath();
+        long count = 0;
+        try (Stream<Path> links = Files.list(fds)) {
+            for (Path link : (Iterable<Path>) links::iterator) {
+                try {
+                    count += Files.readSymbolicLink(link).equals(target) ? 1 : 0;
+                } catch (IOException e) {
+                    // a descriptor closed while listing
+                }
+            }
+        }
+        return count;
+    }
+
+    @Test
     void shouldRefuseUseAfterCloseWithIllegalState() throws IOException {
         TestWorld world = TestWorld.clustered(100, 31);
         Path file = dir.resolve("closed.bxw");
