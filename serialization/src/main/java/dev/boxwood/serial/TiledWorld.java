@@ -946,18 +946,28 @@ public final class TiledWorld implements AutoCloseable {
             // the distance to the tile's bounds, a lower bound of its objects' (reported as roots of such keys)
             double entry = Math.sqrt(RegionTests.squaredDistance(x - t.originX, y - t.originY, z - t.originZ,
                     b[0], b[1], b[2], b[3], b[4], b[5]));
-            count = insertByEntry(order, entries, count, i, entry);
+            if (entry <= maxDistance) {
+                order[count] = i;
+                entries[count] = entry;
+                count++;
+            }
         }
+        // Nearest tile first (ties by lower tile), stopping at the first beyond the limit: a heap, as a
+        // k-nearest search takes its nodes (Hjaltason and Samet 1999), so that only the tiles searched are ordered;
+        // sorting every tile first cost O(tiles^2) per query (an insertion sort: 51 ms at 16k tiles, 200 ms at 32k).
+        heapifyTiles(order, entries, count);
         NearestNeighbours part = scratch.tileNearest;
-        for (int n = 0; n < count; n++) {
+        while (count > 0) {
             boolean full = dest.count() == k;
             double limit = full ? dest.distance(k - 1) : maxDistance;
-            if (entries[n] > limit) {
+            if (entries[0] > limit) {
                 return;
             }
-            Tile t = tiles[order[n]];
+            int tile = order[0];
+            count = removeNearestTile(order, entries, count);
+            Tile t = tiles[tile];
             MappedWorld world = acquire(t);
-            scratch.tile = order[n];
+            scratch.tile = tile;
             try {
                 world.kNearest(x, y, z, k, limit, categoryMask, filter, exact, part);
             } finally {
@@ -966,8 +976,48 @@ public final class TiledWorld implements AutoCloseable {
             }
             // the filter and distance function ran: the results must still be this query's
             dest.checkQuery(mark);
-            dest.mergePart(part, order[n], k);
+            dest.mergePart(part, tile, k);
         }
+    }
+
+    /** Orders the first {@code count} tiles as a binary min-heap by (distance, tile): Floyd's construction, O(n). */
+    private static void heapifyTiles(int[] order, double[] entries, int count) {
+        for (int i = count / 2 - 1; i >= 0; i--) {
+            siftTileDown(order, entries, i, count);
+        }
+    }
+
+    /** Removes the heap's root, the nearest tile left (ties by lower tile); returns the heap's new size. */
+    private static int removeNearestTile(int[] order, double[] entries, int count) {
+        int last = count - 1;
+        order[0] = order[last];
+        entries[0] = entries[last];
+        siftTileDown(order, entries, 0, last);
+        return last;
+    }
+
+    private static void siftTileDown(int[] order, double[] entries, int i, int end) {
+        // a child exists while i < end / 2, decided without computing 2i + 1, which overflows past 2^30
+        while (i < end >>> 1) {
+            int child = 2 * i + 1;
+            if (child + 1 < end && nearerTile(order, entries, child + 1, child)) {
+                child++;
+            }
+            if (!nearerTile(order, entries, child, i)) {
+                return;
+            }
+            int tile = order[i];
+            double entry = entries[i];
+            order[i] = order[child];
+            entries[i] = entries[child];
+            order[child] = tile;
+            entries[child] = entry;
+            i = child;
+        }
+    }
+
+    private static boolean nearerTile(int[] order, double[] entries, int a, int b) {
+        return entries[a] < entries[b] || entries[a] == entries[b] && order[a] < order[b];
     }
 
     /**
