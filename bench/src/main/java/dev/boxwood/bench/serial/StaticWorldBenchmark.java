@@ -6,6 +6,7 @@ import dev.boxwood.index.DynamicAabbTree;
 import dev.boxwood.index.TreeConfig;
 import dev.boxwood.query.AnyHit;
 import dev.boxwood.query.ClosestHit;
+import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.RayCastVisitor;
 import dev.boxwood.query.SpatialQueries;
 import dev.boxwood.query.TraversalStack;
@@ -59,6 +60,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@link #tileChurn}: the same 16 tiles with a mapping budget of one tile, a box query in the middle of
  *       each tile in turn, so that every query maps its tile and the budget drops the previous one; microseconds
  *       per query, the cost of streaming a tile in and out as seen by the query that does it.</li>
+ *   <li>{@link #tiledNearest}: the world of {@code nearestN} boxes cut into {@code tileSize} m squares (10,000
+ *       tiles of 100 m over the 10 km world), the 8 objects nearest to each prebuilt segment start in turn, no
+ *       distance limit; queries per second, how a nearest search scales with the number of tiles.</li>
  * </ul>
  * Forks carry the Chronicle Bytes flags ({@link MappedWorldForks}).
  */
@@ -421,6 +425,68 @@ public class StaticWorldBenchmark extends MappedWorldForks {
         s.visitor.count = 0;
         s.world.queryAabb(x - 5, y - 5, -1000, x + 5, y + 5, 1000, -1L, s.visitor, s.scratch);
         return s.visitor.count;
+    }
+
+    /** A world cut into many small tiles (budget unlimited), and the points of its nearest queries. */
+    @State(Scope.Benchmark)
+    public static class ManyTilesState {
+        /** Number of objects. */
+        @Param({"100000"})
+        public int nearestN;
+
+        /** Edge of the square tiles, metres. */
+        @Param({"100"})
+        public double tileSize;
+
+        Path dir;
+        TiledWorld world;
+        double[] points;
+        int next;
+        final TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+        final NearestNeighbours nearest = new NearestNeighbours();
+
+        /**
+         * Writes the tiles and opens them (each is mapped when a query first reaches it, and stays mapped).
+         *
+         * @throws IOException if writing fails
+         */
+        @Setup(Level.Trial)
+        public void setUp() throws IOException {
+            PeerWorkload workload = PeerWorkload.of(nearestN);
+            dir = createDirectory();
+            List<Path> tiles = TileSetWriter.writeGrid(dir, "tile", workload.boxes().toInterleaved(), null, null,
+                    tileSize);
+            world = TiledWorld.open(tiles, Long.MAX_VALUE);
+            SegmentSet g = workload.segments();
+            points = g.starts();
+            System.out.println("\n" + tiles.size() + " tiles");
+        }
+
+        /**
+         * Unmaps and removes the tiles.
+         *
+         * @throws IOException if deleting fails
+         */
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            world.close();
+            deleteDirectory(dir);
+        }
+    }
+
+    /**
+     * The 8 objects nearest to the next prebuilt point, over every tile.
+     *
+     * @param s the tiles and points
+     * @return the distance of the 8th (keeps the answers alive)
+     */
+    @Benchmark
+    public double tiledNearest(ManyTilesState s) {
+        int k = s.next++ & (PeerWorkload.QUERIES - 1);
+        double[] p = s.points;
+        s.world.kNearest(p[3 * k], p[3 * k + 1], p[3 * k + 2], 8, Double.POSITIVE_INFINITY, -1L, null, null,
+                s.nearest, s.scratch);
+        return s.nearest.distance(s.nearest.count() - 1);
     }
 
     /**
