@@ -2240,6 +2240,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         Arguments.requireNonNull("stack", stack);
         flushIfPending();
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        visitor.frame(this.originX, this.originY, this.originZ);
         final int mark = stack.beginQuery();
         final int modifications = modCount;
         try {

@@ -8,9 +8,12 @@ package dev.boxwood.query;
  * <p>Each accepted hit clips the cast to its fraction, or to the fraction at which the cast entered its box when an
  * exact test ({@link #setExactTest}) puts the hit before that (by rounding: the exact test works in world
  * coordinates, the index in its own frame), so objects entered at the same box fraction are still visited and the
- * tie-break holds whichever the index visits first. A hit at fraction 0 clips to {@link Double#MIN_VALUE} rather
- * than returning 0 (which would stop the cast), so another object also entered at 0 with a lower handle is still
- * found.
+ * tie-break holds whichever the index visits first. With an exact test the clip is widened further, by a few ulps
+ * and by the rounding of the segment's start into the index's frame ({@link #frame}), so an object whose exact hit
+ * ties with the best or comes first is visited even when its box fraction comes after that hit; the answer is then
+ * the same whatever order the index visits objects in. A hit at fraction 0 clips to {@link Double#MIN_VALUE}
+ * rather than returning 0 (which would stop the cast), so another object also entered at 0 with a lower handle is
+ * still found.
  */
 public final class ClosestHit extends SingleHitCollector {
 

@@ -44,6 +44,21 @@ public interface RayCastVisitor extends PartAware {
     }
 
     /**
+     * Called by an index after {@link #begin}, for a ray cast, with the origin of a frame it computes box entry
+     * fractions in (the tree's or mapped world's origin; in a tiled world each tile the segment may enter): the
+     * segment's start moves into that frame as {@code start - frameOrigin} rounded to double, so a box fraction
+     * can exceed the fraction at which the segment, exactly in world coordinates, reaches the box. A collector with
+     * an exact test ({@link SegmentCollector#setExactTest}) widens its clipping by that error, so that an object
+     * whose exact hit comes first is not cut off by its box fraction. The default does nothing.
+     *
+     * @param frameOriginX the frame's origin x
+     * @param frameOriginY the frame's origin y
+     * @param frameOriginZ the frame's origin z
+     */
+    default void frame(double frameOriginX, double frameOriginY, double frameOriginZ) {
+    }
+
+    /**
      * Visits one object the segment enters.
      *
      * @param handle the object's handle

@@ -1,5 +1,7 @@
 package dev.boxwood.query;
 
+import dev.boxwood.geom.Geom;
+
 /**
  * Common base of the reusable segment-cast collectors {@link ClosestHit}, {@link AnyHit} and {@link AllHits}:
  * per candidate object it applies, in this order, the ignored handles, the {@link QueryFilter} and the optional
@@ -33,6 +35,11 @@ public abstract class SegmentCollector implements RayCastVisitor {
     protected double maxFraction;
     /** The part whose objects are being visited ({@link #enterPart}); 0 from {@link #begin} on. */
     int currentPart;
+    /**
+     * The most a box entry fraction of this cast can exceed the segment's exact fraction at the box by the rounding
+     * of its start into an index's frame ({@link #frame}); 0 from {@link #begin} on.
+     */
+    private double frameSlack;
 
     /** Package-private: the three collectors of this package are the only subclasses. */
     SegmentCollector() {
@@ -87,7 +94,31 @@ public abstract class SegmentCollector implements RayCastVisitor {
         this.translationZ = translationZ;
         this.maxFraction = maxFraction;
         currentPart = 0;
+        frameSlack = 0.0;
         reset();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Keeps the largest error over the frames of the cast: per axis the exact error of moving the start into
+     * the frame (Knuth's TwoSum, {@link Geom#sumError}) over the translation's component, which bounds how much
+     * later the shifted segment crosses that axis's slab planes.
+     */
+    @Override
+    public final void frame(double frameOriginX, double frameOriginY, double frameOriginZ) {
+        frameSlack = Math.max(frameSlack, Math.max(axisSlack(originX, frameOriginX, translationX),
+                Math.max(axisSlack(originY, frameOriginY, translationY),
+                        axisSlack(originZ, frameOriginZ, translationZ))));
+    }
+
+    /** The rounding error of {@code start - origin} over {@code |d|}, rounded up; 0 when exact or {@code d == 0}. */
+    private static double axisSlack(double start, double origin, double d) {
+        double error = Math.abs(Geom.sumError(start, -origin, start - origin));
+        if (error == 0.0 || d == 0.0) {
+            return 0.0;
+        }
+        return Math.nextUp(error / Math.abs(d));
     }
 
     /**
@@ -130,8 +161,19 @@ public abstract class SegmentCollector implements RayCastVisitor {
             // -0.0 passes the test above; adding +0.0 reports it as the documented fraction 0 (IEEE 754: -0 + 0 = +0).
             t += 0.0;
         }
-        return accept(handle, userValue, t, fraction);
+        double steer = accept(handle, userValue, t, fraction);
+        // A clip from an exact hit must not cut off an object whose exact hit ties with it or comes first while its
+        // box fraction comes later: by the slab test's own rounding (a few ulps; at the same origin as the exact
+        // test) or by the start's rounding into the index's frame (frameSlack). Without it the answer depended on
+        // which of two such objects the index visited first (the tree nearer box first, a scan in storage order).
+        if (exactTest != null && steer > 0.0) {
+            steer = Geom.addUp(steer + CLIP_ULPS * Math.ulp(steer), frameSlack);
+        }
+        return steer;
     }
+
+    /** Ulps of a clip's own size a clip from an exact hit is widened by (the slab test rounds twice per bound). */
+    private static final int CLIP_ULPS = 4;
 
     /**
      * The largest fraction still of interest; exact hits beyond it are dropped.

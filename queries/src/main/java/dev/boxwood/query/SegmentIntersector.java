@@ -9,8 +9,9 @@ package dev.boxwood.query;
  * {@code origin + t * translation} is in the shape, 0 for a start inside a solid, or
  * {@link dev.boxwood.geom.Geom#NO_HIT} (any negative value) for a miss. The box entry fraction is a lower bound
  * of the exact one when the shape lies inside its box, up to rounding: the index computes it in its own frame (see
- * {@code docs/conventions.md}, Large worlds), so an exact answer may come out a few ulps below it ({@link ClosestHit}
- * allows for that in its tie-break).
+ * {@code docs/conventions.md}, Large worlds), so an exact answer may come out below it, by a few ulps or, far from
+ * the index's origin, by the rounding of the segment's start into its frame ({@link ClosestHit} allows for both in
+ * its clipping and tie-break, {@link RayCastVisitor#frame}).
  *
  * <p>The kernel has the common shapes in this convention: {@link dev.boxwood.geom.SegmentSphere},
  * {@link dev.boxwood.geom.SegmentCapsule}, {@link dev.boxwood.geom.SegmentTriangle} (watertight, two-sided; a mesh

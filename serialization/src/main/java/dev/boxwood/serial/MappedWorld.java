@@ -1766,6 +1766,7 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         int reader = enter();
         try {
             visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+            visitor.frame(this.originX, this.originY, this.originZ);
             castUnchecked(originX, originY, originZ, translationX, translationY, translationZ, maxFraction, maxFraction,
                     categoryMask, visitor, stack);
         } finally {

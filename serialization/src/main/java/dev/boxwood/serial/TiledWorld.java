@@ -768,6 +768,13 @@ public final class TiledWorld implements AutoCloseable {
                 count = insertByEntry(order, entries, count, i, entry);
             }
         }
+        if (kind == RAY) {
+            // every frame a box fraction of this cast may come from, before the first clip is returned
+            for (int k = 0; k < count; k++) {
+                Tile t = tiles[order[k]];
+                visitor.frame(t.originX, t.originY, t.originZ);
+            }
+        }
         double clip = maxFraction;
         for (int k = 0; k < count && entries[k] <= clip && clip != MappedWorld.STOPPED; k++) {
             int tile = order[k];

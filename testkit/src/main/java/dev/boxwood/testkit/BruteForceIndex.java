@@ -205,6 +205,7 @@ public final class BruteForceIndex implements SpatialIndex {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
+        visitor.frame(this.originX, this.originY, this.originZ);
         double ox = originX - this.originX;
         double oy = originY - this.originY;
         double oz = originZ - this.originZ;
