@@ -27,14 +27,7 @@ class ExactTestClipTest {
     void shouldBreakATieOfExactHitsByTheLowerHandleWhateverTheBoxFractions() {
         // both shapes are hit just before 0.5; the box of handle 0 is entered at 0.5, that of handle 1 at 0.25
         double t = Math.nextDown(0.5);
-        ClosestHit closest = new ClosestHit();
-        closest.setExactTest((handle, userValue, sx, sy, sz, tx, ty, tz, maxFraction) -> t);
-        for (SpatialIndex index : indexes(0)) {
-            addBoth(index);
-            index.rayCast(0, 0.5, 0.5, 4, 0, 0, 1, -1L, closest, stack);
-            assertEquals(0, closest.handle(), index.getClass().getSimpleName());
-            assertEquals(t, closest.fraction());
-        }
+        assertBothIndexesFindHandle0At(t, (handle, userValue, sx, sy, sz, tx, ty, tz, maxFraction) -> t);
     }
 
     @Test
@@ -43,13 +36,23 @@ class ExactTestClipTest {
         // entered after handle 1's hit
         double t0 = Math.nextDown(Math.nextDown(0.5));
         double t1 = Math.nextDown(0.5);
+        assertBothIndexesFindHandle0At(t0,
+                (handle, userValue, sx, sy, sz, tx, ty, tz, maxFraction) -> userValue == 0 ? t0 : t1);
+    }
+
+    /**
+     * Handle 0's box entered at 0.5 (x from 2), handle 1's at 0.25 (x from 1), by the ray from x 0 over 4, at origin
+     * 0: both indexes report handle 0 at {@code fraction}.
+     */
+    private void assertBothIndexesFindHandle0At(double fraction, SegmentIntersector shapes) {
         ClosestHit closest = new ClosestHit();
-        closest.setExactTest((handle, userValue, sx, sy, sz, tx, ty, tz, maxFraction) -> userValue == 0 ? t0 : t1);
+        closest.setExactTest(shapes);
         for (SpatialIndex index : indexes(0)) {
-            addBoth(index);
+            assertEquals(0, index.add(2, 0, 0, 3, 1, 1, 0, 1L));
+            assertEquals(1, index.add(1, 0, 0, 3, 1, 1, 1, 1L));
             index.rayCast(0, 0.5, 0.5, 4, 0, 0, 1, -1L, closest, stack);
             assertEquals(0, closest.handle(), index.getClass().getSimpleName());
-            assertEquals(t0, closest.fraction());
+            assertEquals(fraction, closest.fraction());
         }
     }
 
@@ -84,11 +87,5 @@ class ExactTestClipTest {
     private static SpatialIndex[] indexes(double originX) {
         return new SpatialIndex[] {new DynamicAabbTree(TreeConfig.defaults().withOrigin(originX, 0, 0)),
             new BruteForceIndex(originX, 0, 0)};
-    }
-
-    /** Handle 0's box entered at 0.5 (x from 2), handle 1's at 0.25 (x from 1), by the ray from x 0 over 4. */
-    private static void addBoth(SpatialIndex index) {
-        assertEquals(0, index.add(2, 0, 0, 3, 1, 1, 0, 1L));
-        assertEquals(1, index.add(1, 0, 0, 3, 1, 1, 1, 1L));
     }
 }
