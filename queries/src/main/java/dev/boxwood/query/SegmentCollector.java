@@ -107,6 +107,10 @@ public abstract class SegmentCollector implements RayCastVisitor {
      */
     @Override
     public final void frame(double frameOriginX, double frameOriginY, double frameOriginZ) {
+        if (exactTest == null) {
+            // only clips from exact hits are widened: the casts without one pay nothing
+            return;
+        }
         frameSlack = Math.max(frameSlack, Math.max(axisSlack(originX, frameOriginX, translationX),
                 Math.max(axisSlack(originY, frameOriginY, translationY),
                         axisSlack(originZ, frameOriginZ, translationZ))));
