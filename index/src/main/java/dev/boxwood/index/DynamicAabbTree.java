@@ -2238,6 +2238,7 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         Arguments.requireSegment(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
+        Arguments.requireStartInFrame(originX, originY, originZ, this.originX, this.originY, this.originZ);
         flushIfPending();
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         visitor.frame(this.originX, this.originY, this.originZ);

@@ -114,7 +114,9 @@ public final class PairQueries {
      * unmarked (use {@link #selfPairs} for the first frame). {@link DynamicAabbTree#setCategoryBits} does not mark an
      * object, so one that enters the mask by a change of categories alone is reported once it moves. Each moved
      * object is looked up in the tree by its tight box against the fat boxes (Box2D's {@code b2UpdatePairs}).
-     * Moved objects outside the mask are forgotten too.
+     * Moved objects outside the mask are forgotten too. {@link DynamicAabbTree#moveOrigin} marks no object either,
+     * though it may widen stored boxes by a float step of the new frame: a pair that widening makes overlap is
+     * reported by {@link #selfPairs}, and by this call only once one of the two moves.
      *
      * @param tree the tree (its moved set is cleared: not concurrent with queries; objects pending under
      *             {@link TreeConfig#withDeferredAdds deferred adds} are taken in first)

@@ -217,6 +217,24 @@ class BadInputTest {
     }
 
     @Test
+    void shouldRejectACastWhoseStartOverflowsInTheTreesFrame() {
+        // an origin 1e300 from zero and a start near the largest double on its far side: the start's offset in the
+        // frame is infinite, and the cast missed the object on its path without a word
+        DynamicAabbTree far = new DynamicAabbTree(TreeConfig.defaults().withOrigin(-1e300, 0, 0));
+        far.add(-1e300, -1, -1, -1e300, 1, 1, 7, 1L);
+        ClosestHit closest = new ClosestHit();
+        TraversalStack stack = new TraversalStack();
+        far.rayCast(1.7e308, 0, 0, -1.7e308, 0, 0, 2.0, -1L, closest, stack);
+        assertTrue(closest.hasHit(), "a start whose offset stays finite");
+        double max = Double.MAX_VALUE;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> far.rayCast(max, 0, 0, -max, 0, 0, 2.0, -1L, closest, stack));
+        assertTrue(e.getMessage().contains("overflows"), e.getMessage());
+        assertTrue(closest.hasHit(), "the collector keeps the last cast's answer");
+        far.validate();
+    }
+
+    @Test
     void shouldRejectBadConfiguration() {
         assertThrows(IllegalArgumentException.class, () -> TreeConfig.defaults().withOrigin(NAN, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> TreeConfig.defaults().withMargin(-1, 0.1));

@@ -641,6 +641,9 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
+        for (Tile t : tiles) {
+            Arguments.requireStartInFrame(originX, originY, originZ, t.originX, t.originY, t.originZ);
+        }
         walkTiles(RAY, originX, originY, originZ, 0, 0, 0, translationX, translationY, translationZ, maxFraction,
                 categoryMask, visitor, scratch);
     }

@@ -431,7 +431,8 @@ public final class BinnedSahBuilder {
      * @param sink       receives the internal nodes
      * @return the root reference: {@link FlatBvh#NULL_REF} for no boxes, {@code ~0} for one, else {@code 0}
      * @throws IllegalArgumentException on a null, ragged, non-finite or inverted input, or too many objects (the
-     *                                  array is then unchanged), or a null or short {@code rootBounds} or null sink
+     *                                  array is then unchanged), or a null or short {@code rootBounds} (or
+     *                                  {@code boxes} itself) or null sink
      */
     public int buildInPlace(float[] boxes, float[] rootBounds, NodeSink sink) {
         checkSinkArguments(boxes, rootBounds, sink);
@@ -466,6 +467,11 @@ public final class BinnedSahBuilder {
         checkInput(boxes);
         if (rootBounds == null || rootBounds.length < 6) {
             throw new IllegalArgumentException("rootBounds must hold 6 floats");
+        }
+        if (rootBounds == boxes) {
+            // the root's box is written before the boxes are read: the same array lost its first box
+            throw new IllegalArgumentException("rootBounds and boxes are the same array: rootBounds needs its own"
+                    + " (the root's box is written before the boxes are read)");
         }
         if (sink == null) {
             throw new IllegalArgumentException("sink must not be null");

@@ -148,6 +148,20 @@ class BinnedSahBuilderTest {
     }
 
     @Test
+    void shouldRejectRootBoundsThatAreTheBoxesArray() {
+        // the root's box was written over the first box before the boxes were read: a wrong leaf, no error
+        float[] boxes = {0, 0, 0, 1, 1, 1, 10, 10, 10, 11, 11, 11, 20, 20, 20, 21, 21, 21};
+        float[] before = boxes.clone();
+        BinnedSahBuilder.NodeSink sink = (node, childBoxes, offset, childA, childB) -> { };
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BinnedSahBuilder.defaults().buildInPlace(boxes, boxes, sink));
+        assertTrue(e.getMessage().contains("same array"), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> BinnedSahBuilder.defaults().buildInPlaceInLeafOrder(boxes, boxes, sink, new int[3]));
+        assertArrayEquals(before, boxes);
+    }
+
+    @Test
     void shouldRejectABadSelectionRangeBeforeMovingAnything() {
         float[] boxes = new float[6 * 4];
         int[] ids = {0, 1, 2, 3};
