@@ -2042,17 +2042,13 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
     }
 
     /**
-     * What a walk that read {@link #modCount} at its start and failed with {@code e} should throw: {@code e}, or, if
-     * the tree changed meanwhile, a {@link ConcurrentModificationException} with {@code e} as its cause (a walk
-     * reading a changed hierarchy can fail in any way: an index out of range, a removed handle, {@link #lostQuery}).
-     */
-    /**
      * {@link #checkUnchanged} for a walk that no node budget bounds (pair walks: a legal one can take a number of
      * steps quadratic in the tree's size), called every {@link #WALK_CHECK_INTERVAL} steps. Another thread's change
      * can leave a cycle in the hierarchy such a walk sees, which it would then follow forever. The read is opaque:
-     * a plain one C2 may hoist out of the walk's loop, and only an opaque (or stronger) read is bound to see the
-     * other thread's write eventually (JLS 17.4 gives plain reads no such progress; the VarHandle access modes do,
-     * see {@link VarHandle#getOpaque}).
+     * a plain one C2 may hoist out of the walk's loop, an opaque one it must perform at every call ({@link
+     * VarHandle#getOpaque}), so it sees the other thread's plain write as soon as the hardware makes it visible
+     * (the writers' plain writes give no formal progress guarantee; on the JVMs and processors tested they are
+     * seen within the walk's next check).
      *
      * @param modifications {@link #modCount} when the walk started
      * @throws ConcurrentModificationException if the tree changed since, as far as this thread sees by now
@@ -2076,6 +2072,11 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         }
     }
 
+    /**
+     * What a walk that read {@link #modCount} at its start and failed with {@code e} should throw: {@code e}, or, if
+     * the tree changed meanwhile, a {@link ConcurrentModificationException} with {@code e} as its cause (a walk
+     * reading a changed hierarchy can fail in any way: an index out of range, a removed handle, {@link #lostQuery}).
+     */
     RuntimeException failure(RuntimeException e, int modifications) {
         return modCount == modifications ? e : changedDuringQuery(e);
     }
@@ -2238,7 +2239,8 @@ public final class DynamicAabbTree extends ReadableTree implements SpatialIndex 
         Arguments.requireSegment(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-        Arguments.requireStartInFrame(originX, originY, originZ, this.originX, this.originY, this.originZ);
+        Arguments.requireStartInFrame(originX, originY, originZ, maxFraction, this.originX, this.originY,
+                this.originZ);
         flushIfPending();
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         visitor.frame(this.originX, this.originY, this.originZ);

@@ -231,6 +231,9 @@ class BadInputTest {
                 () -> far.rayCast(max, 0, 0, -max, 0, 0, 2.0, -1L, closest, stack));
         assertTrue(e.getMessage().contains("overflows"), e.getMessage());
         assertTrue(closest.hasHit(), "the collector keeps the last cast's answer");
+        // up to fraction 1 such a segment reaches nothing stored (its end is finite): a miss, not an error
+        far.rayCast(max, 0, 0, -max, 0, 0, 1.0, -1L, closest, stack);
+        assertTrue(!closest.hasHit());
         far.validate();
     }
 

@@ -245,6 +245,11 @@ class BatchQueriesTest {
             double[] infinite = to.clone();
             infinite[3 * 25 + 1] = Double.POSITIVE_INFINITY;
             assertNamed("ray 25", () -> batch.closestRays(tree, from, infinite, n, 1, -1L, handles, fractions));
+            // beyond fraction 1 a start near the largest double may overflow in a far index's frame, which a single
+            // cast refuses: refused before any ray runs, naming it
+            double[] nearMax = from.clone();
+            nearMax[3 * 17 + 2] = -Double.MAX_VALUE;
+            assertNamed("ray 17", () -> batch.closestRays(tree, nearMax, to, n, 1.5, -1L, handles, fractions));
             double[] negative = spheres.clone();
             negative[4 * 9 + 3] = -1;
             assertNamed("sphere 9", () -> batch.spheres(tree, negative, n, RegionMode.CROSSING, -1L, 1, found,

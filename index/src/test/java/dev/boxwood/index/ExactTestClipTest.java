@@ -84,6 +84,28 @@ class ExactTestClipTest {
         }
     }
 
+    @Test
+    void shouldKeepCullingForACastAlmostParallelToAnAxisFarFromTheOrigin() {
+        // a translation component of 1e-12 turned the start's rounding on that axis (6e-11) into a slack of 58
+        // segments: the clip never tightened, and all 1000 boxes on the ray went through the exact test
+        for (double dy : new double[] {0, 1e-6, 1e-12}) {
+            DynamicAabbTree tree = new DynamicAabbTree(TreeConfig.defaults().withOrigin(1e6, 1e6, 0));
+            for (int i = 0; i < 1000; i++) {
+                tree.add(10 + i, 0, 0, 10.5 + i, 1, 1, i, 1L);
+            }
+            int[] calls = {0};
+            ClosestHit closest = new ClosestHit();
+            closest.setExactTest((handle, userValue, sx, sy, sz, tx, ty, tz, maxFraction) -> {
+                calls[0]++;
+                return SegmentAabb.intersect(sx, sy, sz, tx, ty, tz, maxFraction, 10 + userValue, 0, 0,
+                        10.5 + userValue, 1, 1);
+            });
+            tree.rayCast(0.1, 0.3, 0.5, 2000, dy, 0, 1, -1L, closest, stack);
+            assertEquals(0, closest.userValue());
+            assertTrue(calls[0] <= 4, calls[0] + " exact tests for dy " + dy);
+        }
+    }
+
     private static SpatialIndex[] indexes(double originX) {
         return new SpatialIndex[] {new DynamicAabbTree(TreeConfig.defaults().withOrigin(originX, 0, 0)),
             new BruteForceIndex(originX, 0, 0)};

@@ -85,26 +85,30 @@ public final class Arguments {
     }
 
     /**
-     * Requires a segment's start to stay finite when moved into an index's frame: within {@code Double.MAX_VALUE}
-     * of the frame's origin on every axis. An origin may lie up to {@code TreeConfig.MAX_ORIGIN} (1e300) from zero,
-     * so a start near {@code ±Double.MAX_VALUE} on its far side moves to an infinite offset, and the cast would
-     * miss everything without a word.
+     * Requires a segment's start to stay finite when moved into an index's frame, where the segment can reach
+     * stored objects: an origin may lie up to {@code TreeConfig.MAX_ORIGIN} (1e300) from zero, so a start near
+     * {@code ±Double.MAX_VALUE} on its far side moves to an infinite offset, and the cast would miss everything
+     * without a word. Up to fraction 1 such a segment cannot reach the objects (they lie within the storage range
+     * of the origin, and its end {@code start + translation} is finite): a miss is then the answer, and only a
+     * {@code maxFraction} above 1 is refused.
      *
      * @param startX the start's x
      * @param startY the start's y
      * @param startZ the start's z
+     * @param maxFraction the cast's maximum fraction
      * @param frameX the frame origin's x
      * @param frameY the frame origin's y
      * @param frameZ the frame origin's z
-     * @throws IllegalArgumentException if an offset overflows
+     * @throws IllegalArgumentException if an offset overflows and {@code maxFraction > 1}
      */
-    public static void requireStartInFrame(double startX, double startY, double startZ, double frameX,
-                                           double frameY, double frameZ) {
-        if (!(Double.isFinite(startX - frameX) && Double.isFinite(startY - frameY)
+    public static void requireStartInFrame(double startX, double startY, double startZ, double maxFraction,
+                                           double frameX, double frameY, double frameZ) {
+        if (maxFraction > 1.0 && !(Double.isFinite(startX - frameX) && Double.isFinite(startY - frameY)
                 && Double.isFinite(startZ - frameZ))) {
             throw new IllegalArgumentException("the segment's start (" + startX + ", " + startY + ", " + startZ
                     + ") lies farther than Double.MAX_VALUE from the index's origin (" + frameX + ", " + frameY + ", "
-                    + frameZ + ") on some axis: its offset in the index's frame overflows");
+                    + frameZ + ") on some axis, and maxFraction " + maxFraction + " > 1 lets it reach the objects:"
+                    + " its offset in the index's frame overflows");
         }
     }
 

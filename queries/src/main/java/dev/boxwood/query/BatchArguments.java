@@ -175,7 +175,9 @@ public final class BatchArguments {
 
     /**
      * The rays of a closest-ray batch: a count {@code >= 0}, {@code origins} and {@code translations} non-null
-     * with 3 finite values per ray, and a finite {@code maxFraction >= 0}.
+     * with 3 finite values per ray, and a finite {@code maxFraction >= 0}; with {@code maxFraction > 1}, no start
+     * within {@link OutwardFloat#MAX_ORIGIN} of {@code ±Double.MAX_VALUE} (its offset from an index's origin could
+     * overflow, which the single cast refuses: {@link Arguments#requireStartInFrame}).
      *
      * @param origins ray origins
      * @param translations ray translations
@@ -190,6 +192,17 @@ public final class BatchArguments {
         requireFinite("origins", origins, 3 * count, 3, "ray");
         requireFinite("translations", translations, 3 * count, 3, "ray");
         Arguments.requireFiniteNonNegative("maxFraction", maxFraction);
+        if (maxFraction > 1.0) {
+            // up front, as the single casts would refuse it mid-batch (Arguments.requireStartInFrame) for an index
+            // whose origin lies on the far side: any start within MAX_ORIGIN of the largest double
+            for (int i = 0; i < 3 * count; i++) {
+                if (!(Math.abs(origins[i]) <= Double.MAX_VALUE - OutwardFloat.MAX_ORIGIN)) {
+                    throw new IllegalArgumentException("ray " + i / 3 + " starts at " + origins[i] + " on axis "
+                            + i % 3 + ", within " + OutwardFloat.MAX_ORIGIN + " of the largest double: with"
+                            + " maxFraction " + maxFraction + " > 1 its offset from an index's origin may overflow");
+                }
+            }
+        }
     }
 
     /**

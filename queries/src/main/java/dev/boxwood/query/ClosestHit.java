@@ -11,7 +11,9 @@ package dev.boxwood.query;
  * tie-break holds whichever the index visits first. With an exact test the clip is widened further, by a few ulps
  * and by the rounding of the segment's start into the index's frame ({@link #frame}), so an object whose exact hit
  * ties with the best or comes first is visited even when its box fraction comes after that hit; the answer is then
- * the same whatever order the index visits objects in. A hit at fraction 0 clips to {@link Double#MIN_VALUE}
+ * the same whatever order the index visits objects in (but for a segment that grazes a face, along an axis it
+ * crosses so flatly that the start's rounding moves the crossing by more than 2^-20 of the segment: the grazing
+ * casts {@code docs/conventions.md} exempts, Large worlds). A hit at fraction 0 clips to {@link Double#MIN_VALUE}
  * rather than returning 0 (which would stop the cast), so another object also entered at 0 with a lower handle is
  * still found.
  */

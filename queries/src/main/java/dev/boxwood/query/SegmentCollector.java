@@ -116,14 +116,26 @@ public abstract class SegmentCollector implements RayCastVisitor {
                         axisSlack(originZ, frameOriginZ, translationZ))));
     }
 
-    /** The rounding error of {@code start - origin} over {@code |d|}, rounded up; 0 when exact or {@code d == 0}. */
+    /**
+     * The rounding error of {@code start - origin} over {@code |d|}, rounded up: how far the move can shift the
+     * crossing of this axis's slab planes along the segment. 0 when the move is exact (or overflows: such a cast
+     * reaches nothing within fraction 1, {@link Arguments#requireStartInFrame}), for {@code d == 0}, and for an
+     * axis crossed so flatly that the shift exceeds {@link #GRAZING_SLACK} of the segment: only a box whose face
+     * on that axis the segment grazes, within the start's rounding along its whole crossing, is entered through it
+     * at such an error (the grazing casts the conventions already exempt), and counting it would keep the clip
+     * from tightening for every object of the cast.
+     */
     private static double axisSlack(double start, double origin, double d) {
         double error = Math.abs(Geom.sumError(start, -origin, start - origin));
-        if (error == 0.0 || d == 0.0) {
+        if (!(error > 0.0 && error < Double.POSITIVE_INFINITY) || d == 0.0) {
             return 0.0;
         }
-        return Math.nextUp(error / Math.abs(d));
+        double slack = Math.nextUp(error / Math.abs(d));
+        return slack <= GRAZING_SLACK ? slack : 0.0;
     }
+
+    /** The largest shift of an axis's crossing (a fraction of the segment) the clip is widened for. */
+    private static final double GRAZING_SLACK = 0x1p-20;
 
     /**
      * {@inheritDoc}

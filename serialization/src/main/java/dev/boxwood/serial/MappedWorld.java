@@ -1763,7 +1763,8 @@ public final class MappedWorld implements ShapeQueries, AutoCloseable {
         Arguments.requireSegment(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-        Arguments.requireStartInFrame(originX, originY, originZ, this.originX, this.originY, this.originZ);
+        Arguments.requireStartInFrame(originX, originY, originZ, maxFraction, this.originX, this.originY,
+                this.originZ);
         int reader = enter();
         try {
             visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);

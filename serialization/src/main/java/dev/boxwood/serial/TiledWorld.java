@@ -642,7 +642,10 @@ public final class TiledWorld implements AutoCloseable {
         Arguments.requireNonNull("scratch", scratch);
         checkOpen();
         for (Tile t : tiles) {
-            Arguments.requireStartInFrame(originX, originY, originZ, t.originX, t.originY, t.originZ);
+            if (t.objects > 0) {
+                Arguments.requireStartInFrame(originX, originY, originZ, maxFraction, t.originX, t.originY,
+                        t.originZ);
+            }
         }
         walkTiles(RAY, originX, originY, originZ, 0, 0, 0, translationX, translationY, translationZ, maxFraction,
                 categoryMask, visitor, scratch);

@@ -204,7 +204,8 @@ public final class BruteForceIndex implements SpatialIndex {
         Arguments.requireSegment(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         Arguments.requireNonNull("visitor", visitor);
         Arguments.requireNonNull("stack", stack);
-        Arguments.requireStartInFrame(originX, originY, originZ, this.originX, this.originY, this.originZ);
+        Arguments.requireStartInFrame(originX, originY, originZ, maxFraction, this.originX, this.originY,
+                this.originZ);
         visitor.begin(originX, originY, originZ, translationX, translationY, translationZ, maxFraction);
         visitor.frame(this.originX, this.originY, this.originZ);
         double ox = originX - this.originX;

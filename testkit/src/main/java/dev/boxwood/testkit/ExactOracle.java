@@ -277,8 +277,9 @@ public final class ExactOracle {
             if (v.overlaps) {
                 crossing = MUST;
             } else {
-                // the index tests the rounded centre, grown by the shift: up to twice the shift beyond the solid
-                double tol = OBB_EPSILON * (v.size + v.halfSum) + OBB_ROUNDING * v.size + 2 * shift;
+                // the index tests the rounded centre (off by at most the shift along any unit axis) with every half
+                // extent grown by the shift (up to sqrt 3 times it along a world axis): (1 + sqrt 3) < 3 shifts
+                double tol = OBB_EPSILON * (v.size + v.halfSum) + OBB_ROUNDING * v.size + 3 * shift;
                 crossing = v.separation.compareTo(ExactGeometry.x(tol)) > 0 ? MUST_NOT : MAY;
             }
             if (mode != RegionMode.WINDOW || crossing == MUST_NOT) {
@@ -303,7 +304,7 @@ public final class ExactOracle {
             for (int k = 0; k < 3; k++) {
                 size += Math.abs(e.box[k] - f[k]) + Math.abs(e.box[k + 3] - f[k]);
             }
-            double m = 1e-9 * size + 2 * shifts.get(e.part);
+            double m = 1e-9 * size + 3 * shifts.get(e.part);
             boolean inside = true;
             for (int i = 0; i < 3; i++) {
                 double hi = 0;
@@ -344,7 +345,7 @@ public final class ExactOracle {
                 scales[k] = ext + Math.abs(lo) + Math.abs(hi);
             }
             for (int k = 0; k < 3; k++) {
-                if (gaps[k] - 1e-14 * scales[k] > 1e-9 * size + 2 * shifts.get(e.part)) {
+                if (gaps[k] - 1e-14 * scales[k] > 1e-9 * size + 3 * shifts.get(e.part)) {
                     return true;
                 }
             }
