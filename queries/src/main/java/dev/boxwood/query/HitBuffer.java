@@ -103,7 +103,7 @@ final class HitBuffer extends HeapSorted {
     }
 
     @Override
-    boolean less(int a, int b) {
+    protected boolean less(int a, int b) {
         if (fractions[a] != fractions[b]) {
             return fractions[a] < fractions[b];
         }
@@ -111,7 +111,7 @@ final class HitBuffer extends HeapSorted {
     }
 
     @Override
-    void swap(int a, int b) {
+    protected void swap(int a, int b) {
         int h = handles[a];
         handles[a] = handles[b];
         handles[b] = h;

@@ -120,12 +120,12 @@ public final class PairBuffer extends HeapSorted {
     }
 
     @Override
-    boolean less(int i, int j) {
+    protected boolean less(int i, int j) {
         return first[i] < first[j] || first[i] == first[j] && second[i] < second[j];
     }
 
     @Override
-    void swap(int i, int j) {
+    protected void swap(int i, int j) {
         int t = first[i];
         first[i] = first[j];
         first[j] = t;

@@ -14,6 +14,7 @@ import dev.boxwood.geom.SegmentAabb;
 import dev.boxwood.query.Arguments;
 import dev.boxwood.query.ConvexRegion;
 import dev.boxwood.query.DistanceFunction;
+import dev.boxwood.query.HeapSorted;
 import dev.boxwood.query.NearestNeighbours;
 import dev.boxwood.query.NearestVisitor;
 import dev.boxwood.query.OverlapVisitor;
@@ -148,6 +149,8 @@ public final class TiledWorld implements AutoCloseable {
         private final NearestNeighbours tileNearest = new NearestNeighbours();
         private int[] order = new int[16];
         private double[] entries = new double[16];
+        /** The nearest search's queue over {@link #order} and {@link #entries}. */
+        private final TileQueue nearestTiles = new TileQueue(this);
         private int tile = -1;
         /**
          * Whether a query is using this scratch (from its start until it returns or throws); taken by a
@@ -185,6 +188,48 @@ public final class TiledWorld implements AutoCloseable {
                 order = new int[tiles];
                 entries = new double[tiles];
             }
+        }
+    }
+
+    /**
+     * Tiles (in a scratch's {@code order}, their distances in its {@code entries}) as a heap whose top is the
+     * nearest, ties by lower tile: the nearest search takes them nearest first and stops at the first beyond its
+     * limit, so only the tiles it searches are ordered.
+     */
+    private static final class TileQueue extends HeapSorted {
+        private final Scratch scratch;
+
+        TileQueue(Scratch scratch) {
+            this.scratch = scratch;
+        }
+
+        /** The heap's top sorts last: a tile sorts before another that is nearer (or as near, with a lower index). */
+        @Override
+        protected boolean less(int a, int b) {
+            double[] entries = scratch.entries;
+            int[] order = scratch.order;
+            return entries[b] < entries[a] || entries[b] == entries[a] && order[b] < order[a];
+        }
+
+        @Override
+        protected void swap(int a, int b) {
+            int[] order = scratch.order;
+            double[] entries = scratch.entries;
+            int tile = order[a];
+            order[a] = order[b];
+            order[b] = tile;
+            double entry = entries[a];
+            entries[a] = entries[b];
+            entries[b] = entry;
+        }
+
+        void build(int count) {
+            heapify(count);
+        }
+
+        /** Removes the nearest tile; returns the queue's new size (the tile removed is then at that index). */
+        int removeNearest(int count) {
+            return removeTop(count);
         }
     }
 
@@ -968,7 +1013,8 @@ public final class TiledWorld implements AutoCloseable {
         // Nearest tile first (ties by lower tile), stopping at the first beyond the limit: a heap, as a
         // k-nearest search takes its nodes (Hjaltason and Samet 1999), so that only the tiles searched are ordered;
         // sorting every tile first cost O(tiles^2) per query (an insertion sort: 51 ms at 16k tiles, 200 ms at 32k).
-        heapifyTiles(order, entries, count);
+        TileQueue queue = scratch.nearestTiles;
+        queue.build(count);
         NearestNeighbours part = scratch.tileNearest;
         while (count > 0) {
             boolean full = dest.count() == k;
@@ -977,7 +1023,7 @@ public final class TiledWorld implements AutoCloseable {
                 return;
             }
             int tile = order[0];
-            count = removeNearestTile(order, entries, count);
+            count = queue.removeNearest(count);
             Tile t = tiles[tile];
             MappedWorld world = acquire(t);
             scratch.tile = tile;
@@ -991,46 +1037,6 @@ public final class TiledWorld implements AutoCloseable {
             dest.checkQuery(mark);
             dest.mergePart(part, tile, k);
         }
-    }
-
-    /** Orders the first {@code count} tiles as a binary min-heap by (distance, tile): Floyd's construction, O(n). */
-    private static void heapifyTiles(int[] order, double[] entries, int count) {
-        for (int i = count / 2 - 1; i >= 0; i--) {
-            siftTileDown(order, entries, i, count);
-        }
-    }
-
-    /** Removes the heap's root, the nearest tile left (ties by lower tile); returns the heap's new size. */
-    private static int removeNearestTile(int[] order, double[] entries, int count) {
-        int last = count - 1;
-        order[0] = order[last];
-        entries[0] = entries[last];
-        siftTileDown(order, entries, 0, last);
-        return last;
-    }
-
-    private static void siftTileDown(int[] order, double[] entries, int i, int end) {
-        // a child exists while i < end / 2, decided without computing 2i + 1, which overflows past 2^30
-        while (i < end >>> 1) {
-            int child = 2 * i + 1;
-            if (child + 1 < end && nearerTile(order, entries, child + 1, child)) {
-                child++;
-            }
-            if (!nearerTile(order, entries, child, i)) {
-                return;
-            }
-            int tile = order[i];
-            double entry = entries[i];
-            order[i] = order[child];
-            entries[i] = entries[child];
-            order[child] = tile;
-            entries[child] = entry;
-            i = child;
-        }
-    }
-
-    private static boolean nearerTile(int[] order, double[] entries, int a, int b) {
-        return entries[a] < entries[b] || entries[a] == entries[b] && order[a] < order[b];
     }
 
     /**

@@ -360,18 +360,33 @@ public class StaticWorldBenchmark extends MappedWorldForks {
         return s.visible[0];
     }
 
+    /** Tiles written into a scratch directory for one trial and the tiled world over them, queried on one thread. */
+    public abstract static class TilesOnDisk {
+        Path dir;
+        TiledWorld world;
+        int next;
+        final TiledWorld.Scratch scratch = new TiledWorld.Scratch();
+
+        /**
+         * Unmaps and removes the tiles.
+         *
+         * @throws IOException if deleting fails
+         */
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            world.close();
+            deleteDirectory(dir);
+        }
+    }
+
     /** The tiles of {@link TiledState}, mapped one at a time: the budget holds the largest tile only. */
     @State(Scope.Benchmark)
-    public static class ChurnState {
+    public static class ChurnState extends TilesOnDisk {
         /** Number of objects. */
         @Param({"1000000"})
         public int churnN;
 
-        Path dir;
-        TiledWorld world;
         double[] centres;
-        int next;
-        final TiledWorld.Scratch scratch = new TiledWorld.Scratch();
         final CountingVisitor visitor = new CountingVisitor();
 
         /**
@@ -397,16 +412,6 @@ public class StaticWorldBenchmark extends MappedWorldForks {
             }
         }
 
-        /**
-         * Unmaps and removes the tiles.
-         *
-         * @throws IOException if deleting fails
-         */
-        @TearDown(Level.Trial)
-        public void tearDown() throws IOException {
-            world.close();
-            deleteDirectory(dir);
-        }
     }
 
     /**
@@ -429,7 +434,7 @@ public class StaticWorldBenchmark extends MappedWorldForks {
 
     /** A world cut into many small tiles (budget unlimited), and the points of its nearest queries. */
     @State(Scope.Benchmark)
-    public static class ManyTilesState {
+    public static class ManyTilesState extends TilesOnDisk {
         /** Number of objects. */
         @Param({"100000"})
         public int nearestN;
@@ -438,11 +443,7 @@ public class StaticWorldBenchmark extends MappedWorldForks {
         @Param({"100"})
         public double tileSize;
 
-        Path dir;
-        TiledWorld world;
         double[] points;
-        int next;
-        final TiledWorld.Scratch scratch = new TiledWorld.Scratch();
         final NearestNeighbours nearest = new NearestNeighbours();
 
         /**
@@ -462,16 +463,6 @@ public class StaticWorldBenchmark extends MappedWorldForks {
             System.out.println("\n" + tiles.size() + " tiles");
         }
 
-        /**
-         * Unmaps and removes the tiles.
-         *
-         * @throws IOException if deleting fails
-         */
-        @TearDown(Level.Trial)
-        public void tearDown() throws IOException {
-            world.close();
-            deleteDirectory(dir);
-        }
     }
 
     /**
